@@ -1,0 +1,8 @@
+"""Companion: follows a physical board game in progress, one event at a time."""
+
+from companion.messages import Message, RuleError
+from companion.rules import GAMES
+from companion.rules.base import Standing
+from companion.session import Session
+
+__all__ = ["GAMES", "Message", "RuleError", "Session", "Standing"]

@@ -1,0 +1,262 @@
+"""Great Plains (exactly 2 players).
+
+Fox (orange) and Snake (blue) each place 3 caves, then take turns placing their 20 tribe
+tokens next to their caves or tokens. Landing on a spirit symbol takes a Horse, Eagle or
+Bear from the common supply (3 of each), to be used on a later turn and returned. The
+game ends as soon as both have placed all 20 tokens. Each prairie zone scores its spaces
+plus its water sources for the player with the strict majority of tokens in it; a tie
+scores nothing. Highest total wins; a tie goes to more spirits kept, then is shared.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from companion.messages import Message, RuleError
+from companion.rules.base import (
+    ChoiceField,
+    EventKind,
+    Game,
+    IntField,
+    PlayerField,
+    SomePlayersField,
+    Standing,
+    check_option_names,
+    describe_value,
+    rank_by,
+    require_turn,
+)
+
+TRIBES = ("fox", "snake")
+SPIRITS = ("horse", "eagle", "bear")
+CAVES = 3
+TOKENS = 20
+SPIRITS_PER_KIND = 3
+MAX_ZONE_SPACES = 200
+MAX_ZONE_WATER = 50
+
+
+@dataclass(frozen=True)
+class Zone:
+    spaces: int
+    water: int
+    tokens: tuple[int, ...]  # by seat
+
+    @property
+    def points(self) -> int:
+        return self.spaces + self.water
+
+    @property
+    def winner_seat(self) -> int | None:
+        """The seat with the strict majority, or None on a tie."""
+        first, second = self.tokens
+        if first == second:
+            return None
+        return 0 if first > second else 1
+
+
+@dataclass(frozen=True)
+class GreatPlainsState:
+    players: tuple[str, ...]
+    fox: str
+    caves: tuple[int, ...] = (0, 0)
+    tokens: tuple[int, ...] = (0, 0)
+    spirits: tuple[tuple[int, ...], ...] = ((0, 0, 0), (0, 0, 0))
+    zones: tuple[Zone, ...] = ()
+
+    @property
+    def snake(self) -> str:
+        return next(player for player in self.players if player != self.fox)
+
+    def tribe(self, player: str) -> str:
+        return "fox" if player == self.fox else "snake"
+
+    def seat(self, player: str) -> int:
+        return self.players.index(player)
+
+    @property
+    def cave_phase(self) -> bool:
+        return sum(self.caves) < CAVES * 2
+
+    @property
+    def over(self) -> bool:
+        return all(placed == TOKENS for placed in self.tokens)
+
+    @property
+    def current_player(self) -> str | None:
+        if self.over:
+            return None
+        placed = sum(self.caves) if self.cave_phase else sum(self.tokens)
+        return self.players[placed % 2]
+
+    @property
+    def supply(self) -> tuple[int, ...]:
+        return tuple(
+            SPIRITS_PER_KIND - sum(held[kind] for held in self.spirits) for kind in range(len(SPIRITS))
+        )
+
+    def spirits_of(self, player: str) -> dict[str, int]:
+        return dict(zip(SPIRITS, self.spirits[self.seat(player)], strict=True))
+
+    def zone_tokens_of(self, player: str) -> int:
+        return sum(zone.tokens[self.seat(player)] for zone in self.zones)
+
+    def points_of(self, player: str) -> int:
+        seat = self.seat(player)
+        return sum(zone.points for zone in self.zones if zone.winner_seat == seat)
+
+
+def normalize_options(players: tuple[str, ...], options: Mapping[str, Any]) -> dict[str, Any]:
+    options = check_option_names("Great Plains", options, ("fox",))
+    fox = options.get("fox", players[0])
+    match = next((player for player in players if isinstance(fox, str) and player.casefold() == fox.casefold()), None)
+    if match is None:
+        raise RuleError("great_plains.option.fox", value=describe_value(fox), players=list(players))
+    return {"fox": match}
+
+
+def setup(players: tuple[str, ...], options: dict[str, Any]) -> GreatPlainsState:
+    return GreatPlainsState(players=players, fox=options["fox"])
+
+
+def _bump(values: tuple[int, ...], index: int, change: int) -> tuple[int, ...]:
+    return tuple(value + change if position == index else value for position, value in enumerate(values))
+
+
+def place_cave(state: GreatPlainsState, event: dict[str, Any]) -> tuple[GreatPlainsState, Message]:
+    player = event["player"]
+    if not state.cave_phase:
+        raise RuleError("great_plains.caves_done")
+    require_turn(state.current_player, player)
+    seat = state.seat(player)
+    state = replace(state, caves=_bump(state.caves, seat, 1))
+    sentence = Message("great_plains.log.cave", {"player": player, "placed": state.caves[seat], "of": CAVES})
+    return state, sentence
+
+
+def place_token(state: GreatPlainsState, event: dict[str, Any]) -> tuple[GreatPlainsState, Message]:
+    player = event["player"]
+    if state.cave_phase:
+        raise RuleError("great_plains.caves_first", player=state.current_player, placed=sum(state.caves))
+    require_turn(state.current_player, player)
+    seat = state.seat(player)
+    state = replace(state, tokens=_bump(state.tokens, seat, 1))
+    placed = {"player": player, "placed": state.tokens[seat], "of": TOKENS}
+    spirit = event.get("spirit")
+    if spirit is None:
+        return state, Message("great_plains.log.token", placed)
+    kind = SPIRITS.index(spirit)
+    if state.supply[kind] == 0:
+        return state, Message("great_plains.log.token_spirit_gone", {**placed, "spirit": spirit})
+    spirits = tuple(_bump(held, kind, 1) if index == seat else held for index, held in enumerate(state.spirits))
+    return replace(state, spirits=spirits), Message("great_plains.log.token_spirit", {**placed, "spirit": spirit})
+
+
+def use_spirit(state: GreatPlainsState, event: dict[str, Any]) -> tuple[GreatPlainsState, Message]:
+    player, spirit = event["player"], event["spirit"]
+    require_turn(state.current_player, player)
+    seat, kind = state.seat(player), SPIRITS.index(spirit)
+    if state.spirits[seat][kind] == 0:
+        raise RuleError("great_plains.no_spirit", player=player, spirit=spirit)
+    spirits = tuple(_bump(held, kind, -1) if index == seat else held for index, held in enumerate(state.spirits))
+    return replace(state, spirits=spirits), Message(f"great_plains.log.use_{spirit}", {"player": player})
+
+
+def zone(state: GreatPlainsState, event: dict[str, Any]) -> tuple[GreatPlainsState, Message]:
+    spaces, water, counts = event["spaces"], event["water"], event["tokens"]
+    if sum(counts.values()) > spaces:
+        raise RuleError("great_plains.zone_crowded", spaces=spaces, tokens=sum(counts.values()))
+    for player in state.players:
+        placed = state.tokens[state.seat(player)]
+        counted = state.zone_tokens_of(player) + counts[player]
+        if counted > placed:
+            raise RuleError("great_plains.zone_too_many", player=player, placed=placed, counted=counted)
+    new_zone = Zone(spaces, water, tuple(counts[player] for player in state.players))
+    state = replace(state, zones=(*state.zones, new_zone))
+    params = {"number": len(state.zones), "spaces": spaces, "water": water,
+              "score": "–".join(str(count) for count in new_zone.tokens)}
+    if new_zone.winner_seat is None:
+        return state, Message("great_plains.log.zone_tied", params)
+    winner = state.players[new_zone.winner_seat]
+    return state, Message("great_plains.log.zone", {**params, "winner": winner, "points": new_zone.points})
+
+
+def is_over(state: GreatPlainsState) -> bool:
+    return state.over
+
+
+def current_player(state: GreatPlainsState) -> str | None:
+    return state.current_player
+
+
+def standings(state: GreatPlainsState) -> list[Standing]:
+    """Zone points; a tie goes to more spirits kept, then is shared."""
+    kept = {player: sum(state.spirits[state.seat(player)]) for player in state.players}
+    ranks = rank_by(state.players, lambda player: (state.points_of(player), kept[player]))
+    result = []
+    for seat, player in enumerate(state.players):
+        detail = {
+            "tribe": state.tribe(player),
+            "zones_won": sum(1 for zone in state.zones if zone.winner_seat == seat),
+            "spirits": kept[player],
+            "spirits_by_kind": state.spirits_of(player),
+            "tokens": state.tokens[seat],
+            "caves": state.caves[seat],
+        }
+        rank = ranks[player]
+        result.append(Standing(player, state.points_of(player), rank, state.over and rank == 1, detail))
+    return sorted(result, key=lambda standing: (standing.rank, state.seat(standing.player)))
+
+
+PLAYER = PlayerField()
+SPIRIT = ChoiceField(SPIRITS)
+
+EVENTS: dict[str, EventKind[GreatPlainsState]] = {
+    "place_cave": EventKind({"player": PLAYER}, place_cave),
+    "place_token": EventKind({"player": PLAYER, "spirit": SPIRIT}, place_token, optional=frozenset({"spirit"})),
+    "use_spirit": EventKind({"player": PLAYER, "spirit": SPIRIT}, use_spirit),
+    "zone": EventKind(
+        {
+            "spaces": IntField(1, MAX_ZONE_SPACES),
+            "water": IntField(0, MAX_ZONE_WATER),
+            "tokens": SomePlayersField(IntField(0, TOKENS)),
+        },
+        zone,
+    ),
+}
+
+MESSAGES = {
+    "great_plains.option.fox": "The Fox player must be one of {players}, not {value}.",
+    "great_plains.caves_done": "All 6 caves are placed; now the players place tribe tokens.",
+    "great_plains.caves_first": "{placed} of 6 caves are placed: {player} places a cave next.",
+    "great_plains.no_spirit": "{player} holds no {spirit} spirit.",
+    "great_plains.zone_crowded": "A zone of {spaces} spaces cannot hold {tokens} tokens.",
+    "great_plains.zone_too_many": "{player} has placed {placed} tokens, but the zones count {counted}.",
+    "great_plains.log.cave": "{player} placed a cave ({placed} of {of})",
+    "great_plains.log.token": "{player} placed a token ({placed} of {of})",
+    "great_plains.log.token_spirit": "{player} placed a token ({placed} of {of}) and took a {spirit} spirit",
+    "great_plains.log.token_spirit_gone": "{player} placed a token ({placed} of {of}) on a {spirit}; "
+    "none was left to take",
+    "great_plains.log.use_horse": "{player} used a horse spirit to place two spaces away",
+    "great_plains.log.use_eagle": "{player} used an eagle spirit to cross a mountain",
+    "great_plains.log.use_bear": "{player} used a bear spirit to push a token back",
+    "great_plains.log.zone": "Zone {number}: {spaces} spaces + {water} water, {score}: {winner} +{points}",
+    "great_plains.log.zone_tied": "Zone {number}: {spaces} spaces + {water} water, {score}: tied, nobody scores",
+}
+
+GAME: Game[GreatPlainsState] = Game(
+    id="great_plains",
+    title="Great Plains",
+    min_players=2,
+    max_players=2,
+    setup=setup,
+    normalize_options=normalize_options,
+    events=EVENTS,
+    is_over=is_over,
+    current_player=current_player,
+    standings=standings,
+    messages=MESSAGES,
+    accepted_after_end=frozenset({"zone"}),
+)

@@ -1,0 +1,453 @@
+"""The Great Heartland Hauling Co. (2-4 players).
+
+Truckers haul corn, soybeans, cattle and pigs around a board of Location cards. The app
+keeps each player's money and the cubes on their truck; the cards stay on the table.
+A turn is a Move (fuel or $1 a space, or a tow), one Action (load, unload or discard) and
+a refuel the app ignores. Reaching the money target during one's own turn starts the
+final round: every other player takes exactly one more turn. Cubes still on a truck at
+the end cost $1 (corn, soybeans) or $2 (cattle, pigs). Most money wins; a tie goes to
+fewer cubes, then the victory is shared.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from companion.messages import Message, RuleError
+from companion.rules.base import (
+    BoolField,
+    ChoiceField,
+    EventKind,
+    Game,
+    IntField,
+    PlayerField,
+    Standing,
+    TextField,
+    check_option_names,
+    describe_value,
+    rank_by,
+    require_turn,
+)
+
+GOODS = ("corn", "soybeans", "cattle", "pigs")
+PENALTY_PER_CUBE = {"corn": 1, "soybeans": 1, "cattle": 2, "pigs": 2}
+STARTING_MONEY = 5
+CAPACITY = 8
+SHORT_HAUL_CAPACITY = 6
+WEIGH_STATION_FREE_CUBES = 4
+MAX_PRICE = 20
+# The rulebook (es-rules) and the how-to blog (fr-blog) disagree for 4 players.
+TARGETS = {
+    "rulebook": {2: 50, 3: 40, 4: 40},
+    "blog": {2: 50, 3: 40, 4: 30},
+}
+OPTIONS = ("target", "short_haul", "alternate_routes", "truck_stops")
+
+
+@dataclass(frozen=True)
+class Truck:
+    player: str
+    money: int = STARTING_MONEY
+    cargo: tuple[int, ...] = (0, 0, 0, 0)
+    upgrade: str | None = None
+    upgrade_cost: int = 0
+
+    def carried(self, good: str) -> int:
+        return self.cargo[GOODS.index(good)]
+
+    @property
+    def cubes(self) -> int:
+        return sum(self.cargo)
+
+    @property
+    def penalty(self) -> int:
+        return sum(count * PENALTY_PER_CUBE[good] for good, count in zip(GOODS, self.cargo, strict=True))
+
+    def with_cargo(self, good: str, change: int) -> Truck:
+        cargo = list(self.cargo)
+        cargo[GOODS.index(good)] += change
+        return replace(self, cargo=tuple(cargo))
+
+
+@dataclass(frozen=True)
+class Turn:
+    """What the current player has recorded so far this turn."""
+
+    number: int = 1
+    seat: int = 0
+    move: str | None = None  # "move" or "tow"
+    action: str | None = None  # "load", "unload" or "discard"
+
+
+@dataclass(frozen=True)
+class HeartlandState:
+    players: tuple[str, ...]
+    trucks: tuple[Truck, ...]
+    target: int
+    target_rule: str
+    capacity: int
+    alternate_routes: bool
+    truck_stops: bool
+    turn: Turn = Turn()
+    triggered_by: str | None = None
+    final_round_players: tuple[str, ...] = ()
+    over: bool = False
+
+    def truck(self, player: str) -> Truck:
+        return self.trucks[self.players.index(player)]
+
+    @property
+    def current_player(self) -> str | None:
+        return None if self.over else self.players[self.turn.seat]
+
+    @property
+    def final_round(self) -> bool:
+        return self.triggered_by is not None
+
+    @property
+    def leader_money(self) -> int:
+        return max(truck.money for truck in self.trucks)
+
+
+# --- options and set-up -------------------------------------------------------------
+
+
+def normalize_options(players: tuple[str, ...], options: Mapping[str, Any]) -> dict[str, Any]:
+    options = check_option_names("Heartland", options, OPTIONS)
+    target = options.get("target", "rulebook")
+    if isinstance(target, bool) or not (target in TARGETS or (isinstance(target, int) and 1 <= target <= 999)):
+        raise RuleError("heartland.option.target", value=describe_value(target))
+    flags = {}
+    for name in OPTIONS[1:]:
+        flags[name] = BoolField().check(name, options.get(name, False), players)
+    return {"target": target, **flags}
+
+
+def target_for(rule: str | int, player_count: int) -> int:
+    return rule if isinstance(rule, int) else TARGETS[rule][player_count]
+
+
+def setup(players: tuple[str, ...], options: dict[str, Any]) -> HeartlandState:
+    rule = options["target"]
+    return HeartlandState(
+        players=players,
+        trucks=tuple(Truck(player) for player in players),
+        target=target_for(rule, len(players)),
+        target_rule=rule if isinstance(rule, str) else "custom",
+        capacity=SHORT_HAUL_CAPACITY if options["short_haul"] else CAPACITY,
+        alternate_routes=options["alternate_routes"],
+        truck_stops=options["truck_stops"],
+    )
+
+
+# --- helpers ------------------------------------------------------------------------
+
+
+def _with_truck(state: HeartlandState, truck: Truck) -> HeartlandState:
+    trucks = tuple(truck if old.player == truck.player else old for old in state.trucks)
+    return _check_target(replace(state, trucks=trucks))
+
+
+def _check_target(state: HeartlandState) -> HeartlandState:
+    """Reaching the target during one's own turn starts the final round (once)."""
+    player = state.current_player
+    if state.final_round or player is None or state.truck(player).money < state.target:
+        return state
+    seat = state.turn.seat
+    others = state.players[seat + 1 :] + state.players[:seat]
+    return replace(state, triggered_by=player, final_round_players=others)
+
+
+def _pay(truck: Truck, cost: int, reason_id: str, **params: Any) -> Truck:
+    if truck.money < cost:
+        raise RuleError(reason_id, player=truck.player, money=truck.money, cost=cost, **params)
+    return replace(truck, money=truck.money - cost)
+
+
+def _start_turn(state: HeartlandState, event: dict[str, Any]) -> Truck:
+    require_turn(state.current_player, event["player"])
+    return state.truck(event["player"])
+
+
+def _require_move_phase(state: HeartlandState, player: str, what: str) -> None:
+    if state.turn.move == "tow":
+        raise RuleError("heartland.towed_no_road", player=player, what=what)
+    if state.turn.move is None:
+        raise RuleError("heartland.move_first", player=player, what=what)
+    if state.turn.action is not None:
+        raise RuleError("heartland.road_after_action", player=player, what=what, action=state.turn.action)
+
+
+def _require_action_free(state: HeartlandState, player: str) -> None:
+    if state.turn.action is not None:
+        raise RuleError("heartland.one_action", player=player, action=state.turn.action)
+
+
+def _require_not_towed(state: HeartlandState, player: str) -> None:
+    if state.turn.move == "tow":
+        raise RuleError("heartland.towed_must_discard", player=player)
+
+
+# --- events -------------------------------------------------------------------------
+
+
+def move(state: HeartlandState, event: dict[str, Any]) -> tuple[HeartlandState, Message]:
+    truck = _start_turn(state, event)
+    player, spaces = event["player"], event["spaces"]
+    if state.turn.move is not None:
+        raise RuleError("heartland.already_moved", player=player)
+    if state.turn.action is not None:
+        raise RuleError("heartland.move_before_action", player=player, action=state.turn.action)
+    if event["pay"] == "cash":
+        truck = _pay(truck, spaces, "heartland.cannot_pay_move", spaces=spaces)
+        sentence = Message("heartland.log.move_cash", {"player": player, "spaces": spaces, "cost": spaces})
+    else:
+        sentence = Message("heartland.log.move_fuel", {"player": player, "spaces": spaces})
+    state = replace(state, turn=replace(state.turn, move="move"))
+    return _with_truck(state, truck), sentence
+
+
+def tow(state: HeartlandState, event: dict[str, Any]) -> tuple[HeartlandState, Message]:
+    _start_turn(state, event)
+    player = event["player"]
+    if state.turn.move is not None:
+        raise RuleError("heartland.already_moved", player=player)
+    if state.turn.action is not None:
+        raise RuleError("heartland.move_before_action", player=player, action=state.turn.action)
+    state = replace(state, turn=replace(state.turn, move="tow"))
+    return state, Message("heartland.log.tow", {"player": player})
+
+
+def load(state: HeartlandState, event: dict[str, Any]) -> tuple[HeartlandState, Message]:
+    truck = _start_turn(state, event)
+    player, good, cubes = event["player"], event["good"], event["cubes"]
+    _require_not_towed(state, player)
+    _require_action_free(state, player)
+    if truck.cubes + cubes > state.capacity:
+        raise RuleError(
+            "heartland.truck_full", player=player, cubes=truck.cubes, capacity=state.capacity, wanted=cubes
+        )
+    state = replace(state, turn=replace(state.turn, action="load"))
+    sentence = Message("heartland.log.load", {"player": player, "cubes": cubes, "good": good})
+    return _with_truck(state, truck.with_cargo(good, cubes)), sentence
+
+
+def unload(state: HeartlandState, event: dict[str, Any]) -> tuple[HeartlandState, Message]:
+    truck = _start_turn(state, event)
+    player, good, cubes, price = event["player"], event["good"], event["cubes"], event["price"]
+    _require_not_towed(state, player)
+    _require_action_free(state, player)
+    if truck.carried(good) < cubes:
+        raise RuleError("heartland.not_carried", player=player, carried=truck.carried(good), good=good, wanted=cubes)
+    earned = cubes * price
+    truck = replace(truck.with_cargo(good, -cubes), money=truck.money + earned)
+    state = replace(state, turn=replace(state.turn, action="unload"))
+    sentence = Message(
+        "heartland.log.unload", {"player": player, "cubes": cubes, "good": good, "price": price, "earned": earned}
+    )
+    return _with_truck(state, truck), sentence
+
+
+def discard_cost(state: HeartlandState, player: str, forced: bool) -> int:
+    """$1, except a forced discard by a player with $0, which is free."""
+    return 0 if forced and state.truck(player).money == 0 else 1
+
+
+def discard(state: HeartlandState, event: dict[str, Any]) -> tuple[HeartlandState, Message]:
+    truck = _start_turn(state, event)
+    player, forced = event["player"], event["forced"]
+    _require_action_free(state, player)
+    if state.turn.move == "tow" and not forced:
+        raise RuleError("heartland.towed_discard_forced", player=player)
+    cost = discard_cost(state, player, forced)
+    truck = _pay(truck, cost, "heartland.cannot_pay_discard")
+    state = replace(state, turn=replace(state.turn, action="discard"))
+    message_id = "heartland.log.discard_free" if cost == 0 else "heartland.log.discard"
+    return _with_truck(state, truck), Message(message_id, {"player": player, "cost": cost})
+
+
+def toll(state: HeartlandState, event: dict[str, Any]) -> tuple[HeartlandState, Message]:
+    truck = _start_turn(state, event)
+    player = event["player"]
+    if not state.alternate_routes:
+        raise RuleError("heartland.needs_alternate_routes", what="toll road")
+    _require_move_phase(state, player, "toll")
+    truck = _pay(truck, 1, "heartland.cannot_pay_toll")
+    return _with_truck(state, truck), Message("heartland.log.toll", {"player": player})
+
+
+def weigh_station_cost(truck: Truck) -> int:
+    return max(0, truck.cubes - WEIGH_STATION_FREE_CUBES)
+
+
+def weigh_station(state: HeartlandState, event: dict[str, Any]) -> tuple[HeartlandState, Message]:
+    truck = _start_turn(state, event)
+    player = event["player"]
+    if not state.alternate_routes:
+        raise RuleError("heartland.needs_alternate_routes", what="weigh station")
+    _require_move_phase(state, player, "weigh station")
+    cost = weigh_station_cost(truck)
+    truck = _pay(truck, cost, "heartland.cannot_pay_weigh", cubes=truck.cubes)
+    sentence = Message("heartland.log.weigh_station", {"player": player, "cubes": truck.cubes, "cost": cost})
+    return _with_truck(state, truck), sentence
+
+
+def buy_upgrade(state: HeartlandState, event: dict[str, Any]) -> tuple[HeartlandState, Message]:
+    truck = _start_turn(state, event)
+    player, name, cost = event["player"], event["name"], event["cost"]
+    if not state.truck_stops:
+        raise RuleError("heartland.needs_truck_stops")
+    if truck.upgrade is not None:
+        raise RuleError("heartland.one_upgrade", player=player, upgrade=truck.upgrade)
+    owner = next((t.player for t in state.trucks if (t.upgrade or "").casefold() == name.casefold()), None)
+    if owner is not None:
+        raise RuleError("heartland.upgrade_taken", name=name, owner=owner)
+    if state.turn.move != "move":
+        raise RuleError("heartland.upgrade_after_move", player=player)
+    truck = _pay(truck, cost, "heartland.cannot_pay_upgrade", name=name)
+    truck = replace(truck, upgrade=name, upgrade_cost=cost)
+    sentence = Message("heartland.log.buy_upgrade", {"player": player, "name": name, "cost": cost})
+    return _with_truck(state, truck), sentence
+
+
+def adjust(state: HeartlandState, event: dict[str, Any]) -> tuple[HeartlandState, Message]:
+    player, amount, note = event["player"], event["amount"], event["note"]
+    truck = state.truck(player)
+    if amount == 0:
+        raise RuleError("heartland.adjust_zero")
+    if truck.money + amount < 0:
+        raise RuleError("heartland.adjust_negative", player=player, money=truck.money, amount=-amount)
+    truck = replace(truck, money=truck.money + amount)
+    message_id = "heartland.log.adjust_up" if amount > 0 else "heartland.log.adjust_down"
+    sentence = Message(message_id, {"player": player, "amount": abs(amount), "note": note, "money": truck.money})
+    return _with_truck(state, truck), sentence
+
+
+def end_turn(state: HeartlandState, event: dict[str, Any]) -> tuple[HeartlandState, Message]:
+    _start_turn(state, event)
+    player = event["player"]
+    remaining = tuple(name for name in state.final_round_players if name != player)
+    seat = (state.turn.seat + 1) % len(state.players)
+    next_turn = Turn(number=state.turn.number + 1, seat=seat)
+    over = state.final_round and not remaining
+    state = replace(state, turn=next_turn, final_round_players=remaining, over=over)
+    if over:
+        return state, Message("heartland.log.end_turn_last", {"player": player})
+    return _check_target(state), Message("heartland.log.end_turn", {"player": player, "next": state.players[seat]})
+
+
+# --- end and standings -----------------------------------------------------------------
+
+
+def is_over(state: HeartlandState) -> bool:
+    return state.over
+
+
+def current_player(state: HeartlandState) -> str | None:
+    return state.current_player
+
+
+def penalty_lines(truck: Truck) -> list[dict[str, Any]]:
+    return [
+        {"good": good, "cubes": count, "each": PENALTY_PER_CUBE[good], "total": count * PENALTY_PER_CUBE[good]}
+        for good, count in zip(GOODS, truck.cargo, strict=True)
+        if count
+    ]
+
+
+def standings(state: HeartlandState) -> list[Standing]:
+    """Money after cargo penalties; a tie goes to fewer cubes, then is shared."""
+    final = {truck.player: truck.money - truck.penalty for truck in state.trucks}
+    cubes = {truck.player: truck.cubes for truck in state.trucks}
+    ranks = rank_by(state.players, lambda player: (final[player], -cubes[player]))
+    result = []
+    for truck in state.trucks:
+        detail = {
+            "money": truck.money,
+            "penalty": truck.penalty,
+            "penalty_lines": penalty_lines(truck),
+            "cubes": truck.cubes,
+            "upgrade": truck.upgrade,
+        }
+        rank = ranks[truck.player]
+        result.append(Standing(truck.player, final[truck.player], rank, state.over and rank == 1, detail))
+    return sorted(result, key=lambda standing: (standing.rank, state.players.index(standing.player)))
+
+
+PLAYER = PlayerField()
+GOOD = ChoiceField(GOODS)
+
+EVENTS: dict[str, EventKind[HeartlandState]] = {
+    "move": EventKind({"player": PLAYER, "spaces": IntField(1, 3), "pay": ChoiceField(("fuel", "cash"))}, move),
+    "tow": EventKind({"player": PLAYER}, tow),
+    "load": EventKind({"player": PLAYER, "good": GOOD, "cubes": IntField(1, CAPACITY)}, load),
+    "unload": EventKind(
+        {"player": PLAYER, "good": GOOD, "cubes": IntField(1, CAPACITY), "price": IntField(1, MAX_PRICE)}, unload
+    ),
+    "discard": EventKind({"player": PLAYER, "forced": BoolField()}, discard),
+    "toll": EventKind({"player": PLAYER}, toll),
+    "weigh_station": EventKind({"player": PLAYER}, weigh_station),
+    "buy_upgrade": EventKind({"player": PLAYER, "name": TextField(30), "cost": IntField(0, 99)}, buy_upgrade),
+    "adjust": EventKind({"player": PLAYER, "amount": IntField(-999, 999), "note": TextField(60)}, adjust),
+    "end_turn": EventKind({"player": PLAYER}, end_turn),
+}
+
+MESSAGES = {
+    "heartland.option.target": "The money target must be 'rulebook', 'blog' or a whole number of dollars "
+    "from 1 to 999, not {value}.",
+    "heartland.already_moved": "{player} has already moved this turn.",
+    "heartland.move_before_action": "{player} has already chosen to {action} this turn; the move comes first.",
+    "heartland.cannot_pay_move": "{player} has ${money} and cannot pay ${cost} to move {spaces} spaces; "
+    "pay with fuel, or be towed.",
+    "heartland.towed_must_discard": "{player} was towed this turn and must take the discard action.",
+    "heartland.towed_discard_forced": "{player} was towed this turn: the discard is a forced one.",
+    "heartland.towed_no_road": "{player} was towed this turn and passed no {what}.",
+    "heartland.move_first": "Record {player}'s move before the {what}.",
+    "heartland.road_after_action": "{player} has already chosen to {action}; a {what} is paid while moving.",
+    "heartland.one_action": "{player} has already chosen to {action} this turn; only one action per turn.",
+    "heartland.truck_full": "{player}'s truck holds {cubes} of {capacity} cubes and cannot load {wanted} more.",
+    "heartland.not_carried": "{player} carries {carried} {good} and cannot unload {wanted}.",
+    "heartland.cannot_pay_discard": "{player} has ${money} and cannot pay ${cost} to discard; "
+    "a forced discard with $0 is free.",
+    "heartland.needs_alternate_routes": "There is no {what} without the Alternate Routes variant.",
+    "heartland.cannot_pay_toll": "{player} has ${money} and cannot pay the ${cost} toll.",
+    "heartland.cannot_pay_weigh": "{player} carries {cubes} cubes and has ${money}: the weigh station costs ${cost}.",
+    "heartland.needs_truck_stops": "There are no upgrades to buy without the Truck Stops expansion.",
+    "heartland.one_upgrade": "{player} already owns the {upgrade} upgrade; one upgrade per player.",
+    "heartland.upgrade_taken": "{owner} already owns the {name} upgrade.",
+    "heartland.upgrade_after_move": "{player} buys an upgrade at the truck stop where a move ends: "
+    "record the move first.",
+    "heartland.cannot_pay_upgrade": "{player} has ${money} and cannot pay ${cost} for {name}.",
+    "heartland.adjust_zero": "A correction of $0 changes nothing.",
+    "heartland.adjust_negative": "{player} has ${money}; taking ${amount} would go below $0.",
+    "heartland.log.move_cash": "{player} moved {spaces} spaces for ${cost}",
+    "heartland.log.move_fuel": "{player} moved {spaces} spaces with fuel",
+    "heartland.log.tow": "{player} was towed to the Distribution Center",
+    "heartland.log.load": "{player} loaded {cubes} {good}",
+    "heartland.log.unload": "{player} unloaded {cubes} {good} at ${price} (+${earned})",
+    "heartland.log.discard": "{player} discarded for ${cost}",
+    "heartland.log.discard_free": "{player} discarded for free (forced, with $0)",
+    "heartland.log.toll": "{player} paid a $1 toll",
+    "heartland.log.weigh_station": "{player} crossed a weigh station with {cubes} cubes (${cost})",
+    "heartland.log.buy_upgrade": "{player} bought the {name} upgrade for ${cost}",
+    "heartland.log.adjust_up": "{player} +${amount} ({note}), now ${money}",
+    "heartland.log.adjust_down": "{player} -${amount} ({note}), now ${money}",
+    "heartland.log.end_turn": "{player} ended the turn; {next} plays",
+    "heartland.log.end_turn_last": "{player} ended the last turn; the game is over",
+}
+
+GAME: Game[HeartlandState] = Game(
+    id="heartland",
+    title="The Great Heartland Hauling Co.",
+    min_players=2,
+    max_players=4,
+    setup=setup,
+    normalize_options=normalize_options,
+    events=EVENTS,
+    is_over=is_over,
+    current_player=current_player,
+    standings=standings,
+    messages=MESSAGES,
+)

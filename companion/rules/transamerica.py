@@ -1,0 +1,120 @@
+"""TransAmerica (2-6 players).
+
+Players build a shared rail network to connect five secret cities each. A round ends as
+soon as someone's cities are all connected; every player then loses one point per track
+segment still missing for their own shortest completion (hard segments count 2). All
+start at 13 points; the game ends after a round that leaves anyone at 0 or less. Most
+points left wins; every tied player wins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from companion.messages import Message, RuleError
+from companion.rules.base import (
+    EventKind,
+    Game,
+    IntField,
+    PerPlayerField,
+    Standing,
+    check_option_names,
+    rank_by,
+)
+
+STARTING_POINTS = 13
+MAX_MISSING = 99
+
+
+@dataclass(frozen=True)
+class TransAmericaState:
+    players: tuple[str, ...]
+    points: tuple[int, ...]
+    rounds: tuple[tuple[int, ...], ...] = ()
+
+    @property
+    def round_number(self) -> int:
+        """The round being played (or, once over, one past the last)."""
+        return len(self.rounds) + 1
+
+    @property
+    def starter(self) -> str:
+        # The start player moves one seat clockwise each round (published rules).
+        return self.players[len(self.rounds) % len(self.players)]
+
+    @property
+    def over(self) -> bool:
+        return any(points <= 0 for points in self.points)
+
+    def points_of(self, player: str) -> int:
+        return self.points[self.players.index(player)]
+
+
+def normalize_options(players: tuple[str, ...], options: Mapping[str, Any]) -> dict[str, Any]:
+    check_option_names("TransAmerica", options, ())
+    return {}
+
+
+def setup(players: tuple[str, ...], options: dict[str, Any]) -> TransAmericaState:
+    return TransAmericaState(players=players, points=(STARTING_POINTS,) * len(players))
+
+
+def end_round(state: TransAmericaState, event: dict[str, Any]) -> tuple[TransAmericaState, Message]:
+    missing = event["missing"]
+    if all(missing[player] > 0 for player in state.players):
+        raise RuleError("transamerica.nobody_finished")
+    losses = tuple(missing[player] for player in state.players)
+    points = tuple(before - lost for before, lost in zip(state.points, losses, strict=True))
+    finished = [player for player in state.players if missing[player] == 0]
+    new_state = TransAmericaState(state.players, points, (*state.rounds, losses))
+    losses_text = ", ".join(f"{player} -{missing[player]}" for player in state.players if missing[player])
+    message_id = "transamerica.log.end_round" if losses_text else "transamerica.log.end_round_all"
+    sentence = Message(message_id, {"round": state.round_number, "finished": finished, "losses": losses_text})
+    return new_state, sentence
+
+
+def is_over(state: TransAmericaState) -> bool:
+    return state.over
+
+
+def current_player(state: TransAmericaState) -> str | None:
+    # Turns within a round happen on the board; the app only records round ends.
+    return None
+
+
+def standings(state: TransAmericaState) -> list[Standing]:
+    ranks = rank_by(state.players, lambda player: (state.points_of(player),))
+    result = []
+    for seat, player in enumerate(state.players):
+        detail = {"points": state.points[seat], "rounds": [losses[seat] for losses in state.rounds]}
+        rank = ranks[player]
+        result.append(Standing(player, state.points[seat], rank, state.over and rank == 1, detail))
+    return sorted(result, key=lambda standing: (standing.rank, state.players.index(standing.player)))
+
+
+EVENTS: dict[str, EventKind[TransAmericaState]] = {
+    "end_round": EventKind({"missing": PerPlayerField(IntField(0, MAX_MISSING))}, end_round),
+}
+
+MESSAGES = {
+    "transamerica.nobody_finished": "Someone must have 0 segments missing: a round ends when a player's "
+    "cities are all connected.",
+    "transamerica.log.end_round": "Round {round} ended: {finished} connected all cities; {losses}",
+    "transamerica.log.end_round_all": "Round {round} ended: {finished} connected all cities; nobody lost points",
+}
+
+GAME: Game[TransAmericaState] = Game(
+    id="transamerica",
+    title="TransAmerica",
+    min_players=2,
+    max_players=6,
+    setup=setup,
+    normalize_options=normalize_options,
+    events=EVENTS,
+    is_over=is_over,
+    current_player=current_player,
+    standings=standings,
+    messages=MESSAGES,
+)

@@ -1,0 +1,180 @@
+"""A session: one game being followed, as an event log with an undo cursor.
+
+The log is the truth: the state is always what replaying the applied events gives.
+Undo and redo move the cursor; a new event drops the redo tail. A journal (the store)
+is told about every change *before* it takes effect in memory, so a change that cannot
+be saved is not made at all.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from companion.messages import Message, RuleError
+from companion.rules import GAMES
+from companion.rules.base import Game, Standing, describe_value
+
+FORMAT_VERSION = 1
+
+Journal = Callable[["Session", list[dict[str, Any]], int], None]
+
+
+def find_game(game_id: Any) -> Game[Any]:
+    if not isinstance(game_id, str) or game_id not in GAMES:
+        raise RuleError("game.unknown", game=describe_value(game_id), allowed=", ".join(GAMES))
+    return GAMES[game_id]
+
+
+def replay(game: Game[Any], players: tuple[str, ...], options: dict[str, Any], events: list[Any]) -> tuple[
+    list[Any], list[Message], list[dict[str, Any]]
+]:
+    """States after 0..n events, the log sentences and the cleaned events; raises on the first refusal."""
+    states = [game.setup(players, options)]
+    sentences: list[Message] = []
+    cleaned: list[dict[str, Any]] = []
+    for number, event in enumerate(events, start=1):
+        try:
+            kind, clean = game.check_event(states[-1], players, event)
+            state, sentence = kind.apply(states[-1], clean)
+        except RuleError as error:
+            raise RuleError("session.bad_event", number=number, reason=str(error)) from error
+        states.append(state)
+        sentences.append(sentence)
+        cleaned.append(clean)
+    return states, sentences, cleaned
+
+
+class Session:
+    def __init__(
+        self,
+        game: Game[Any],
+        players: tuple[str, ...],
+        options: dict[str, Any],
+        log: list[Any] | None = None,
+        cursor: int | None = None,
+    ) -> None:
+        self.game = game
+        self.players = players
+        self.options = options
+        self.id: str | None = None
+        self.journal: Journal | None = None
+        self._states, self._sentences, self._log = replay(game, players, options, list(log or []))
+        self._cursor = len(self._log) if cursor is None else cursor
+
+    @classmethod
+    def new(cls, game_id: str, players: Any, options: Mapping[str, Any] | None = None) -> Session:
+        game = find_game(game_id)
+        names = game.check_players(players)
+        return cls(game, names, game.normalize_options(names, options or {}))
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Session:
+        if not isinstance(data, Mapping):
+            raise RuleError("session.bad_data", reason="it is not a set of named fields")
+        expected = {"format", "game", "players", "options", "events", "cursor"}
+        if set(data) != expected:
+            missing = sorted(expected - set(data)) or sorted(set(data) - expected)
+            raise RuleError("session.bad_data", reason=f"unexpected or missing fields {', '.join(map(str, missing))}")
+        if data["format"] != FORMAT_VERSION:
+            raise RuleError("session.bad_data", reason=f"format {describe_value(data['format'])} is not supported")
+        game = find_game(data["game"])
+        players = game.check_players(data["players"])
+        if list(players) != list(data["players"]):
+            raise RuleError("session.bad_data", reason="the player names are not in their saved form")
+        options = game.normalize_options(players, data["options"])
+        events, cursor = data["events"], data["cursor"]
+        if not isinstance(events, list):
+            raise RuleError("session.bad_data", reason="the events are not a list")
+        if isinstance(cursor, bool) or not isinstance(cursor, int) or not 0 <= cursor <= len(events):
+            raise RuleError("session.bad_data", reason=f"the undo position {describe_value(cursor)} is out of range")
+        return cls(game, players, options, events, cursor)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT_VERSION,
+            "game": self.game.id,
+            "players": list(self.players),
+            "options": copy.deepcopy(self.options),
+            "events": copy.deepcopy(self._log),
+            "cursor": self._cursor,
+        }
+
+    @property
+    def state(self) -> Any:
+        return self._states[self._cursor]
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        return copy.deepcopy(self._log[: self._cursor])
+
+    @property
+    def sentences(self) -> list[Message]:
+        """The log sentence of each applied event, oldest first."""
+        return self._sentences[: self._cursor]
+
+    @property
+    def cursor(self) -> int:
+        return self._cursor
+
+    @property
+    def can_undo(self) -> bool:
+        return self._cursor > 0
+
+    @property
+    def can_redo(self) -> bool:
+        return self._cursor < len(self._log)
+
+    @property
+    def undo_sentence(self) -> Message | None:
+        return self._sentences[self._cursor - 1] if self.can_undo else None
+
+    @property
+    def redo_sentence(self) -> Message | None:
+        return self._sentences[self._cursor] if self.can_redo else None
+
+    @property
+    def is_over(self) -> bool:
+        return bool(self.game.is_over(self.state))
+
+    @property
+    def current_player(self) -> str | None:
+        return self.game.current_player(self.state)
+
+    def standings(self) -> list[Standing]:
+        return self.game.standings(self.state)
+
+    def check(self, event: Any) -> Message:
+        """The sentence the event would log, or RuleError; changes nothing."""
+        kind, clean = self.game.check_event(self.state, self.players, event)
+        return kind.apply(self.state, clean)[1]
+
+    def apply(self, event: Any) -> Message:
+        kind, clean = self.game.check_event(self.state, self.players, event)
+        state, sentence = kind.apply(self.state, clean)
+        log = self._log[: self._cursor] + [clean]
+        self._save(log, self._cursor + 1)
+        self._log = log
+        self._states = self._states[: self._cursor + 1] + [state]
+        self._sentences = self._sentences[: self._cursor] + [sentence]
+        self._cursor += 1
+        return sentence
+
+    def undo(self) -> Message:
+        if not self.can_undo:
+            raise RuleError("session.nothing_to_undo")
+        self._save(self._log, self._cursor - 1)
+        self._cursor -= 1
+        return self._sentences[self._cursor]
+
+    def redo(self) -> Message:
+        if not self.can_redo:
+            raise RuleError("session.nothing_to_redo")
+        self._save(self._log, self._cursor + 1)
+        self._cursor += 1
+        return self._sentences[self._cursor - 1]
+
+    def _save(self, log: list[dict[str, Any]], cursor: int) -> None:
+        if self.journal is not None:
+            self.journal(self, log, cursor)
