@@ -1,0 +1,107 @@
+"""What the screens need from the store, shared by every window or tab of one process.
+
+Two tabs showing the same game share one `Session` object (and so one lock and one
+journal); the store is asked to close a session only when the last tab lets go.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from typing import Any
+
+from companion.app.screens import game_screen
+from companion.session import Session
+from companion.store import SessionList, SessionSummary, Store, StoreError
+
+UI_STATE_FILE = "ui-state.json"
+
+
+class AppData:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._lock = threading.RLock()
+        self._users: dict[str, int] = {}
+        self._sessions: dict[str, Session] = {}
+        self._status_cache: dict[str, tuple[float, str]] = {}
+
+    # --- sessions ---------------------------------------------------------------------
+
+    def new(self, game: str, players: list[str], options: dict[str, Any]) -> Session:
+        with self._lock:
+            session = self.store.new(game, players, options)
+            assert session.id is not None
+            self._sessions[session.id] = session
+            self._users[session.id] = 1
+            return session
+
+    def open(self, session_id: str) -> Session:
+        with self._lock:
+            if session_id not in self._sessions:
+                self._sessions[session_id] = self.store.open(session_id)
+            self._users[session_id] = self._users.get(session_id, 0) + 1
+            return self._sessions[session_id]
+
+    def close_session(self, session_id: str) -> None:
+        with self._lock:
+            users = self._users.get(session_id, 0) - 1
+            if users > 0:
+                self._users[session_id] = users
+                return
+            self._users.pop(session_id, None)
+            if self._sessions.pop(session_id, None) is not None:
+                self.store.close_session(session_id)
+
+    def exists(self, session_id: str) -> bool:
+        return any(summary.id == session_id for summary in self.store.sessions())
+
+    def sessions(self) -> SessionList:
+        return self.store.sessions()
+
+    def delete(self, session_id: str) -> None:
+        with self._lock:
+            if session_id in self._sessions:
+                self._users.pop(session_id, None)
+                self._sessions.pop(session_id)
+                self.store.close_session(session_id)
+            self.store.delete(session_id)
+            if self.last_screen() == session_id:
+                self.remember_screen(None)
+
+    def known_players(self) -> list[str]:
+        return list(self.store.known_players())
+
+    def status_line(self, summary: SessionSummary) -> str:
+        """'Bob's turn · $32 / $40' for the home screen, cached until the game changes."""
+        session_id, updated = summary.id, summary.updated
+        cached = self._status_cache.get(session_id)
+        if cached and cached[0] == updated and session_id not in self._sessions:
+            return cached[1]
+        with self._lock:
+            try:
+                session = self._sessions.get(session_id) or self._peek(session_id)
+            except StoreError as error:
+                return str(error)
+            line = str(game_screen(session.game.id).status_line(session.state))
+        self._status_cache[session_id] = (updated, line)
+        return line
+
+    def _peek(self, session_id: str) -> Session:
+        session = self.store.open(session_id)
+        self.store.close_session(session_id)
+        return session
+
+    # --- where the app was ------------------------------------------------------------
+
+    def remember_screen(self, session_id: str | None) -> None:
+        self.store.folder.write(UI_STATE_FILE, json.dumps({"open_session": session_id}).encode())
+
+    def last_screen(self) -> str | None:
+        raw = self.store.folder.read(UI_STATE_FILE)
+        if not raw:
+            return None
+        try:
+            value = json.loads(raw).get("open_session")
+        except (ValueError, AttributeError):
+            return None  # a damaged note of where we were only costs landing on the home screen
+        return value if isinstance(value, str) else None

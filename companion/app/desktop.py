@@ -1,0 +1,32 @@
+"""Can a desktop window be opened here? If not, say why in one line.
+
+Flet's desktop window is a separate Flutter client that `flet-desktop` downloads on first
+run. With no network (or no display), `ft.run` would fail deep inside; asking first lets
+the launcher fall back to the browser with a plain sentence instead of a traceback.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+
+log = logging.getLogger(__name__)
+
+
+def desktop_problem() -> str | None:
+    """None when a desktop window can open; else the reason, as one short sentence."""
+    if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        return "no display to open a window on"
+    try:
+        import flet_desktop
+    except ImportError:
+        return "the desktop client (flet-desktop) is not installed"
+    if os.environ.get("FLET_VIEW_PATH"):
+        return None
+    try:
+        flet_desktop.ensure_client_cached()
+    except Exception as error:  # URLError, HTTPError, OSError, a broken archive: all mean "no client"
+        log.info("desktop client unavailable: %r", error)
+        return "the desktop client could not be downloaded (no network?)"
+    return None

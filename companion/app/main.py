@@ -1,0 +1,52 @@
+"""The Flet entry point: one `main(page)` per window or browser tab."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import flet as ft
+
+from companion.app import screens
+from companion.app.data import AppData
+from companion.app.shell import Shell
+
+log = logging.getLogger(__name__)
+SEED_COLOUR = ft.Colors.GREEN_700
+
+
+def make_main(data: AppData) -> Callable[[ft.Page], None]:
+    """A `main` bound to one data folder; every page of this process shares it."""
+
+    def main(page: ft.Page) -> None:
+        page.title = "Companion"
+        page.theme_mode = ft.ThemeMode.SYSTEM
+        page.theme = ft.Theme(color_scheme_seed=SEED_COLOUR)
+        page.dark_theme = ft.Theme(color_scheme_seed=SEED_COLOUR)
+        page.padding = 0
+        shell = Shell(page, data, screens.build)
+        page.on_close = lambda _: shell.release()
+        page.on_disconnect = lambda _: shell.release()
+        keep_awake(page)
+        shell.resume()
+
+    return main
+
+
+def keep_awake(page: ft.Page) -> None:
+    """Keep the screen on during a game where the platform allows it."""
+    wakelock = ft.Wakelock()
+    page.services.append(wakelock)
+
+    async def enable() -> None:
+        try:
+            await wakelock.enable()
+        except Exception as error:  # not every platform has a wakelock (web, some desktops)
+            log.info("screen wakelock unavailable: %s", error)
+
+    page.run_task(enable)
+
+
+def run_kwargs(view: Any, port: int = 0) -> dict[str, Any]:
+    return {"view": view, "host": "127.0.0.1", "port": port, "no_cdn": True, "assets_dir": "assets"}

@@ -1,0 +1,32 @@
+"""Which screen shows what: home, new game, and one screen module per game."""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import TYPE_CHECKING
+
+import flet as ft
+
+from companion.app.screens import generic, great_plains, heartland, home, new_game, transamerica
+
+if TYPE_CHECKING:
+    from companion.app.shell import Shell
+
+# A game without its own screen still gets the generic one (standings, log, undo).
+GAME_SCREENS: dict[str, ModuleType] = {
+    "heartland": heartland,
+    "transamerica": transamerica,
+    "great_plains": great_plains,
+}
+
+
+def game_screen(game_id: str) -> ModuleType:
+    return GAME_SCREENS.get(game_id, generic)
+
+
+def build(shell: Shell) -> ft.Control:
+    if shell.ui.screen == "game" and shell.session is not None:
+        return game_screen(shell.session.game.id).build(shell)  # type: ignore[no-any-return]
+    if shell.ui.screen == "new":
+        return new_game.build(shell)
+    return home.build(shell)

@@ -1,0 +1,29 @@
+"""A plain screen for a game that has no screen of its own yet: standings, log, undo."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import flet as ft
+
+from companion.app import widgets as w
+from companion.app.ties import ordinal
+
+if TYPE_CHECKING:
+    from companion.app.shell import Shell
+
+
+def status_line(state: Any) -> str:
+    return "in progress"
+
+
+def build(shell: Shell) -> ft.Control:
+    session = shell.session
+    assert session is not None
+    body: list[ft.Control] = [
+        w.text(f"{ordinal(s.rank)} {s.player}: {s.score}" + (" — winner" if s.winner else ""), 18)
+        for s in session.standings()
+    ]
+    body.append(w.log_panel(shell))
+    header = w.present(w.top_bar(shell, session.game.title), w.notice(shell))
+    return w.screen(header, body, [w.undo_strip(shell)])

@@ -1,0 +1,319 @@
+"""The Great Heartland Hauling Co.: money, cargo, the turn's actions, the final round."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import flet as ft
+
+from companion.app import widgets as w
+from companion.app.ties import ordinal, tie_lines
+from companion.rules.heartland import (
+    GOODS,
+    PENALTY_PER_CUBE,
+    HeartlandState,
+    Truck,
+    discard_cost,
+    weigh_station_cost,
+)
+
+if TYPE_CHECKING:
+    from companion.app.shell import Shell
+
+TITLE = "Heartland"
+
+
+def subtitle(state: HeartlandState) -> str:
+    if state.over:
+        return "Game over"
+    return f"{w.possessive(state.current_player or '')} turn · turn {state.turn.number}"
+
+
+def status_line(state: HeartlandState) -> str:
+    """One line for the home screen."""
+    if state.over:
+        return "Game over"
+    current = state.truck(state.current_player or state.players[0])
+    return f"{w.possessive(current.player)} turn · ${current.money} / ${state.target}"
+
+
+def build(shell: Shell) -> ft.Control:
+    session = shell.session
+    assert session is not None
+    state: HeartlandState = session.state
+    body: list[ft.Control] = [target_bar(state)]
+    if state.over:
+        body.append(end_screen(shell, state))
+    else:
+        body.extend(player_cards(shell, state))
+    body.append(panel(shell, state) or (ft.Container() if state.over else turn_actions(shell, state)))
+    header = w.present(w.top_bar(shell, TITLE, subtitle(state)), w.notice(shell))
+    return w.screen(header, body, [w.undo_strip(shell)])
+
+
+def target_bar(state: HeartlandState) -> ft.Control:
+    if state.final_round and not state.over:
+        still = w.names(state.final_round_players)
+        verb = "plays" if len(state.final_round_players) == 1 else "still play"
+        return ft.Container(
+            ft.Column([
+                w.text(f"Final round — {still} {verb}", 18, bold=True, key="final-round"),
+                w.text(f"{state.triggered_by} reached the ${state.target} target.", 14),
+            ], spacing=2),
+            bgcolor=ft.Colors.TERTIARY_CONTAINER, padding=10, border_radius=8,
+        )
+    leader = max(state.trucks, key=lambda truck: truck.money)
+    source = {"rulebook": "rulebook", "blog": "blog", "custom": "custom"}[state.target_rule]
+    return ft.Column([
+        w.text(f"Target ${state.target} ({source}) · leader {leader.player} ${leader.money}", 15, key="target"),
+        ft.ProgressBar(value=min(1.0, leader.money / state.target), height=8),
+    ], spacing=4)
+
+
+def cargo_text(truck: Truck) -> str:
+    loads = [f"{count} {good}" for good, count in zip(GOODS, truck.cargo, strict=True) if count]
+    return ", ".join(loads) if loads else "empty truck"
+
+
+def player_cards(shell: Shell, state: HeartlandState) -> list[ft.Control]:
+    cards = []
+    for truck in state.trucks:
+        current = truck.player == state.current_player
+        cards.append(big_card(shell, state, truck) if current else small_card(shell, state, truck))
+    return cards
+
+
+def big_card(shell: Shell, state: HeartlandState, truck: Truck) -> ft.Control:
+    colour = w.player_colour(state.players, truck.player)
+    key = w.slug(truck.player)
+    lines: list[ft.Control] = [
+        ft.Row([
+            ft.Column([w.text(f"▶ {truck.player}", 20, bold=True, colour=colour), w.text("playing now", 12)],
+                      spacing=0, expand=True),
+            w.big_number(f"${truck.money}", key=f"money-{key}"),
+        ]),
+        w.text(cargo_text(truck), 16, key=f"cargo-{key}"),
+        ft.Row([ft.ProgressBar(value=truck.cubes / state.capacity, expand=True, height=10, color=colour),
+                w.text(f"{truck.cubes}/{state.capacity} cubes", 14, key=f"cubes-{key}")]),
+    ]
+    if truck.upgrade:
+        lines.append(w.text(f"Upgrade: {truck.upgrade}", 14))
+    lines.append(ft.TextButton("Correct money", on_click=lambda _: shell.open_panel("adjust", player=truck.player),
+                               key=f"adjust-{key}"))
+    return ft.Container(ft.Column(lines, spacing=4), border=ft.Border.all(3, colour), border_radius=12, padding=12,
+                        key=f"card-{key}")
+
+
+def small_card(shell: Shell, state: HeartlandState, truck: Truck) -> ft.Control:
+    colour = w.player_colour(state.players, truck.player)
+    key = w.slug(truck.player)
+    details = f"{cargo_text(truck)} · {truck.cubes}/{state.capacity}"
+    if truck.upgrade:
+        details += f" · {truck.upgrade}"
+    return ft.Container(
+        ft.Row([
+            ft.Column([w.text(truck.player, 16, bold=True, colour=colour), w.text(details, 13, key=f"cargo-{key}")],
+                      spacing=0, expand=True),
+            w.text(f"${truck.money}", 24, bold=True, key=f"money-{key}"),
+        ]),
+        border=ft.Border.all(1, colour), border_radius=10, padding=ft.Padding.symmetric(horizontal=12, vertical=6),
+        on_click=lambda _: shell.open_panel("adjust", player=truck.player), key=f"card-{key}",
+        tooltip=f"Correct {w.possessive(truck.player)} money",
+    )
+
+
+def turn_actions(shell: Shell, state: HeartlandState) -> ft.Control:
+    player = state.current_player
+    assert player is not None
+    truck = state.truck(player)
+
+    def move(spaces: int, pay: str) -> dict[str, Any]:
+        return {"type": "move", "player": player, "spaces": spaces, "pay": pay}
+
+    rows: list[ft.Control] = [
+        w.text("Move", 13, bold=True),
+        ft.Row([w.event_button(shell, f"{n} · ${n}", move(n, "cash"), key=f"move-cash-{n}", expand=True)
+                for n in (1, 2, 3)]),
+        ft.Row([w.event_button(shell, f"Fuel {n}", move(n, "fuel"), key=f"move-fuel-{n}", expand=True)
+                for n in (1, 2, 3)] + [w.event_button(shell, "Tow", {"type": "tow", "player": player}, key="tow",
+                                                      expand=True)]),
+        w.text("Action", 13, bold=True),
+        ft.Row([load_button(shell, state, player), unload_button(shell, truck), discard_button(shell, state, player)]),
+    ]
+    if state.alternate_routes:
+        weigh = weigh_station_cost(truck)
+        rows.append(w.text("Road", 13, bold=True))
+        rows.append(ft.Row([
+            w.event_button(shell, "Toll $1", {"type": "toll", "player": player}, key="toll", expand=True),
+            w.event_button(shell, f"Weigh station ${weigh}", {"type": "weigh_station", "player": player},
+                           key="weigh", expand=True),
+        ]))
+    if state.truck_stops and truck.upgrade is None:
+        # Any name and a $0 cost: asks only whether buying is possible at this point of the turn.
+        refusal = shell.check({"type": "buy_upgrade", "player": player, "name": "?", "cost": 0})
+        rows.append(w.action("Buy upgrade", lambda: shell.open_panel("upgrade", name="", cost=0), key="upgrade",
+                             refusal=refusal, shell=shell))
+    next_player = state.players[(state.turn.seat + 1) % len(state.players)]
+    end_label = f"End {w.possessive(player)} turn → {next_player}"
+    if state.final_round and state.final_round_players == (player,):
+        end_label = f"End {w.possessive(player)} turn: last turn of the game"
+    rows.append(w.event_button(shell, end_label, {"type": "end_turn", "player": player}, key="end-turn", primary=True))
+    return ft.Column(rows, spacing=6)
+
+
+def load_button(shell: Shell, state: HeartlandState, player: str) -> ft.Control:
+    refusal = shell.check({"type": "load", "player": player, "good": "corn", "cubes": 1})
+    return w.action("Load", lambda: shell.open_panel("load"), key="load", refusal=refusal, shell=shell, expand=True)
+
+
+def unload_button(shell: Shell, truck: Truck) -> ft.Control:
+    carried = next((good for good in GOODS if truck.carried(good)), None)
+    if carried is None:
+        refusal: str | None = f"{truck.player} carries nothing to unload."
+    else:
+        refusal = shell.check({"type": "unload", "player": truck.player, "good": carried, "cubes": 1, "price": 1})
+    return w.action("Unload", lambda: shell.open_panel("unload"), key="unload", refusal=refusal, shell=shell,
+                    expand=True)
+
+
+def discard_button(shell: Shell, state: HeartlandState, player: str) -> ft.Control:
+    truck = state.truck(player)
+    forced = state.turn.move == "tow" or truck.money == 0
+    cost = discard_cost(state, player, forced)
+    label = "Discard free" if cost == 0 else ("Discard $1 (forced)" if forced else "Discard $1")
+    return w.event_button(shell, label, {"type": "discard", "player": player, "forced": forced}, key="discard",
+                          expand=True)
+
+
+# --- sheets -----------------------------------------------------------------------------
+
+
+def panel(shell: Shell, state: HeartlandState) -> ft.Control | None:
+    builders = {"log": lambda: w.log_panel(shell), "load": lambda: load_panel(shell, state),
+                "unload": lambda: unload_panel(shell, state), "adjust": lambda: adjust_panel(shell, state),
+                "upgrade": lambda: upgrade_panel(shell, state)}
+    builder = builders.get(shell.ui.panel or "")
+    return builder() if builder else None
+
+
+def load_panel(shell: Shell, state: HeartlandState) -> ft.Control:
+    player = state.current_player or ""
+    room = state.capacity - state.truck(player).cubes
+    rows: list[ft.Control] = [w.text(f"{player} has room for {room} cubes. Tap a good and a count:", 14)]
+    for good in GOODS:
+        buttons = [
+            w.event_button(shell, str(count), {"type": "load", "player": player, "good": good, "cubes": count},
+                           key=f"load-{good}-{count}")
+            for count in range(1, max(1, room) + 1)
+        ]
+        rows.append(ft.Row([ft.Container(w.text(good, 16, bold=True), width=90), *buttons], wrap=True))
+    return w.sheet(shell, f"Load · {player}", rows, key="load-panel")
+
+
+def last_price(shell: Shell, good: str) -> int | None:
+    """The price this table last used for the good in this session."""
+    assert shell.session is not None
+    for event in reversed(shell.session.events):
+        if event["type"] == "unload" and event["good"] == good:
+            return int(event["price"])
+    return None
+
+
+def unload_panel(shell: Shell, state: HeartlandState) -> ft.Control:
+    player = state.current_player or ""
+    truck = state.truck(player)
+    prices: dict[str, int | None] = shell.ui.draft.setdefault("prices", {})
+    rows: list[ft.Control] = [w.text("Set the printed price, then tap how many cubes:", 14)]
+    for good in GOODS:
+        carried = truck.carried(good)
+        if not carried:
+            continue
+        price = prices.get(good) or last_price(shell, good)
+
+        def set_price(value: int, good: str = good) -> None:
+            shell.set_draft(prices={**prices, good: value})
+
+        rows.append(w.stepper(f"{good}: ${price}/cube" if price else f"{good}: price?", price or 0, set_price,
+                              key=f"price-{good}", low=1, high=20))
+        buttons = []
+        for count in range(1, carried + 1):
+            event = {"type": "unload", "player": player, "good": good, "cubes": count, "price": price or 0}
+            if price:
+                buttons.append(w.event_button(shell, f"{count} (+${count * price})", event,
+                                              key=f"unload-{good}-{count}"))
+            else:
+                buttons.append(w.action(str(count), lambda: None, key=f"unload-{good}-{count}",
+                                        refusal=f"Set the price paid for {good} first.", shell=shell))
+        rows.append(ft.Row(buttons, wrap=True))
+    return w.sheet(shell, f"Unload · {player}", rows, key="unload-panel")
+
+
+def adjust_panel(shell: Shell, state: HeartlandState) -> ft.Control:
+    draft = shell.ui.draft
+    player = draft.get("player") or state.players[0]
+    amount = int(draft.get("amount", 0))
+    money = state.truck(player).money
+    note = draft.get("note", "correction")
+    rows: list[ft.Control] = [
+        w.text(f"{player} has ${money}. A correction is logged and can be undone.", 14),
+        w.stepper("Amount", amount, lambda value: shell.set_draft(amount=value), key="adjust-amount",
+                  low=-money, high=99, steps=(1, 5)),
+        ft.TextField(label="Why", value=note, key="adjust-note", max_length=60,
+                     on_change=lambda e: shell.set_draft(quiet=True, note=e.control.value)),
+    ]
+    event = {"type": "adjust", "player": player, "amount": amount, "note": note}
+    label = f"Save: {player} {'+' if amount >= 0 else '−'}${abs(amount)} → ${money + amount}"
+    return w.sheet(shell, f"Correct {w.possessive(player)} money", rows, key="adjust-panel",
+                   footer=[w.action(label, lambda: shell.apply(dict(event, note=shell.ui.draft.get("note", note))),
+                                    key="adjust-save", primary=True, shell=shell,
+                                    refusal=shell.check(event))])
+
+
+def upgrade_panel(shell: Shell, state: HeartlandState) -> ft.Control:
+    player = state.current_player or ""
+    draft = shell.ui.draft
+    cost = int(draft.get("cost", 0))
+    rows: list[ft.Control] = [
+        w.text("The upgrade's name and cost are printed on its Truck Stop card.", 14),
+        ft.TextField(label="Upgrade name", value=draft.get("name", ""), key="upgrade-name", max_length=30,
+                     on_change=lambda e: shell.set_draft(quiet=True, name=e.control.value)),
+        w.stepper("Cost $", cost, lambda value: shell.set_draft(cost=value), key="upgrade-cost", high=99, steps=(1, 5)),
+    ]
+
+    def buy() -> None:
+        shell.apply({"type": "buy_upgrade", "player": player, "name": shell.ui.draft.get("name", ""), "cost": cost})
+
+    return w.sheet(shell, f"Buy upgrade · {player}", rows, key="upgrade-panel",
+                   footer=[w.action(f"Buy for ${cost}", buy, key="upgrade-buy", primary=True)])
+
+
+# --- the end ----------------------------------------------------------------------------
+
+
+def end_screen(shell: Shell, state: HeartlandState) -> ft.Control:
+    assert shell.session is not None
+    standings = shell.session.standings()
+    cards: list[ft.Control] = [w.text("Final standings", 20, bold=True, key="final-standings")]
+    for standing in standings:
+        detail = standing.detail
+        colour = w.player_colour(state.players, standing.player)
+        lines: list[ft.Control] = [
+            ft.Row([
+                w.text(f"{ordinal(standing.rank)} {standing.player}" + (" — winner" if standing.winner else ""),
+                       20, bold=True, colour=colour, key=f"rank-{w.slug(standing.player)}"),
+                w.big_number(f"${standing.score}", key=f"final-{w.slug(standing.player)}"),
+            ], alignment=ft.MainAxisAlignment.SPACE_BETWEEN),
+            w.text(f"Money ${detail['money']}", 15),
+        ]
+        for line in detail["penalty_lines"]:
+            lines.append(w.text(f"{line['cubes']} {line['good']} × ${line['each']} = −${line['total']}", 15))
+        if not detail["penalty_lines"]:
+            lines.append(w.text("No cargo left: no penalty", 15))
+        cards.append(ft.Container(ft.Column(lines, spacing=2), border=ft.Border.all(2, colour), border_radius=10,
+                                  padding=10))
+    for line in tie_lines(standings, lambda score: f"${score}", "fewer cubes on the truck",
+                          lambda s: f"{s.detail['cubes']} cube{'s' if s.detail['cubes'] != 1 else ''}"):
+        cards.append(w.text(line, 15, key="tie-break"))
+    penalties = ", ".join(f"{good} ${cost}" for good, cost in PENALTY_PER_CUBE.items())
+    cards.append(w.text(f"Cargo penalty per cube left: {penalties}.", 12, colour=w.MUTED))
+    return ft.Column(cards, spacing=8)

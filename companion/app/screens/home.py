@@ -1,0 +1,91 @@
+"""Home: games in progress first (one tap resumes), then finished ones, then New game."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+import flet as ft
+
+from companion.app import widgets as w
+from companion.rules import GAMES
+
+if TYPE_CHECKING:
+    from companion.app.shell import Shell
+
+
+def ago(timestamp: float, now: float | None = None) -> str:
+    seconds = max(0, (now or time.time()) - timestamp)
+    if seconds < 60:
+        return "just now"
+    for size, unit in ((86400, "day"), (3600, "hour"), (60, "minute")):
+        if seconds >= size:
+            count = int(seconds // size)
+            return f"{count} {unit}{'s' if count != 1 else ''} ago"
+    return "just now"
+
+
+def build(shell: Shell) -> ft.Control:
+    listing = shell.store.sessions()
+    in_progress = [summary for summary in listing if not summary.is_over]
+    finished = [summary for summary in listing if summary.is_over]
+    body: list[ft.Control] = []
+    quarantined = getattr(listing, "quarantined", 0)
+    if quarantined:
+        files, verb = ("files", "were") if quarantined != 1 else ("file", "was")
+        body.append(ft.Container(
+            w.text(f"{quarantined} saved game {files} could not be read and {verb} set aside in the quarantine "
+                   "folder; every other game is here.", 14, key="quarantined"),
+            bgcolor=w.ERROR_BG, padding=10, border_radius=8))
+    if in_progress:
+        body.append(w.text("In progress", 15, bold=True))
+        body.extend(session_card(shell, summary) for summary in in_progress)
+    if finished:
+        body.append(w.text("Finished", 15, bold=True))
+        body.extend(session_card(shell, summary) for summary in finished)
+    if not listing:
+        body.append(w.text("No games yet. Start one below; every tap is saved as you play.", 16, key="empty"))
+    header = w.present(w.text("Companion", 24, bold=True), w.notice(shell))
+    footer = [w.action("+ New game", shell.go_new_game, key="new-game", primary=True)]
+    return w.screen(header, body, footer)
+
+
+def title_of(summary: Any) -> str:
+    game = GAMES.get(summary.game)
+    short = {"heartland": "Heartland"}.get(summary.game, game.title if game else summary.game)
+    return summary.title or f"{short} · {w.names(list(summary.players))}"
+
+
+def session_card(shell: Shell, summary: Any) -> ft.Control:
+    key = summary.id
+    if shell.ui.draft.get("confirm_delete") == summary.id:
+        return ft.Container(
+            ft.Column([
+                w.text(f"Delete {title_of(summary)}? This cannot be undone.", 15, bold=True),
+                ft.Row([
+                    ft.FilledButton("Delete", key=f"confirm-delete-{key}", height=w.BUTTON_HEIGHT,
+                                    on_click=lambda _: shell.delete_session(summary.id)),
+                    ft.OutlinedButton("Keep", key=f"keep-{key}", height=w.BUTTON_HEIGHT,
+                                      on_click=lambda _: shell.set_draft(confirm_delete=None)),
+                ]),
+            ]),
+            bgcolor=w.ERROR_BG, padding=10, border_radius=10, key=f"session-{key}",
+        )
+    if summary.is_over:
+        winners = list(summary.winners)
+        line = f"{w.names(winners)} won" if len(winners) == 1 else f"{w.names(winners)} shared the win"
+    else:
+        line = shell.store.status_line(summary)
+    return ft.Container(
+        ft.Row([
+            ft.Column([
+                w.text(("▶ " if not summary.is_over else "") + title_of(summary), 17, bold=True),
+                w.text(line, 14, key=f"status-{key}"),
+                w.text(f"last played {ago(summary.updated)}", 12, colour=w.MUTED),
+            ], spacing=2, expand=True),
+            ft.IconButton(ft.Icons.DELETE_OUTLINE, tooltip=f"Delete {title_of(summary)}", key=f"delete-{key}",
+                          on_click=lambda _: shell.set_draft(confirm_delete=summary.id)),
+        ]),
+        border=ft.Border.all(1, ft.Colors.OUTLINE), border_radius=10, padding=10, ink=True,
+        on_click=lambda _: shell.open_session(summary.id), key=f"session-{key}",
+    )
