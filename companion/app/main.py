@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import flet as ft
@@ -11,6 +12,7 @@ import flet as ft
 from companion.app import screens
 from companion.app.data import AppData
 from companion.app.shell import Shell
+from companion.store import Store, default_data_dir
 
 log = logging.getLogger(__name__)
 SEED_COLOUR = ft.Colors.GREEN_700
@@ -34,6 +36,17 @@ def make_main(data: AppData) -> Callable[[ft.Page], None]:
     return main
 
 
+_default: Callable[[ft.Page], None] | None = None
+
+
+def main(page: ft.Page) -> None:
+    """For `ft.run(main)` from elsewhere: the data folder comes from the environment."""
+    global _default
+    if _default is None:
+        _default = make_main(AppData(Store(default_data_dir())))
+    _default(page)
+
+
 def keep_awake(page: ft.Page) -> None:
     """Keep the screen on during a game where the platform allows it."""
     wakelock = ft.Wakelock()
@@ -48,5 +61,10 @@ def keep_awake(page: ft.Page) -> None:
     page.run_task(enable)
 
 
+ASSETS = Path(__file__).resolve().parents[2] / "assets"  # the icon, in a source checkout
+
+
 def run_kwargs(view: Any, port: int = 0) -> dict[str, Any]:
-    return {"view": view, "host": "127.0.0.1", "port": port, "no_cdn": True, "assets_dir": "assets"}
+    """`ft.run` arguments: loopback only, nothing fetched from a CDN."""
+    assets = str(ASSETS) if ASSETS.is_dir() else None
+    return {"view": view, "host": "127.0.0.1", "port": port, "no_cdn": True, "assets_dir": assets}

@@ -223,7 +223,7 @@ def sheet(shell: Shell, title: str, body: list[ft.Control], *, key: str,
 
 def stepper(label: str, value: int, on_change: Callable[[int], None], *, key: str, low: int = 0,
             high: int = 99, steps: Sequence[int] = (1,)) -> ft.Control:
-    """A number with − and + buttons (and extra +N steps, e.g. +2 for a hard segment)."""
+    """A number with - and + buttons (and extra +N steps, e.g. +2 for a hard segment)."""
     buttons: list[ft.Control] = [
         ft.IconButton(ft.Icons.REMOVE, tooltip=f"{label} minus one", key=f"{key}-minus",
                       disabled=value <= low, on_click=lambda _: on_change(max(low, value - 1))),
@@ -242,10 +242,12 @@ def stepper(label: str, value: int, on_change: Callable[[int], None], *, key: st
 
 def screen(header: list[ft.Control], body: list[ft.Control], footer: list[ft.Control] | None = None) -> ft.Control:
     """Header fixed on top, scrolling body, optional footer within thumb reach."""
-    parts: list[ft.Control] = [*header, ft.Column(body, scroll=ft.ScrollMode.AUTO, expand=True, spacing=10)]
+    parts: list[ft.Control] = [*header, ft.Column(body, scroll=ft.ScrollMode.AUTO, expand=True, spacing=10,
+                                               horizontal_alignment=ft.CrossAxisAlignment.STRETCH)]
     if footer:
         parts.extend(footer)
-    return ft.SafeArea(ft.Container(ft.Column(parts, expand=True, spacing=8), padding=8, expand=True), expand=True)
+    column = ft.Column(parts, expand=True, spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+    return ft.SafeArea(ft.Container(column, padding=8, expand=True), expand=True)
 
 
 def present(*controls: ft.Control | None) -> list[ft.Control]:

@@ -64,7 +64,7 @@ def tribe_panel(shell: Shell, state: GreatPlainsState, player: str) -> ft.Contro
             spirit_buttons.append(w.event_button(shell, f"Use {label}", event, key=f"use-{spirit}-{key}"))
         else:
             spirit_buttons.append(w.text(label, 15, key=f"spirit-{spirit}-{key}"))
-    marker = "▶ " if current else ""
+    marker = "Playing: " if current else ""
     return ft.Container(
         ft.Column([
             w.text(f"{marker}{TRIBE_NAMES[tribe]}", 18, bold=True, colour=colour),

@@ -48,7 +48,8 @@ def build(shell: Shell) -> ft.Control:
         body.extend(player_cards(shell, state))
     body.append(panel(shell, state) or (ft.Container() if state.over else turn_actions(shell, state)))
     header = w.present(w.top_bar(shell, TITLE, subtitle(state)), w.notice(shell))
-    return w.screen(header, body, [w.undo_strip(shell)])
+    footer = [w.undo_strip(shell)] if state.over else [end_turn_button(shell, state), w.undo_strip(shell)]
+    return w.screen(header, body, footer)
 
 
 def target_bar(state: HeartlandState) -> ft.Control:
@@ -88,7 +89,7 @@ def big_card(shell: Shell, state: HeartlandState, truck: Truck) -> ft.Control:
     key = w.slug(truck.player)
     lines: list[ft.Control] = [
         ft.Row([
-            ft.Column([w.text(f"▶ {truck.player}", 20, bold=True, colour=colour), w.text("playing now", 12)],
+            ft.Column([w.text(truck.player, 20, bold=True, colour=colour), w.text("playing now", 12)],
                       spacing=0, expand=True),
             w.big_number(f"${truck.money}", key=f"money-{key}"),
         ]),
@@ -153,12 +154,16 @@ def turn_actions(shell: Shell, state: HeartlandState) -> ft.Control:
         refusal = shell.check({"type": "buy_upgrade", "player": player, "name": "?", "cost": 0})
         rows.append(w.action("Buy upgrade", lambda: shell.open_panel("upgrade", name="", cost=0), key="upgrade",
                              refusal=refusal, shell=shell))
-    next_player = state.players[(state.turn.seat + 1) % len(state.players)]
-    end_label = f"End {w.possessive(player)} turn → {next_player}"
-    if state.final_round and state.final_round_players == (player,):
-        end_label = f"End {w.possessive(player)} turn: last turn of the game"
-    rows.append(w.event_button(shell, end_label, {"type": "end_turn", "player": player}, key="end-turn", primary=True))
     return ft.Column(rows, spacing=6)
+
+
+def end_turn_button(shell: Shell, state: HeartlandState) -> ft.Control:
+    player = state.current_player or ""
+    next_player = state.players[(state.turn.seat + 1) % len(state.players)]
+    label = f"End {w.possessive(player)} turn ({next_player} next)"
+    if state.final_round and state.final_round_players == (player,):
+        label = f"End {w.possessive(player)} turn: last turn of the game"
+    return w.event_button(shell, label, {"type": "end_turn", "player": player}, key="end-turn", primary=True)
 
 
 def load_button(shell: Shell, state: HeartlandState, player: str) -> ft.Control:
@@ -262,7 +267,7 @@ def adjust_panel(shell: Shell, state: HeartlandState) -> ft.Control:
                      on_change=lambda e: shell.set_draft(quiet=True, note=e.control.value)),
     ]
     event = {"type": "adjust", "player": player, "amount": amount, "note": note}
-    label = f"Save: {player} {'+' if amount >= 0 else '−'}${abs(amount)} → ${money + amount}"
+    label = f"Save: {player} {'+' if amount >= 0 else '-'}${abs(amount)}, now ${money + amount}"
     return w.sheet(shell, f"Correct {w.possessive(player)} money", rows, key="adjust-panel",
                    footer=[w.action(label, lambda: shell.apply(dict(event, note=shell.ui.draft.get("note", note))),
                                     key="adjust-save", primary=True, shell=shell,
@@ -306,7 +311,7 @@ def end_screen(shell: Shell, state: HeartlandState) -> ft.Control:
             w.text(f"Money ${detail['money']}", 15),
         ]
         for line in detail["penalty_lines"]:
-            lines.append(w.text(f"{line['cubes']} {line['good']} × ${line['each']} = −${line['total']}", 15))
+            lines.append(w.text(f"{line['cubes']} {line['good']} × ${line['each']} = -${line['total']}", 15))
         if not detail["penalty_lines"]:
             lines.append(w.text("No cargo left: no penalty", 15))
         cards.append(ft.Container(ft.Column(lines, spacing=2), border=ft.Border.all(2, colour), border_radius=10,

@@ -79,7 +79,7 @@ def session_card(shell: Shell, summary: Any) -> ft.Control:
     return ft.Container(
         ft.Row([
             ft.Column([
-                w.text(("▶ " if not summary.is_over else "") + title_of(summary), 17, bold=True),
+                w.text(title_of(summary), 17, bold=True),
                 w.text(line, 14, key=f"status-{key}"),
                 w.text(f"last played {ago(summary.updated)}", 12, colour=w.MUTED),
             ], spacing=2, expand=True),

@@ -31,6 +31,11 @@ def draft_of(shell: Shell) -> dict[str, Any]:
     return draft
 
 
+def check(chosen: bool) -> ft.IconData | None:
+    """A tick on the chosen button, so the choice is not told by colour alone."""
+    return ft.Icons.CHECK if chosen else None
+
+
 def options_of(draft: dict[str, Any]) -> dict[str, Any]:
     if draft["game"] == "heartland":
         target = draft["custom_target"] if draft["target"] == "custom" else draft["target"]
@@ -75,9 +80,9 @@ def game_picker(shell: Shell, draft: dict[str, Any]) -> ft.Control:
         chosen = draft["game"] == game_id
         players = (f"{game.min_players} players" if game.min_players == game.max_players
                    else f"{game.min_players}–{game.max_players} players")
-        label = f"{'✓ ' if chosen else ''}{game.title} · {players}"
+        label = f"{game.title} · {players}"
         button_type = ft.FilledButton if chosen else ft.OutlinedButton
-        buttons.append(button_type(label, key=f"game-{game_id}", height=w.BUTTON_HEIGHT,
+        buttons.append(button_type(label, key=f"game-{game_id}", height=w.BUTTON_HEIGHT, icon=check(chosen),
                                    on_click=lambda _, game_id=game_id: shell.set_draft(game=game_id)))
     return ft.Column([w.text("Game", 15, bold=True), *buttons], spacing=6)
 
@@ -163,7 +168,7 @@ def heartland_options(shell: Shell, draft: dict[str, Any]) -> list[ft.Control]:
                         ("custom", f"Custom ${draft['custom_target']}")):
         chosen = draft["target"] == rule
         button_type = ft.FilledButton if chosen else ft.OutlinedButton
-        choices.append(button_type(("✓ " if chosen else "") + label, key=f"target-{rule}", height=w.BUTTON_HEIGHT,
+        choices.append(button_type(label, key=f"target-{rule}", height=w.BUTTON_HEIGHT, icon=check(chosen),
                                    on_click=lambda _, rule=rule: shell.set_draft(target=rule)))
     controls: list[ft.Control] = [w.text("Money target", 15, bold=True), ft.Row(choices, wrap=True)]
     if draft["target"] == "custom":
@@ -185,7 +190,7 @@ def great_plains_options(shell: Shell, draft: dict[str, Any]) -> list[ft.Control
     for player in players:
         chosen = player == fox
         button_type = ft.FilledButton if chosen else ft.OutlinedButton
-        buttons.append(button_type(("✓ " if chosen else "") + f"{player} is Fox", key=f"fox-{w.slug(player)}",
+        buttons.append(button_type(f"{player} is Fox", key=f"fox-{w.slug(player)}", icon=check(chosen),
                                    height=w.BUTTON_HEIGHT,
                                    on_click=lambda _, player=player: shell.set_draft(fox=player)))
     return [w.text("Fox (orange) — the other player is Snake (blue)", 15, bold=True), ft.Row(buttons, wrap=True)]

@@ -71,7 +71,7 @@ def countdown_row(state: TransAmericaState, player: str) -> ft.Control:
     return ft.Container(
         ft.Row([
             ft.Column([w.text(player, 17, bold=True, colour=colour), pips(points, colour)], spacing=4, expand=True),
-            w.text("⚠ close to 0" if warning and not state.over else "", 12, key=f"warn-{key}"),
+            w.text("close to 0!" if warning and not state.over else "", 13, bold=True, key=f"warn-{key}"),
             w.big_number(str(points), key=f"points-{key}"),
         ]),
         padding=ft.Padding.symmetric(horizontal=8, vertical=4), border_radius=8,
@@ -87,7 +87,7 @@ def round_table(state: TransAmericaState) -> ft.Control:
     ] + [ft.DataColumn(ft.Text("Left"), numeric=True)]
     rows = [
         ft.DataRow([ft.DataCell(ft.Text(player))]
-                   + [ft.DataCell(ft.Text(f"−{losses[seat]}" if losses[seat] else "0")) for losses in state.rounds]
+                   + [ft.DataCell(ft.Text(f"-{losses[seat]}" if losses[seat] else "0")) for losses in state.rounds]
                    + [ft.DataCell(ft.Text(str(state.points[seat])))])
         for seat, player in enumerate(state.players)
     ]
@@ -113,7 +113,7 @@ def end_round_panel(shell: Shell, state: TransAmericaState) -> ft.Control:
         after = before - missing[player]
         rows.append(w.stepper(player, missing[player], setter(player), key=f"missing-{key}", high=99, steps=(1, 2)))
         rows.append(ft.Row([
-            w.text(f"{before} → {after}", 15, bold=after <= 0, key=f"after-{key}"),
+            w.text(f"{before} to {after}", 15, bold=after <= 0, key=f"after-{key}"),
             ft.TextButton("Connected all (0)", on_click=lambda _, player=player: setter(player)(0),
                           key=f"finished-{key}"),
         ], alignment=ft.MainAxisAlignment.SPACE_BETWEEN))
