@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import logging
 import os
+import socket
 import sys
 
 log = logging.getLogger(__name__)
+DOWNLOAD_TIMEOUT_S = 20
 
 
 def desktop_problem() -> str | None:
@@ -24,9 +26,14 @@ def desktop_problem() -> str | None:
         return "the desktop client (flet-desktop) is not installed"
     if os.environ.get("FLET_VIEW_PATH"):
         return None
+    # urlopen has no timeout of its own: a network that drops packets would hang the launch.
+    previous = socket.getdefaulttimeout()
+    socket.setdefaulttimeout(DOWNLOAD_TIMEOUT_S)
     try:
-        flet_desktop.ensure_client_cached()
+        flet_desktop.ensure_client_cached()  # instant once cached; a one-time download otherwise
     except Exception as error:  # URLError, HTTPError, OSError, a broken archive: all mean "no client"
         log.info("desktop client unavailable: %r", error)
-        return "the desktop client could not be downloaded (no network?)"
+        return "the desktop window's client could not be downloaded (no network?)"
+    finally:
+        socket.setdefaulttimeout(previous)
     return None

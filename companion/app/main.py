@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from pathlib import Path
@@ -16,6 +17,7 @@ from companion.store import Store, default_data_dir
 
 log = logging.getLogger(__name__)
 SEED_COLOUR = ft.Colors.GREEN_700
+WAKELOCK_TIMEOUT_S = 2
 
 
 def make_main(data: AppData) -> Callable[[ft.Page], None]:
@@ -27,6 +29,9 @@ def make_main(data: AppData) -> Callable[[ft.Page], None]:
         page.theme = ft.Theme(color_scheme_seed=SEED_COLOUR)
         page.dark_theme = ft.Theme(color_scheme_seed=SEED_COLOUR)
         page.padding = 0
+        # A desktop window opens phone-shaped but resizable; browsers and phones ignore these.
+        page.window.width, page.window.height = 480, 900
+        page.window.min_width, page.window.min_height = 360, 560
         shell = Shell(page, data, screens.build)
         page.on_close = lambda _: shell.release()
         page.on_disconnect = lambda _: shell.release()
@@ -54,7 +59,8 @@ def keep_awake(page: ft.Page) -> None:
 
     async def enable() -> None:
         try:
-            await wakelock.enable()
+            # The client may never answer (a test client, an old browser): don't wait forever.
+            await asyncio.wait_for(wakelock.enable(), WAKELOCK_TIMEOUT_S)
         except Exception as error:  # not every platform has a wakelock (web, some desktops)
             log.info("screen wakelock unavailable: %s", error)
 
