@@ -78,7 +78,7 @@ register(
         "field.per_player": "'{field}' must give a number for each player ({allowed}).",
         "field.per_player_extra": "'{field}' names {value}, who is not a player of this game.",
         "game.over": "The game is over; no more {type} events can be recorded.",
-        "game.unknown": "Unknown game '{game}'; known games: {allowed}.",
+        "game.unknown": "Unknown game {game}; known games: {allowed}.",
         "players.not_a_list": "The players must be a list of names.",
         "players.count": "{title} is for {low} to {high} players, not {count}.",
         "players.count_exact": "{title} is for exactly {low} players, not {count}.",

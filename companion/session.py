@@ -39,7 +39,7 @@ def replay(game: Game[Any], players: tuple[str, ...], options: dict[str, Any], e
             kind, clean = game.check_event(states[-1], players, event)
             state, sentence = kind.apply(states[-1], clean)
         except RuleError as error:
-            raise RuleError("session.bad_event", number=number, reason=str(error)) from error
+            raise RuleError("session.bad_event", number=number, reason=str(error).rstrip(".")) from error
         states.append(state)
         sentences.append(sentence)
         cleaned.append(clean)
@@ -75,9 +75,9 @@ class Session:
             raise RuleError("session.bad_data", reason="it is not a set of named fields")
         expected = {"format", "game", "players", "options", "events", "cursor"}
         if set(data) != expected:
-            missing = sorted(expected - set(data)) or sorted(set(data) - expected)
+            missing = sorted(expected - set(data)) or sorted(map(str, set(data) - expected))
             raise RuleError("session.bad_data", reason=f"unexpected or missing fields {', '.join(map(str, missing))}")
-        if data["format"] != FORMAT_VERSION:
+        if isinstance(data["format"], bool) or data["format"] != FORMAT_VERSION:
             raise RuleError("session.bad_data", reason=f"format {describe_value(data['format'])} is not supported")
         game = find_game(data["game"])
         players = game.check_players(data["players"])

@@ -65,6 +65,7 @@ class GreatPlainsState:
     tokens: tuple[int, ...] = (0, 0)
     spirits: tuple[tuple[int, ...], ...] = ((0, 0, 0), (0, 0, 0))
     zones: tuple[Zone, ...] = ()
+    counted: tuple[int, ...] = (0, 0)  # tokens counted in zones so far, by seat; kept so a zone is O(1)
 
     @property
     def snake(self) -> str:
@@ -101,7 +102,7 @@ class GreatPlainsState:
         return dict(zip(SPIRITS, self.spirits[self.seat(player)], strict=True))
 
     def zone_tokens_of(self, player: str) -> int:
-        return sum(zone.tokens[self.seat(player)] for zone in self.zones)
+        return self.counted[self.seat(player)]
 
     def points_of(self, player: str) -> int:
         seat = self.seat(player)
@@ -174,7 +175,8 @@ def zone(state: GreatPlainsState, event: dict[str, Any]) -> tuple[GreatPlainsSta
         if counted > placed:
             raise RuleError("great_plains.zone_too_many", player=player, placed=placed, counted=counted)
     new_zone = Zone(spaces, water, tuple(counts[player] for player in state.players))
-    state = replace(state, zones=(*state.zones, new_zone))
+    counted = tuple(before + added for before, added in zip(state.counted, new_zone.tokens, strict=True))
+    state = replace(state, zones=(*state.zones, new_zone), counted=counted)
     params = {"number": len(state.zones), "spaces": spaces, "water": water,
               "score": "–".join(str(count) for count in new_zone.tokens)}
     if new_zone.winner_seat is None:

@@ -117,7 +117,9 @@ class HeartlandState:
 def normalize_options(players: tuple[str, ...], options: Mapping[str, Any]) -> dict[str, Any]:
     options = check_option_names("Heartland", options, OPTIONS)
     target = options.get("target", "rulebook")
-    if isinstance(target, bool) or not (target in TARGETS or (isinstance(target, int) and 1 <= target <= 999)):
+    named = isinstance(target, str) and target in TARGETS
+    custom = isinstance(target, int) and not isinstance(target, bool) and 1 <= target <= 999
+    if not (named or custom):
         raise RuleError("heartland.option.target", value=describe_value(target))
     flags = {}
     for name in OPTIONS[1:]:

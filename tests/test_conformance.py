@@ -1,0 +1,276 @@
+"""One suite for every registered game: random tables, random events, the same promises.
+
+Each game only brings a `Table`: who may sit down, which options, the events a table
+might plausibly record (legal or not), and what must always hold for that game. Adding
+a game to GAMES means adding a Table here; everything else runs unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+from companion import GAMES, RuleError, Session
+
+NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")
+WRONG_VALUES = (None, True, False, -1, 0, 10**9, 1.5, "", "x" * 100, [], {}, "Nobody")
+EventStrategy = st.SearchStrategy[Any]
+
+
+@dataclass(frozen=True)
+class Table:
+    players: st.SearchStrategy[list[str]]
+    options: st.SearchStrategy[dict[str, Any]]
+    events: Callable[[Session], EventStrategy]
+    always: Callable[[Session], None] = lambda session: None
+
+
+def seated(low: int, high: int) -> st.SearchStrategy[list[str]]:
+    return st.integers(low, high).map(lambda count: list(NAMES[:count]))
+
+
+def mostly_current(session: Session) -> st.SearchStrategy[str]:
+    current = session.current_player
+    return st.sampled_from(([current] * 6 if current else []) + list(session.players))
+
+
+def event(kind: str, **fields: st.SearchStrategy[Any]) -> EventStrategy:
+    return st.fixed_dictionaries({"type": st.just(kind), **fields})
+
+
+# --- Heartland ------------------------------------------------------------------------------
+
+
+def heartland_events(session: Session) -> EventStrategy:
+    player = mostly_current(session)
+    good = st.sampled_from(("corn", "soybeans", "cattle", "pigs"))
+    cubes = st.integers(1, 5)
+    end_turn = event("end_turn", player=player)
+    return st.one_of(
+        event("move", player=player, spaces=st.integers(1, 3), pay=st.sampled_from(("fuel", "cash"))),
+        end_turn,
+        event("unload", player=player, good=good, cubes=st.integers(1, 2), price=st.integers(1, 20)),
+        event("load", player=player, good=good, cubes=cubes),
+        end_turn,
+        event("unload", player=player, good=good, cubes=cubes, price=st.integers(1, 20)),
+        end_turn,
+        event("discard", player=player, forced=st.booleans()),
+        event("tow", player=player),
+        event("toll", player=player),
+        event("weigh_station", player=player),
+        event("buy_upgrade", player=player, name=st.sampled_from(("Sleeper Cab", "Big Tank")), cost=st.integers(0, 6)),
+        event("adjust", player=player, amount=st.integers(-3, 3), note=st.just("correction")),
+    )
+
+
+def heartland_always(session: Session) -> None:
+    for standing in session.standings():
+        assert standing.detail["money"] >= 0
+        assert 0 <= standing.detail["cubes"] <= session.state.capacity
+
+
+# --- TransAmerica ---------------------------------------------------------------------------
+
+
+def transamerica_events(session: Session) -> EventStrategy:
+    players = list(session.players)
+    losses = st.lists(st.integers(0, 6), min_size=len(players), max_size=len(players))
+
+    def round_of(drawn: tuple[list[int], int, bool]) -> dict[str, Any]:
+        missing, finisher, someone_finished = drawn
+        if someone_finished:
+            missing[finisher % len(players)] = 0
+        return {"type": "end_round", "missing": dict(zip(players, missing, strict=True))}
+
+    return st.tuples(losses, st.integers(0, 5), st.sampled_from((True, True, True, False))).map(round_of)
+
+
+def transamerica_always(session: Session) -> None:
+    for seat, standing in enumerate(sorted(session.standings(), key=lambda s: session.players.index(s.player))):
+        rounds = standing.detail["rounds"]
+        assert standing.score == 13 - sum(rounds)
+        assert len(rounds) == session.state.round_number - 1
+        assert session.state.starter == session.players[len(rounds) % len(session.players)]
+        assert seat == session.players.index(standing.player)
+    for losses in session.state.rounds:
+        assert 0 in losses
+
+
+# --- Great Plains ---------------------------------------------------------------------------
+
+
+def great_plains_events(session: Session) -> EventStrategy:
+    player = mostly_current(session)
+    spirit = st.sampled_from(("horse", "eagle", "bear"))
+    placing = event("place_cave", player=player) if session.state.cave_phase else st.one_of(
+        event("place_token", player=player),
+        event("place_token", player=player, spirit=spirit),
+    )
+    tokens = st.dictionaries(st.sampled_from(session.players), st.integers(0, 6), max_size=2)
+    return st.one_of(
+        placing,
+        placing,
+        placing,
+        placing,
+        placing,
+        placing,
+        event("use_spirit", player=player, spirit=spirit),
+        event("zone", spaces=st.integers(1, 12), water=st.integers(0, 3), tokens=tokens),
+    )
+
+
+def great_plains_always(session: Session) -> None:
+    state = session.state
+    assert all(0 <= caves <= 3 for caves in state.caves)
+    assert all(0 <= tokens <= 20 for tokens in state.tokens)
+    assert all(0 <= left <= 3 for left in state.supply)
+    for kind, left in enumerate(state.supply):
+        assert left + sum(held[kind] for held in state.spirits) == 3
+    for seat, player in enumerate(session.players):
+        counted = sum(zone.tokens[seat] for zone in state.zones)
+        assert counted == state.zone_tokens_of(player) <= state.tokens[seat]
+
+
+TABLES: dict[str, Table] = {
+    "heartland": Table(
+        players=seated(2, 4),
+        options=st.fixed_dictionaries(
+            {
+                "target": st.one_of(st.sampled_from(("rulebook", "blog")), st.integers(6, 60)),
+                "short_haul": st.booleans(),
+                "alternate_routes": st.booleans(),
+                "truck_stops": st.booleans(),
+            }
+        ),
+        events=heartland_events,
+        always=heartland_always,
+    ),
+    "transamerica": Table(players=seated(2, 6), options=st.just({}), events=transamerica_events,
+                          always=transamerica_always),
+    "great_plains": Table(
+        players=seated(2, 2),
+        options=st.sampled_from(({}, {"fox": "Ann"}, {"fox": "bob"})),
+        events=great_plains_events,
+        always=great_plains_always,
+    ),
+}
+
+
+# --- what every game promises ---------------------------------------------------------------
+
+
+def malformed(data: st.DataObject, plausible: Any) -> Any:
+    """A plausible event bent out of shape: a field dropped, added or given a wrong value."""
+    if not isinstance(plausible, dict):
+        return plausible
+    damage = data.draw(st.sampled_from(("not_a_dict", "drop", "extra", "wrong_value", "unknown_type")))
+    fields = [name for name in plausible if name != "type"]
+    if damage == "not_a_dict":
+        return data.draw(st.sampled_from((None, "end_turn", 3, [plausible])))
+    if damage == "unknown_type":
+        return {**plausible, "type": data.draw(st.sampled_from(("teleport", "", 7, None)))}
+    if damage == "extra":
+        return {**plausible, data.draw(st.sampled_from(("bonus", "Type", "note"))): 1}
+    name = data.draw(st.sampled_from(fields or ["type"]))
+    if damage == "drop":
+        return {key: value for key, value in plausible.items() if key != name}
+    return {**plausible, name: data.draw(st.sampled_from(WRONG_VALUES))}
+
+
+def assert_sensible_standings(session: Session) -> None:
+    standings = session.standings()
+    assert sorted(standing.player for standing in standings) == sorted(session.players)
+    ranks = [standing.rank for standing in standings]
+    assert ranks == sorted(ranks) and ranks[0] == 1
+    for standing in standings:
+        assert standing.rank == 1 + sum(1 for rank in ranks if rank < standing.rank)
+        assert isinstance(standing.score, int) and not isinstance(standing.score, bool)
+        assert standing.winner == (session.is_over and standing.rank == 1)
+        json.dumps(standing.detail)
+
+
+def assert_always(session: Session, table: Table) -> None:
+    assert_sensible_standings(session)
+    if session.is_over:
+        assert session.current_player is None
+    assert session.current_player in (None, *session.players)
+    table.always(session)
+
+
+def assert_english(sentence: Any) -> None:
+    text = str(sentence)
+    assert text and text != sentence.id
+
+
+def record(session: Session, candidate: Any) -> None:
+    """Apply an event the way the app does; a refusal must leave everything as it was."""
+    state, cursor = session.state, session.cursor
+    try:
+        preview = session.check(candidate)
+    except RuleError as refusal:
+        assert session.state is state and session.cursor == cursor
+        assert_english(refusal.message)
+        before = session.to_dict()
+        with pytest.raises(RuleError) as again:
+            session.apply(candidate)
+        assert str(again.value) == str(refusal)
+        assert session.to_dict() == before and session.state is state
+        return
+    assert session.state is state and session.cursor == cursor
+    assert session.apply(candidate) == preview
+    assert_english(preview)
+    assert not session.can_redo
+
+
+def assert_replays(session: Session, game_id: str) -> None:
+    reloaded = Session.from_dict(json.loads(json.dumps(session.to_dict())))
+    assert reloaded.to_dict() == session.to_dict()
+    assert reloaded.state == session.state
+
+    fresh = Session.new(game_id, list(session.players), options=session.options)
+    for applied in session.events:
+        fresh.apply(applied)
+    assert fresh.state == session.state
+
+    saved, state, cursor = session.to_dict(), session.state, session.cursor
+    while session.can_undo:
+        session.undo()
+    assert session.state == Session.new(game_id, list(session.players), options=session.options).state
+    for _ in range(cursor):
+        session.redo()
+    assert session.state == state and session.to_dict() == saved
+
+
+def test_every_registered_game_has_a_table() -> None:
+    assert set(TABLES) == set(GAMES)
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+@settings(
+    max_examples=80,
+    deadline=None,
+    phases=(Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink),
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(data=st.data())
+def test_random_play_keeps_every_promise(game_id: str, data: st.DataObject) -> None:
+    table = TABLES[game_id]
+    session = Session.new(game_id, data.draw(table.players), options=data.draw(table.options))
+    assert_always(session, table)
+    for _ in range(data.draw(st.integers(20, 100), label="steps")):
+        step = data.draw(st.sampled_from(("event",) * 12 + ("malformed", "malformed", "undo", "redo")))
+        if step == "undo" and session.can_undo:
+            session.undo()
+        elif step == "redo" and session.can_redo:
+            session.redo()
+        elif step in ("event", "malformed"):
+            candidate = data.draw(table.events(session))
+            record(session, malformed(data, candidate) if step == "malformed" else candidate)
+        assert_always(session, table)
+    assert_replays(session, game_id)

@@ -1,0 +1,228 @@
+"""Great Plains, played through a Session: caves, tokens, spirits, then zone-by-zone scoring."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from companion import RuleError, Session
+
+
+def new_game(players: tuple[str, ...] = ("Ann", "Bob"), **options: Any) -> Session:
+    return Session.new("great_plains", list(players), options=options)
+
+
+def cave(player: str) -> dict[str, Any]:
+    return {"type": "place_cave", "player": player}
+
+
+def token(player: str, spirit: str | None = None) -> dict[str, Any]:
+    event = {"type": "place_token", "player": player}
+    return event if spirit is None else {**event, "spirit": spirit}
+
+
+def use_spirit(player: str, spirit: str) -> dict[str, Any]:
+    return {"type": "use_spirit", "player": player, "spirit": spirit}
+
+
+def zone(spaces: int, water: int = 0, **tokens: int) -> dict[str, Any]:
+    return {"type": "zone", "spaces": spaces, "water": water, "tokens": tokens}
+
+
+def place_caves(session: Session) -> None:
+    for _ in range(3):
+        session.apply(cave(session.players[0]))
+        session.apply(cave(session.players[1]))
+
+
+def place_tokens(session: Session, pairs: int) -> None:
+    for _ in range(pairs):
+        session.apply(token(session.players[0]))
+        session.apply(token(session.players[1]))
+
+
+def score(session: Session) -> dict[str, int]:
+    return {standing.player: standing.score for standing in session.standings()}
+
+
+def refused(session: Session, event: Any) -> str:
+    before = session.to_dict()
+    with pytest.raises(RuleError) as caught:
+        session.apply(event)
+    assert session.to_dict() == before
+    return str(caught.value)
+
+
+# --- set-up ------------------------------------------------------------------------------------
+
+
+def test_the_first_listed_player_is_the_fox_unless_the_table_says_otherwise() -> None:
+    assert new_game().state.fox == "Ann"
+    assert new_game(fox="bob").state.fox == "Bob"
+    with pytest.raises(RuleError, match="The Fox player must be one of Ann and Bob, not 'Cy'"):
+        new_game(fox="Cy")
+
+
+@pytest.mark.parametrize("players", [("Ann",), ("Ann", "Bob", "Cy")])
+def test_great_plains_is_for_exactly_2_players(players: tuple[str, ...]) -> None:
+    with pytest.raises(RuleError, match=f"exactly 2 players, not {len(players)}"):
+        new_game(players)
+
+
+def test_players_alternate_placing_three_caves_each_first_listed_first() -> None:
+    session = new_game()
+    assert session.current_player == "Ann"
+    assert refused(session, token("Ann")) == "0 of 6 caves are placed: Ann places a cave next."
+    assert str(session.apply(cave("Ann"))) == "Ann placed a cave (1 of 3)"
+    assert refused(session, cave("Ann")) == "It is Bob's turn, not Ann's."
+    session.apply(cave("Bob"))
+    for _ in range(2):
+        session.apply(cave("Ann"))
+        session.apply(cave("Bob"))
+    assert refused(session, cave("Ann")) == "All 6 caves are placed; now the players place tribe tokens."
+    assert session.current_player == "Ann"
+    assert str(session.apply(token("Ann"))) == "Ann placed a token (1 of 20)"
+    assert session.current_player == "Bob"
+
+
+# --- spirits ----------------------------------------------------------------------------------
+
+
+def test_landing_on_a_spirit_takes_it_while_the_supply_lasts() -> None:
+    session = new_game()
+    place_caves(session)
+    for _ in range(3):
+        session.apply(token("Ann", "horse"))
+        session.apply(token("Bob"))
+    assert session.state.spirits_of("Ann")["horse"] == 3
+    sentence = session.apply(token("Ann", "horse"))
+    assert str(sentence) == "Ann placed a token (4 of 20) on a horse; none was left to take"
+    assert session.state.spirits_of("Ann")["horse"] == 3
+    assert str(session.apply(token("Bob", "eagle"))) == "Bob placed a token (4 of 20) and took a eagle spirit"
+
+
+def test_a_spirit_is_used_on_a_later_turn_and_goes_back_to_the_supply() -> None:
+    session = new_game()
+    place_caves(session)
+    session.apply(token("Ann", "bear"))
+    assert refused(session, use_spirit("Bob", "bear")) == "Bob holds no bear spirit."
+    session.apply(token("Bob", "bear"))
+    assert session.state.supply == (3, 3, 1)
+    assert refused(session, use_spirit("Ann", "horse")) == "Ann holds no horse spirit."
+    assert str(session.apply(use_spirit("Ann", "bear"))) == "Ann used a bear spirit to push a token back"
+    assert session.state.supply == (3, 3, 2)
+    assert session.current_player == "Ann"
+    assert "It is Ann's turn" in refused(session, use_spirit("Bob", "bear"))
+
+
+def test_only_horse_eagle_and_bear_spirits_exist() -> None:
+    session = new_game()
+    place_caves(session)
+    assert "'spirit' must be one of horse, eagle, bear, not 'wolf'" in refused(session, token("Ann", "wolf"))
+
+
+# --- zones --------------------------------------------------------------------------------------
+
+
+def test_the_strict_majority_scores_the_spaces_and_the_water_and_a_tie_scores_nobody() -> None:
+    session = new_game()
+    place_caves(session)
+    place_tokens(session, 5)
+    assert str(session.apply(zone(8, 2, Ann=3, Bob=1))) == "Zone 1: 8 spaces + 2 water, 3–1: Ann +10"
+    assert str(session.apply(zone(6, 1, Ann=2, Bob=2))) == "Zone 2: 6 spaces + 1 water, 2–2: tied, nobody scores"
+    session.apply(zone(4, Bob=2))
+    assert score(session) == {"Ann": 10, "Bob": 4}
+    ann, bob = session.standings()
+    assert (ann.detail["zones_won"], bob.detail["zones_won"]) == (1, 1)
+
+
+def test_a_zone_cannot_hold_more_tokens_than_spaces_or_more_than_were_placed() -> None:
+    session = new_game()
+    place_caves(session)
+    place_tokens(session, 3)
+    assert refused(session, zone(3, Ann=2, Bob=2)) == "A zone of 3 spaces cannot hold 4 tokens."
+    session.apply(zone(5, Ann=2))
+    assert refused(session, zone(5, Ann=2)) == "Ann has placed 3 tokens, but the zones count 4."
+    assert "'spaces' must be a whole number from 1 to 200, not 0" in refused(session, zone(0))
+    assert "not -1" in refused(session, zone(3, water=-1))
+    assert "'tokens' names 'Cy', who is not a player" in refused(session, zone(3, Cy=1))
+
+
+def test_zones_can_be_counted_before_and_after_the_last_token() -> None:
+    session = new_game()
+    place_caves(session)
+    place_tokens(session, 10)
+    session.apply(zone(12, 1, Ann=6, Bob=4))
+    place_tokens(session, 10)
+    assert session.is_over
+    assert session.current_player is None
+    assert "The game is over" in refused(session, token("Ann"))
+    assert "The game is over" in refused(session, use_spirit("Ann", "horse"))
+    session.apply(zone(20, 2, Ann=7, Bob=13))
+    assert score(session) == {"Bob": 22, "Ann": 13}
+    assert [s.winner for s in session.standings()] == [True, False]
+
+
+# --- a whole game ----------------------------------------------------------------------------
+
+
+def play_to_the_end(session: Session, ann_spirits: int, bob_spirits: int) -> None:
+    """Both place 20 tokens; the first few land on spirits the players then keep."""
+    place_caves(session)
+    for number in range(20):
+        session.apply(token("Ann", "horse" if number < ann_spirits else None))
+        session.apply(token("Bob", "eagle" if number < bob_spirits else None))
+    assert session.is_over
+
+
+def test_the_game_ends_once_both_tribes_have_placed_all_20_tokens() -> None:
+    session = new_game(("Ann", "Bob"), fox="Bob")
+    place_caves(session)
+    place_tokens(session, 19)
+    session.apply(token("Ann"))
+    assert not session.is_over
+    assert session.current_player == "Bob"
+    session.apply(token("Bob"))
+    assert session.is_over
+    session.apply(zone(30, 3, Ann=12, Bob=8))
+    session.apply(zone(25, 0, Ann=8, Bob=12))
+    ann, bob = session.standings()
+    assert (ann.player, ann.score, ann.winner, ann.detail["tribe"]) == ("Ann", 33, True, "snake")
+    assert (bob.score, bob.winner, bob.detail["tribe"]) == (25, False, "fox")
+
+
+def test_equal_points_go_to_the_player_who_kept_more_spirits() -> None:
+    session = new_game()
+    play_to_the_end(session, ann_spirits=1, bob_spirits=2)
+    session.apply(zone(10, 0, Ann=5, Bob=3))
+    session.apply(zone(9, 1, Ann=3, Bob=5))
+    assert [(s.player, s.score, s.detail["spirits"], s.rank, s.winner) for s in session.standings()] == [
+        ("Bob", 10, 2, 1, True),
+        ("Ann", 10, 1, 2, False),
+    ]
+
+
+def test_equal_points_and_equal_spirits_share_the_victory() -> None:
+    session = new_game()
+    play_to_the_end(session, ann_spirits=2, bob_spirits=2)
+    session.apply(zone(10, 0, Ann=5, Bob=3))
+    session.apply(zone(9, 1, Ann=3, Bob=5))
+    assert [(s.player, s.rank, s.winner) for s in session.standings()] == [("Ann", 1, True), ("Bob", 1, True)]
+
+
+def test_spirits_used_are_no_longer_kept_for_the_tie_break() -> None:
+    session = new_game()
+    place_caves(session)
+    session.apply(token("Ann", "horse"))
+    session.apply(token("Bob", "eagle"))
+    session.apply(use_spirit("Ann", "horse"))
+    for _ in range(19):
+        session.apply(token("Ann"))
+        session.apply(token("Bob"))
+    session.apply(zone(5, Ann=1, Bob=0))
+    session.apply(zone(5, Ann=0, Bob=1))
+    assert [(s.player, s.detail["spirits"], s.winner) for s in session.standings()] == [
+        ("Bob", 1, True),
+        ("Ann", 0, False),
+    ]
