@@ -15,6 +15,7 @@ import flet as ft
 
 from companion.messages import RuleError
 from companion.session import Session
+from companion.store import StoreError
 
 
 @dataclass
@@ -91,7 +92,12 @@ class Shell:
         self._release_session()
 
     def delete_session(self, session_id: str) -> None:
-        self.store.delete(session_id)
+        try:
+            self.store.delete(session_id)
+        except StoreError as error:  # open in another window, or already gone
+            self.ui = UiState(notice=str(error))
+            self.render()
+            return
         self.ui = UiState(notice="The game was deleted.", notice_is_error=False)
         self.render()
 
@@ -116,7 +122,7 @@ class Shell:
         assert self.session is not None
         try:
             self.session.apply(event)
-        except RuleError as error:
+        except (RuleError, StoreError) as error:  # refused by the rules, or not saved (then not recorded)
             self.show_notice(str(error))
             return
         self._after_change(close_panel)
@@ -124,13 +130,21 @@ class Shell:
     def undo(self) -> None:
         assert self.session is not None
         if self.session.can_undo:
-            self.session.undo()
+            try:
+                self.session.undo()
+            except StoreError as error:
+                self.show_notice(str(error))
+                return
         self._after_change(close_panel=True)
 
     def redo(self) -> None:
         assert self.session is not None
         if self.session.can_redo:
-            self.session.redo()
+            try:
+                self.session.redo()
+            except StoreError as error:
+                self.show_notice(str(error))
+                return
         self._after_change(close_panel=True)
 
     def _after_change(self, close_panel: bool) -> None:

@@ -182,21 +182,26 @@ def notice(shell: Shell) -> ft.Control | None:
     )
 
 
+LOG_LINES = 100  # the newest lines shown at first; older ones on request
+
+
 def log_panel(shell: Shell, context: Callable[[int], str] | None = None) -> ft.Control:
-    """The session's events as sentences, newest first."""
+    """The session's events as sentences, newest first.
+
+    One Text per line, and the newest `LOG_LINES` until asked for more: the open log is
+    rebuilt, diffed and sent on every tap, and each control costs time there.
+    """
     session = shell.session
     assert session is not None
+    total = len(session.sentences)
+    shown = total if shell.ui.draft.get("log_all") else min(total, LOG_LINES)
     rows: list[ft.Control] = []
-    for number in range(len(session.sentences), 0, -1):
-        where = context(number) if context else ""
-        rows.append(
-            ft.Row(
-                [text(f"{number}.", 13, colour=MUTED), text(str(session.sentences[number - 1]), 15),
-                 text(where, 12, colour=MUTED)],
-                wrap=True,
-                key=f"log-{number}",
-            )
-        )
+    for number in range(total, total - shown, -1):
+        where = f" · {context(number)}" if context else ""
+        rows.append(ft.Text(f"{number}. {session.sentences[number - 1]}{where}", size=15, key=f"log-{number}"))
+    if shown < total:
+        rows.append(ft.TextButton(f"Show the {total - shown} older lines", key="log-older",
+                                  on_click=lambda _: shell.set_draft(log_all=True)))
     if not rows:
         rows.append(text("Nothing recorded yet.", 15))
     return sheet(shell, "Session log", rows, key="log-panel")

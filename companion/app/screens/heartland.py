@@ -286,7 +286,11 @@ def upgrade_panel(shell: Shell, state: HeartlandState) -> ft.Control:
     ]
 
     def buy() -> None:
-        shell.apply({"type": "buy_upgrade", "player": player, "name": shell.ui.draft.get("name", ""), "cost": cost})
+        name = " ".join(str(shell.ui.draft.get("name", "")).split())
+        if not name:
+            shell.show_notice("Type the upgrade's name first; it is printed on the card.")
+            return
+        shell.apply({"type": "buy_upgrade", "player": player, "name": name, "cost": cost})
 
     return w.sheet(shell, f"Buy upgrade · {player}", rows, key="upgrade-panel",
                    footer=[w.action(f"Buy for ${cost}", buy, key="upgrade-buy", primary=True)])

@@ -1,0 +1,116 @@
+"""Shared steps for the in-process screen tests: an app on a fresh store, a game set up
+through the New game screen the way a player would, and what the screen says."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterable
+from typing import Any
+
+from flet_harness import Screen, run
+
+from companion.app.data import AppData
+from companion.app.main import make_main
+from companion.app.widgets import slug
+from companion.store import Store
+
+GAME_KEYS = {"heartland": "game-heartland", "transamerica": "game-transamerica", "great_plains": "game-great_plains"}
+
+
+def table(test: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
+    """Run an async scenario as a plain (sync) pytest test; fixtures still reach it."""
+
+    @functools.wraps(test)
+    def sync(*args: Any, **kwargs: Any) -> None:
+        run(test(*args, **kwargs))
+
+    return sync
+
+
+def memory_app() -> AppData:
+    return AppData(Store.in_memory())
+
+
+@contextlib.asynccontextmanager
+async def app_screen(data: AppData | None = None) -> AsyncIterator[Screen]:
+    async with Screen(make_main(data if data is not None else memory_app())) as screen:
+        yield screen
+
+
+async def add_players(screen: Screen, players: Iterable[str]) -> None:
+    for name in players:
+        await screen.type("player-name", name)
+        await screen.tap("add-player")
+
+
+async def set_up(
+    screen: Screen,
+    game: str,
+    players: Iterable[str],
+    *,
+    target: str | None = None,
+    switches: Iterable[str] = (),
+    fox: str | None = None,
+) -> None:
+    """From the home screen: New game, pick the game, add the players, set the options."""
+    await screen.tap("new-game")
+    await screen.tap(GAME_KEYS[game])
+    await add_players(screen, players)
+    if target is not None:
+        await screen.tap(f"target-{target}")
+    for name in switches:
+        await screen.toggle(f"option-{name}", True)
+    if fox is not None:
+        await screen.tap(f"fox-{slug(fox)}")
+
+
+async def start_game(screen: Screen, game: str, players: Iterable[str], **options: Any) -> None:
+    await set_up(screen, game, players, **options)
+    await screen.tap("start")
+    assert not screen.exists("start"), notice(screen)
+
+
+@contextlib.asynccontextmanager
+async def playing(game: str, players: Iterable[str], data: AppData | None = None, **options: Any
+                  ) -> AsyncIterator[Screen]:
+    """A fresh app with one game started through the New game screen."""
+    async with app_screen(data) as screen:
+        await start_game(screen, game, players, **options)
+        yield screen
+
+
+def notice(screen: Screen) -> str | None:
+    return screen.text_of("notice") if screen.exists("notice") else None
+
+
+def last_act(screen: Screen) -> str:
+    return screen.text_of("last-act")
+
+
+def undo_tip(screen: Screen) -> str:
+    return str(screen.find("undo").tooltip)
+
+
+def redo_tip(screen: Screen) -> str:
+    return str(screen.find("redo").tooltip)
+
+
+def log_lines(screen: Screen) -> list[str]:
+    """The session log as shown, newest first (opens the log when it is closed)."""
+    lines = []
+    number = 1
+    while screen.exists(f"log-{number}"):
+        lines.append(screen.text_of(f"log-{number}"))
+        number += 1
+    return list(reversed(lines))
+
+
+async def refused(screen: Screen, key: str) -> str:
+    """Tap a button the rules refuse right now: nothing is recorded and the notice says why."""
+    before = last_act(screen), undo_tip(screen)
+    await screen.tap(key)
+    why = notice(screen)
+    assert why, f"tapping {key!r} showed no refusal"
+    assert (last_act(screen), undo_tip(screen)) == before, f"tapping {key!r} recorded something"
+    return why

@@ -1,0 +1,218 @@
+"""The Great Plains screen: caves, tokens and spirits, then prairie zones and the result."""
+
+from __future__ import annotations
+
+from app_helpers import last_act, notice, playing, redo_tip, refused, table, undo_tip
+from flet_harness import Screen
+
+PLAYERS = ["Léa", "Tom"]  # Léa plays Fox (the first player, by default)
+
+
+async def place_caves(screen: Screen) -> None:
+    for _ in range(6):
+        await screen.tap("place-cave")
+
+
+async def place_tokens(screen: Screen, count: int) -> None:
+    for _ in range(count):
+        await screen.tap("place-token")
+
+
+async def add_zone(screen: Screen, spaces: int, water: int, fox: int, snake: int) -> None:
+    await screen.tap("add-zone")
+    for _ in range((spaces - 1) // 5):
+        await screen.tap("zone-spaces-plus5")
+    for _ in range((spaces - 1) % 5):
+        await screen.tap("zone-spaces-plus")
+    for key, count in (("zone-water-plus", water), ("zone-fox-plus", fox), ("zone-snake-plus", snake)):
+        for _ in range(count):
+            await screen.tap(key)
+    await screen.tap("zone-save")
+    assert notice(screen) is None, notice(screen)
+
+
+@table
+async def test_caves_alternate_then_tokens() -> None:
+    async with playing("great_plains", PLAYERS) as screen:
+        assert screen.text_of("subtitle") == "Fox's turn (Léa) · cave"
+        assert "Playing: Fox" in screen.text_of("tribe-fox")
+        assert "Léa" in screen.text_of("tribe-fox") and "Tom" in screen.text_of("tribe-snake")
+        assert screen.text_of("tokens-left-fox") == "20"
+        assert screen.text_of("caves-fox") == "caves 0/3"
+        assert screen.text_of("place-cave") == "Place cave (1 of 6) · Léa"
+        assert not screen.exists("place-token")  # caves come first
+
+        await screen.tap("place-cave")
+        assert last_act(screen) == "Last: Léa placed a cave (1 of 3)"
+        assert screen.text_of("caves-fox") == "caves 1/3"
+        assert screen.text_of("subtitle") == "Snake's turn (Tom) · cave"
+        assert screen.text_of("place-cave") == "Place cave (2 of 6) · Tom"
+        await screen.tap("undo")
+        assert screen.text_of("caves-fox") == "caves 0/3"
+        assert redo_tip(screen) == "Redo: Léa placed a cave (1 of 3)"
+        await screen.tap("redo")
+        for _ in range(5):
+            await screen.tap("place-cave")
+        assert screen.text_of("caves-snake") == "caves 3/3"
+        assert not screen.exists("place-cave")
+
+        assert screen.text_of("subtitle") == "Fox's turn (Léa) · token"
+        assert screen.text_of("place-token") == "Place token · Léa"
+        await screen.tap("place-token")
+        assert last_act(screen) == "Last: Léa placed a token (1 of 20)"
+        assert screen.text_of("tokens-left-fox") == "19"
+        assert "placed 1/20" in screen.text_of("tribe-fox")
+        assert screen.text_of("place-token") == "Place token · Tom"
+
+
+@table
+async def test_tokens_on_spirits_and_using_a_spirit_later() -> None:
+    async with playing("great_plains", PLAYERS) as screen:
+        await place_caves(screen)
+        assert screen.text_of("supply") == "Spirits in the supply: Horse 3, Eagle 3, Bear 3"
+        assert screen.text_of("spirit-horse-fox") == "Horse 0"
+        await screen.tap("token-horse")
+        assert last_act(screen) == "Last: Léa placed a token (1 of 20) and took a horse spirit"
+        assert screen.text_of("supply") == "Spirits in the supply: Horse 2, Eagle 3, Bear 3"
+        # Not Léa's turn now: her horse shows, but cannot be used.
+        assert screen.text_of("spirit-horse-fox") == "Horse 1"
+        assert not screen.exists("use-horse-fox")
+        await screen.tap("token-eagle")
+        assert screen.text_of("spirit-eagle-snake") == "Eagle 1"
+
+        assert screen.text_of("use-horse-fox") == "Use Horse 1"
+        await screen.tap("use-horse-fox")
+        assert last_act(screen) == "Last: Léa used a horse spirit to place two spaces away"
+        assert undo_tip(screen) == "Undo: Léa used a horse spirit to place two spaces away"
+        assert screen.text_of("spirit-horse-fox") == "Horse 0"
+        assert screen.text_of("supply") == "Spirits in the supply: Horse 3, Eagle 2, Bear 3"
+        assert screen.text_of("place-token") == "Place token · Léa"  # using a spirit is not the placement
+        await screen.tap("token-bear")
+        await screen.tap("use-eagle-snake")
+        assert last_act(screen) == "Last: Tom used an eagle spirit to cross a mountain"
+
+
+@table
+async def test_a_spirit_none_is_left_of_is_not_taken() -> None:
+    async with playing("great_plains", PLAYERS) as screen:
+        await place_caves(screen)
+        for _ in range(3):
+            await screen.tap("token-bear")
+        assert screen.text_of("token-bear") == "+ Bear (none left)"
+        await screen.tap("token-bear")
+        assert last_act(screen) == "Last: Tom placed a token (2 of 20) on a bear; none was left to take"
+        assert screen.text_of("spirit-bear-snake") == "Bear 1"
+        assert screen.text_of("use-bear-fox") == "Use Bear 2"
+        await screen.tap("use-bear-fox")
+        assert last_act(screen) == "Last: Léa used a bear spirit to push a token back"
+        assert screen.text_of("token-bear") == "+ Bear"
+
+
+@table
+async def test_zones_with_live_preview_and_refusals() -> None:
+    async with playing("great_plains", PLAYERS) as screen:
+        await place_caves(screen)
+        await place_tokens(screen, 10)
+        assert screen.text_of("totals") == "Fox 0 · Snake 0"
+        await screen.tap("add-zone")
+        assert screen.text_of("panel-title") == "Add a prairie zone"
+        assert not screen.exists("add-zone")
+        assert screen.text_of("zone-preview") == "Tied 0–0: nobody scores this zone."
+        await screen.tap("zone-spaces-plus5")
+        await screen.tap("zone-water-plus")
+        await screen.tap("zone-fox-plus")
+        assert screen.text_of("zone-preview") == "Fox (Léa) scores 7."
+        await screen.tap("zone-snake-plus")
+        assert screen.text_of("zone-preview") == "Tied 1–1: nobody scores this zone."
+        await screen.tap("zone-snake-plus")
+        assert screen.text_of("zone-preview") == "Snake (Tom) scores 7."
+        await screen.tap("zone-snake-minus")
+        await screen.tap("zone-fox-plus")
+        await screen.tap("zone-fox-plus")
+        await screen.tap("zone-fox-plus")
+        await screen.tap("zone-fox-minus")
+        assert screen.text_of("zone-preview") == "Fox (Léa) scores 7."
+        await screen.tap("zone-spaces-plus")
+        await screen.tap("zone-water-plus")
+        assert screen.text_of("zone-preview") == "Fox (Léa) scores 9."
+        await screen.tap("zone-spaces-minus")
+        await screen.tap("zone-water-minus")
+        await screen.tap("zone-save")
+        assert not screen.exists("zone-panel")
+        assert screen.text_of("zone-1") == "Zone 1: 6 spaces +1 water · 3–1 · Fox +7"
+        assert screen.text_of("totals") == "Fox 7 · Snake 0"
+        assert screen.text_of("points-fox") == "7 points"
+        assert last_act(screen) == "Last: Zone 1: 6 spaces + 1 water, 3–1: Léa +7"
+
+        await screen.tap("add-zone")
+        await screen.tap("zone-fox-plus")
+        await screen.tap("zone-snake-plus")
+        assert await refused(screen, "zone-save") == "A zone of 1 spaces cannot hold 2 tokens."
+        await screen.tap("zone-spaces-plus5")
+        for _ in range(3):
+            await screen.tap("zone-fox-plus")
+        assert await refused(screen, "zone-save") == "Léa has placed 5 tokens, but the zones count 7."
+        await screen.tap("panel-close")
+        assert screen.exists("add-zone")
+
+        await add_zone(screen, 4, 0, 2, 2)
+        assert screen.text_of("zone-2") == "Zone 2: 4 spaces · 2–2 · tie, nobody scores"
+        assert screen.text_of("totals") == "Fox 7 · Snake 0"
+
+
+@table
+async def test_the_result_after_all_tokens_with_the_spirit_tie_break() -> None:
+    async with playing("great_plains", PLAYERS) as screen:
+        await place_caves(screen)
+        await screen.tap("token-horse")  # Léa keeps a horse to the end
+        await place_tokens(screen, 39)
+        assert screen.text_of("subtitle") == "All tokens placed · scoring"
+        assert screen.text_of("tokens-left-fox") == "0" and screen.text_of("tokens-left-snake") == "0"
+        assert not screen.exists("place-token") and not screen.exists("use-horse-fox")
+
+        await add_zone(screen, 6, 1, 4, 2)
+        assert screen.text_of("winner") == "Léa (Fox) wins 7–0"
+        await add_zone(screen, 7, 0, 1, 3)
+        assert screen.text_of("totals") == "Fox 7 · Snake 7"
+        assert screen.text_of("winner") == "Léa (Fox) wins 7–7"
+        assert screen.text_of("tie-break") == (
+            "Léa and Tom tie on 7 points; more spirits kept decides: Léa 1 spirit, Tom 0 spirits.")
+        assert "Zones can still be added or undone if one was missed." in screen.texts()
+
+        # Undo the last token: the game is back on, Léa's horse can be used again.
+        await screen.tap("undo")
+        await screen.tap("undo")
+        await screen.tap("undo")
+        assert screen.text_of("place-token") == "Place token · Tom"
+        assert not screen.exists("winner")
+
+
+@table
+async def test_equal_points_and_spirits_share_the_victory_and_snake_can_lead_the_order() -> None:
+    async with playing("great_plains", PLAYERS, fox="Tom") as screen:
+        assert screen.text_of("subtitle") == "Snake's turn (Léa) · cave"
+        assert "Scoring (prairie zones; tokens Snake – Fox)" in screen.texts()
+        await place_caves(screen)
+        await place_tokens(screen, 40)
+        await add_zone(screen, 3, 0, 2, 1)
+        await add_zone(screen, 3, 0, 0, 2)
+        assert screen.text_of("totals") == "Snake 3 · Fox 3"
+        assert screen.text_of("winner") == "Léa and Tom share the victory"
+        assert screen.text_of("tie-break") == (
+            "Léa and Tom tie on 3 points and on more spirits kept (0 spirits and 0 spirits): they share the victory.")
+
+
+@table
+async def test_the_log_and_back_home() -> None:
+    async with playing("great_plains", PLAYERS) as screen:
+        await place_caves(screen)
+        await screen.tap("token-eagle")
+        await screen.tap("log")
+        assert screen.text_of("panel-title") == "Session log"
+        assert screen.text_of("log-7") == "7. Léa placed a token (1 of 20) and took a eagle spirit"
+        assert screen.text_of("log-1") == "1. Léa placed a cave (1 of 3)"
+        await screen.tap("log")
+        assert not screen.exists("log-panel")
+        await screen.tap("back")
+        assert "Great Plains · Léa and Tom" in screen.texts()
+        assert "Tom's turn · tokens 1/40" in screen.texts()

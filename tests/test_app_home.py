@@ -1,0 +1,186 @@
+"""The home screen: games in progress (one tap resumes), finished ones, deleting with a
+confirmation, and what it says about files it could not read."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from app_helpers import app_screen, memory_app, notice, start_game, table
+from flet_harness import Screen
+
+from companion.app.data import AppData
+from companion.store import Store
+
+
+def ids_by_game(data: AppData) -> dict[str, str]:
+    return {summary.game: summary.id for summary in data.sessions()}
+
+
+async def finish_transamerica(screen: Screen, loser: str) -> None:
+    await screen.tap("end-round")
+    for _ in range(7):
+        await screen.tap(f"missing-{loser.lower()}-plus2")
+    await screen.tap("save-round")
+
+
+@table
+async def test_no_games_yet() -> None:
+    async with app_screen() as screen:
+        assert screen.texts() == [
+            "Companion", "No games yet. Start one below; every tap is saved as you play.", "+ New game"]
+        assert not screen.exists("quarantined")
+
+
+@table
+async def test_in_progress_first_with_status_lines_then_finished_with_winners() -> None:
+    data = memory_app()
+    async with app_screen(data) as screen:
+        await start_game(screen, "transamerica", ["Ann", "Bob"])
+        await finish_transamerica(screen, "Bob")
+        await screen.tap("back")
+        await start_game(screen, "transamerica", ["Kim", "Lou"])
+        await screen.tap("end-round")
+        await screen.tap("save-round")  # nobody missed anything
+        await screen.tap("back")
+        await start_game(screen, "great_plains", ["Léa", "Tom"])
+        await screen.tap("back")
+        await start_game(screen, "heartland", ["Ann", "Bob", "Cy"])
+        await screen.tap("move-cash-2")
+        await screen.tap("end-turn")
+        await screen.tap("back")
+
+        ids = {(s.game, s.players): s.id for s in data.sessions()}
+        heartland = ids[("heartland", ("Ann", "Bob", "Cy"))]
+        plains = ids[("great_plains", ("Léa", "Tom"))]
+        finished = ids[("transamerica", ("Ann", "Bob"))]
+        countdown = ids[("transamerica", ("Kim", "Lou"))]
+        shown = screen.texts()
+        assert shown.index("In progress") < shown.index("Heartland · Ann, Bob and Cy") < shown.index("Finished")
+        assert shown.index("Finished") < shown.index("TransAmerica · Ann and Bob")
+        assert screen.text_of(f"status-{heartland}") == "Bob's turn · $5 / $40"
+        assert screen.text_of(f"status-{plains}") == "Léa's turn · tokens 0/40"
+        assert screen.text_of(f"status-{countdown}") == "Round 2 · lowest: Kim 13"
+        assert screen.text_of(f"status-{finished}") == "Ann won"
+        assert "last played just now" in screen.text_of(f"session-{heartland}")
+
+        # One tap resumes a game where it was.
+        await screen.tap(f"session-{heartland}")
+        assert screen.text_of("subtitle") == "Bob's turn · turn 2"
+        assert screen.text_of("money-ann") == "$3"
+        assert screen.text_of("last-act") == "Last: Ann ended the turn; Bob plays"
+        await screen.tap("back")
+        await screen.tap(f"session-{finished}")
+        assert screen.text_of("winner") == "Ann wins with 13 points"
+
+
+@table
+async def test_a_shared_win_on_the_home_screen() -> None:
+    data = memory_app()
+    async with app_screen(data) as screen:
+        await start_game(screen, "transamerica", ["Ann", "Bob", "Cy"])
+        await finish_transamerica(screen, "Cy")
+        await screen.tap("back")
+        (summary,) = data.sessions()
+        assert screen.text_of(f"status-{summary.id}") == "Ann and Bob shared the win"
+
+
+@table
+async def test_delete_asks_first_keep_cancels() -> None:
+    data = memory_app()
+    async with app_screen(data) as screen:
+        await start_game(screen, "heartland", ["Ann", "Bob"])
+        await screen.tap("back")
+        await start_game(screen, "transamerica", ["Eve", "Kim"])
+        await screen.tap("back")
+        ids = ids_by_game(data)
+        doomed = ids["heartland"]
+
+        await screen.tap(f"delete-{doomed}")
+        assert screen.text_of(f"session-{doomed}").startswith(
+            "Delete Heartland · Ann and Bob? This cannot be undone.")
+        assert not screen.exists(f"delete-{doomed}")
+        await screen.tap(f"keep-{doomed}")
+        assert not screen.exists(f"confirm-delete-{doomed}")
+        assert len(data.sessions()) == 2
+
+        await screen.tap(f"delete-{doomed}")
+        await screen.tap(f"confirm-delete-{doomed}")
+        assert notice(screen) == "The game was deleted."
+        assert not screen.exists(f"session-{doomed}")
+        assert screen.exists(f"session-{ids['transamerica']}")
+        assert [summary.game for summary in data.sessions()] == ["transamerica"]
+
+        await screen.tap(f"delete-{ids['transamerica']}")
+        await screen.tap(f"confirm-delete-{ids['transamerica']}")
+        assert screen.exists("empty")
+
+
+@table
+async def test_damaged_files_are_set_aside_and_said_so(tmp_path: Path) -> None:
+    Store(tmp_path).close()
+    (tmp_path / "sessions" / "damaged-game.json").write_bytes(b'{"session": {"1": {"game": "heartl')
+    data = AppData(Store(tmp_path))
+    async with app_screen(data) as screen:
+        assert screen.text_of("quarantined") == (
+            "1 saved game file could not be read and was set aside in the quarantine folder; "
+            "every other game is here.")
+        await start_game(screen, "heartland", ["Ann", "Bob"])
+        await screen.tap("back")
+        assert screen.exists("quarantined")
+        assert "In progress" in screen.texts()
+    assert any((tmp_path / "quarantine").iterdir())
+
+
+@table
+async def test_a_game_open_in_another_window_is_refused_in_words(tmp_path: Path) -> None:
+    data = AppData(Store(tmp_path))
+    async with app_screen(data) as screen:
+        await start_game(screen, "heartland", ["Ann", "Bob"])
+        await screen.tap("back")
+        (summary,) = data.sessions()
+        other = Store(tmp_path)  # another process playing the same game
+        other.open(summary.id)
+        try:
+            await screen.tap(f"session-{summary.id}")
+            assert notice(screen) == "This game is open in another window. Close it there first."
+            assert screen.exists("new-game")  # still on the home screen
+        finally:
+            other.close()
+        await screen.tap(f"session-{summary.id}")
+        assert screen.text_of("subtitle") == "Ann's turn · turn 1"
+
+
+@table
+async def test_deleting_a_game_open_in_another_window_is_refused_in_words(tmp_path: Path) -> None:
+    data = AppData(Store(tmp_path))
+    async with app_screen(data) as screen:
+        await start_game(screen, "heartland", ["Ann", "Bob"])
+        await screen.tap("back")
+        (summary,) = data.sessions()
+        other = Store(tmp_path)
+        other.open(summary.id)
+        try:
+            await screen.tap(f"delete-{summary.id}")
+            await screen.tap(f"confirm-delete-{summary.id}")
+            assert notice(screen) == "This game is open in another window. Close it there first."
+            assert screen.text_of(f"status-{summary.id}") == "Ann's turn · $5 / $50"
+        finally:
+            other.close()
+
+
+@table
+async def test_a_tab_playing_a_game_another_tab_deleted_says_so() -> None:
+    data = memory_app()
+    async with app_screen(data) as playing_tab:
+        await start_game(playing_tab, "heartland", ["Ann", "Bob"])
+        async with app_screen(data) as other_tab:
+            assert other_tab.text_of("subtitle") == "Ann's turn · turn 1"  # the last open game
+            await other_tab.tap("back")
+            (summary,) = data.sessions()
+            await other_tab.tap(f"delete-{summary.id}")
+            await other_tab.tap(f"confirm-delete-{summary.id}")
+        await playing_tab.tap("move-cash-1")
+        assert notice(playing_tab) == "This game was closed; open it again to keep recording."
+        assert playing_tab.text_of("money-ann") == "$5"
+        await playing_tab.tap("back")
+        assert playing_tab.exists("empty")

@@ -1,0 +1,224 @@
+"""Every tap is on disk before the screen changes: a restart (or a kill) lands on the same
+screen with the same state, the same undo and redo."""
+
+from __future__ import annotations
+
+import itertools
+import shutil
+from pathlib import Path
+from typing import Any
+
+from app_helpers import app_screen, notice, start_game, table
+from flet.messaging.protocol import Message, MessageAction
+from flet_harness import Screen
+
+from companion.app.data import AppData
+from companion.store import Store
+
+
+def view(screen: Screen) -> dict[str, Any]:
+    """What a player sees, and whether Undo/Redo can be tapped (and what they would undo)."""
+    seen: dict[str, Any] = {"texts": screen.texts()}
+    if screen.exists("undo"):
+        seen["undo"] = (screen.is_disabled("undo"), screen.find("undo").tooltip)
+        seen["redo"] = (screen.is_disabled("redo"), screen.find("redo").tooltip)
+    return seen
+
+
+def reopen(directory: Path) -> AppData:
+    return AppData(Store(directory))
+
+
+_kills = itertools.count()
+
+
+async def view_after_kill(directory: Path, scratch: Path) -> dict[str, Any]:
+    """Copy the data folder as it is on disk right now (a process killed at this instant
+    leaves exactly that) and start a fresh app on the copy."""
+    copy = scratch / f"killed-{next(_kills)}"
+    shutil.copytree(directory, copy)
+    async with app_screen(reopen(copy)) as screen:
+        return view(screen)
+
+
+async def tap_killed_as_the_screen_changes(screen: Screen, key: str, directory: Path, scratch: Path) -> Path:
+    """Tap, and copy the data folder at the instant the first patch of the new screen is
+    sent: what a kill right then would leave on disk."""
+    copy = scratch / f"killed-{next(_kills)}"
+    send = screen.conn.send_message
+
+    def send_and_copy(message: Message) -> None:
+        if message.action == MessageAction.PATCH_CONTROL and not copy.exists():
+            shutil.copytree(directory, copy)
+        send(message)
+
+    screen.conn.send_message = send_and_copy  # type: ignore[method-assign]
+    try:
+        await screen.tap(key)
+    finally:
+        del screen.conn.send_message
+    assert copy.exists(), f"tapping {key!r} sent no patch"
+    return copy
+
+
+@table
+async def test_reopening_lands_on_the_same_game_with_the_same_undo_and_redo(tmp_path: Path) -> None:
+    async with app_screen(reopen(tmp_path)) as screen:
+        await start_game(screen, "heartland", ["Ann", "Bob", "Cy"])
+        await screen.tap("move-cash-2")
+        await screen.tap("load")
+        await screen.tap("load-cattle-3")
+        await screen.tap("undo")
+        before = view(screen)
+        assert before["undo"] == (False, "Undo: Ann moved 2 spaces for $2")
+        assert before["redo"] == (False, "Redo: Ann loaded 3 cattle")
+
+    async with app_screen(reopen(tmp_path)) as screen:
+        assert view(screen) == before
+        await screen.tap("redo")
+        assert screen.text_of("cargo-ann") == "3 cattle"
+        await screen.tap("end-turn")
+        assert screen.text_of("subtitle") == "Bob's turn · turn 2"
+
+    async with app_screen(reopen(tmp_path)) as screen:
+        assert screen.text_of("subtitle") == "Bob's turn · turn 2"
+        assert screen.text_of("last-act") == "Last: Ann ended the turn; Bob plays"
+        assert screen.is_disabled("redo")
+
+
+@table
+async def test_every_tap_is_on_disk_before_the_screen_changes(tmp_path: Path) -> None:
+    data_dir = tmp_path / "data"
+    async with app_screen(reopen(data_dir)) as screen:
+        await start_game(screen, "heartland", ["Ann", "Bob"])
+        for key in ("move-cash-2", "undo", "redo", "discard", "end-turn", "tow", "undo-last"):
+            copy = await tap_killed_as_the_screen_changes(screen, key, data_dir, tmp_path)
+            async with app_screen(reopen(copy)) as restarted:
+                assert view(restarted) == view(screen), key
+
+
+@table
+async def test_a_kill_after_any_tap_loses_nothing(tmp_path: Path) -> None:
+    data_dir = tmp_path / "data"
+    async with app_screen(reopen(data_dir)) as screen:
+        await start_game(screen, "transamerica", ["Ann", "Bob", "Eve"])
+        assert await view_after_kill(data_dir, tmp_path) == view(screen)
+        await screen.tap("end-round")
+        await screen.tap("missing-bob-plus2")
+        await screen.tap("save-round")
+        assert await view_after_kill(data_dir, tmp_path) == view(screen)
+        await screen.tap("undo")
+        assert await view_after_kill(data_dir, tmp_path) == view(screen)
+        await screen.tap("redo")
+        assert await view_after_kill(data_dir, tmp_path) == view(screen)
+
+        await screen.tap("back")
+        await start_game(screen, "great_plains", ["Léa", "Tom"])
+        for key in ("place-cave", "place-cave", "undo", "place-cave"):
+            await screen.tap(key)
+            assert await view_after_kill(data_dir, tmp_path) == view(screen), key
+
+
+@table
+async def test_a_refusal_or_an_open_sheet_is_not_a_change(tmp_path: Path) -> None:
+    async with app_screen(reopen(tmp_path)) as screen:
+        await start_game(screen, "heartland", ["Ann", "Bob"])
+        await screen.tap("move-cash-1")
+        await screen.tap("move-cash-1")  # refused: already moved
+        assert notice(screen) == "Ann has already moved this turn."
+        await screen.tap("load")
+        saved = view(screen)
+    async with app_screen(reopen(tmp_path)) as screen:
+        # Same game, same state; the refusal and the half-filled sheet are not kept.
+        assert notice(screen) is None and not screen.exists("load-panel")
+        assert screen.text_of("money-ann") == "$4"
+        assert (view(screen)["undo"], view(screen)["redo"]) == (saved["undo"], saved["redo"])
+
+
+@table
+async def test_a_finished_game_reopens_finished(tmp_path: Path) -> None:
+    async with app_screen(reopen(tmp_path)) as screen:
+        await start_game(screen, "transamerica", ["Ann", "Bob"])
+        await screen.tap("end-round")
+        for _ in range(7):
+            await screen.tap("missing-bob-plus2")
+        await screen.tap("save-round")
+        before = view(screen)
+    async with app_screen(reopen(tmp_path)) as screen:
+        assert view(screen) == before
+        assert screen.text_of("winner") == "Ann wins with 13 points"
+
+
+@table
+async def test_going_home_then_restarting_lands_on_home(tmp_path: Path) -> None:
+    data_dir = tmp_path / "data"
+    async with app_screen(reopen(data_dir)) as screen:
+        await start_game(screen, "heartland", ["Ann", "Bob"])
+        await screen.tap("move-fuel-1")
+        await screen.tap("back")
+        assert await view_after_kill(data_dir, tmp_path) == view(screen)
+    async with app_screen(reopen(data_dir)) as screen:
+        assert screen.exists("new-game") and not screen.exists("subtitle")
+        (summary,) = reopen_summaries(data_dir)
+        assert screen.text_of(f"status-{summary.id}") == "Ann's turn · $5 / $50"
+        await screen.tap(f"session-{summary.id}")
+        assert screen.text_of("last-act") == "Last: Ann moved 1 spaces with fuel"
+
+
+def reopen_summaries(directory: Path) -> list[Any]:
+    return list(Store(directory).sessions())
+
+
+@table
+async def test_delete_with_confirmation_survives_a_restart(tmp_path: Path) -> None:
+    async with app_screen(reopen(tmp_path)) as screen:
+        await start_game(screen, "heartland", ["Ann", "Bob"])
+        await screen.tap("back")
+        await start_game(screen, "great_plains", ["Léa", "Tom"])
+        await screen.tap("back")
+        ids = {summary.game: summary.id for summary in reopen_summaries(tmp_path)}
+        await screen.tap(f"delete-{ids['heartland']}")
+        await screen.tap(f"keep-{ids['heartland']}")
+        await screen.tap(f"delete-{ids['great_plains']}")
+        await screen.tap(f"confirm-delete-{ids['great_plains']}")
+        assert notice(screen) == "The game was deleted."
+    async with app_screen(reopen(tmp_path)) as screen:
+        assert screen.exists(f"session-{ids['heartland']}")
+        assert not screen.exists(f"session-{ids['great_plains']}")
+
+
+@table
+async def test_the_last_game_deleted_elsewhere_lands_on_home(tmp_path: Path) -> None:
+    async with app_screen(reopen(tmp_path)) as screen:
+        await start_game(screen, "heartland", ["Ann", "Bob"])
+    (summary,) = reopen_summaries(tmp_path)
+    with Store(tmp_path) as other:
+        other.delete(summary.id)
+    async with app_screen(reopen(tmp_path)) as screen:
+        assert screen.exists("empty")
+
+
+@table
+async def test_a_last_game_damaged_since_lands_on_home_saying_so(tmp_path: Path) -> None:
+    async with app_screen(reopen(tmp_path)) as screen:
+        await start_game(screen, "heartland", ["Ann", "Bob"])
+        await screen.tap("move-fuel-1")
+    (summary,) = reopen_summaries(tmp_path)
+    (tmp_path / "sessions" / f"{summary.id}.json").write_bytes(b'{"session": {"1": {"events": [')
+    async with app_screen(reopen(tmp_path)) as screen:
+        assert screen.exists("new-game")
+        assert (notice(screen) or "").startswith(f"The saved game '{summary.id}' was damaged")
+        assert (notice(screen) or "").endswith("it has been set aside in the quarantine folder.")
+        assert not screen.exists(f"session-{summary.id}")
+
+
+@table
+async def test_a_last_game_open_in_another_window_lands_on_home_saying_so(tmp_path: Path) -> None:
+    async with app_screen(reopen(tmp_path)) as screen:
+        await start_game(screen, "heartland", ["Ann", "Bob"])
+    (summary,) = reopen_summaries(tmp_path)
+    with Store(tmp_path) as other:
+        other.open(summary.id)
+        async with app_screen(reopen(tmp_path)) as screen:
+            assert notice(screen) == "This game is open in another window. Close it there first."
+            assert screen.exists(f"session-{summary.id}")

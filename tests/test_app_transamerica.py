@@ -1,0 +1,139 @@
+"""The TransAmerica screen: the 13-point countdown and the end-of-round sheet."""
+
+from __future__ import annotations
+
+from app_helpers import last_act, log_lines, notice, playing, redo_tip, refused, table, undo_tip
+from flet_harness import Screen
+
+PLAYERS = ["Ann", "Bob", "Eve"]
+
+
+async def end_round(screen: Screen, missing: dict[str, int]) -> None:
+    """Open the sheet, step each player's missing segments up, save."""
+    await screen.tap("end-round")
+    for player, count in missing.items():
+        for _ in range(count // 2):
+            await screen.tap(f"missing-{player.lower()}-plus2")
+        for _ in range(count % 2):
+            await screen.tap(f"missing-{player.lower()}-plus")
+    await screen.tap("save-round")
+    assert notice(screen) is None, notice(screen)
+
+
+@table
+async def test_the_countdown_before_any_round() -> None:
+    async with playing("transamerica", PLAYERS) as screen:
+        assert screen.text_of("subtitle") == "Round 1 · Ann starts"
+        assert screen.text_of("starter") == "Round 1 starts with Ann."
+        assert "No round played yet." in screen.texts()
+        for player in ("ann", "bob", "eve"):
+            assert screen.text_of(f"points-{player}") == "13"
+            assert screen.text_of(f"warn-{player}") == ""
+        assert screen.text_of("end-round") == "End round 1"
+        assert last_act(screen) == "Nothing recorded yet."
+
+
+@table
+async def test_end_round_sheet_steppers_plus_two_and_connected_all() -> None:
+    async with playing("transamerica", PLAYERS) as screen:
+        await screen.tap("end-round")
+        assert screen.text_of("panel-title") == "End of round 1"
+        assert not screen.exists("end-round")  # the sheet replaces the button
+        assert screen.text_of("after-bob") == "13 to 13"
+        assert screen.is_disabled("missing-bob-minus")
+
+        await screen.tap("missing-bob-plus")
+        await screen.tap("missing-bob-plus2")  # a hard segment counts 2
+        assert screen.text_of("missing-bob-value") == "3"
+        assert screen.text_of("after-bob") == "13 to 10"
+        await screen.tap("missing-bob-minus")
+        assert screen.text_of("after-bob") == "13 to 11"
+        await screen.tap("missing-ann-plus")
+        await screen.tap("missing-eve-plus2")
+        await screen.tap("missing-eve-plus2")
+        assert screen.text_of("after-eve") == "13 to 9"
+
+        why = "Someone must have 0 segments missing: a round ends when a player's cities are all connected."
+        assert await refused(screen, "save-round") == why
+        assert screen.exists("end-round-panel")  # the entries are kept to fix
+
+        await screen.tap("finished-ann")
+        assert screen.text_of("missing-ann-value") == "0"
+        assert screen.text_of("after-ann") == "13 to 13"
+        await screen.tap("save-round")
+        assert not screen.exists("end-round-panel")
+        assert last_act(screen) == "Last: Round 1 ended: Ann connected all cities; Bob -2, Eve -4"
+        assert undo_tip(screen) == "Undo: Round 1 ended: Ann connected all cities; Bob -2, Eve -4"
+        assert [screen.text_of(f"points-{p}") for p in ("ann", "bob", "eve")] == ["13", "11", "9"]
+        assert screen.text_of("subtitle") == "Round 2 · Bob starts"
+        assert screen.text_of("starter") == "Round 2 starts with Bob."
+        assert screen.text_of("end-round") == "End round 2"
+        table_text = screen.text_of("round-table")
+        assert "R1" in table_text and "-4" in table_text
+
+
+@table
+async def test_closing_the_sheet_records_nothing_and_a_round_without_losses() -> None:
+    async with playing("transamerica", PLAYERS) as screen:
+        await screen.tap("end-round")
+        await screen.tap("missing-bob-plus")
+        await screen.tap("panel-close")
+        assert not screen.exists("end-round-panel")
+        assert last_act(screen) == "Nothing recorded yet."
+        await screen.tap("end-round")
+        assert screen.text_of("missing-bob-value") == "0"  # a fresh sheet
+        await screen.tap("save-round")
+        assert last_act(screen) == (
+            "Last: Round 1 ended: Ann, Bob and Eve connected all cities; nobody lost points")
+
+
+@table
+async def test_close_to_zero_warning_then_game_over_with_one_winner() -> None:
+    async with playing("transamerica", PLAYERS) as screen:
+        await end_round(screen, {"Bob": 4, "Eve": 10})
+        assert screen.text_of("points-eve") == "3"
+        assert screen.text_of("warn-eve") == "close to 0!"
+        assert screen.text_of("warn-bob") == ""
+
+        await screen.tap("end-round")
+        await screen.tap("missing-ann-plus2")
+        await screen.tap("missing-eve-plus2")
+        await screen.tap("missing-eve-plus2")
+        assert screen.text_of("after-eve") == "3 to -1"
+        assert screen.text_of("ends-game") == "This ends the game: Eve at 0 or below."
+        await screen.tap("save-round")
+
+        assert screen.text_of("subtitle") == "Game over after 2 rounds"
+        assert screen.text_of("winner") == "Ann wins with 11 points"
+        assert screen.text_of("ranking") == "1st Ann 11 · 2nd Bob 9 · 3rd Eve -1"
+        assert screen.text_of("points-eve") == "-1"
+        assert not screen.exists("end-round") and not screen.exists("starter")
+        assert screen.text_of("warn-eve") == ""  # the game is over: no more warning
+
+        await screen.tap("undo")
+        assert screen.text_of("subtitle") == "Round 2 · Bob starts"
+        assert redo_tip(screen) == "Redo: Round 2 ended: Bob connected all cities; Ann -2, Eve -4"
+        await screen.tap("redo")
+        assert screen.exists("winner")
+        await screen.tap("log")
+        assert log_lines(screen)[0].startswith("2. Round 2 ended")
+
+
+@table
+async def test_a_tie_on_points_is_shared() -> None:
+    async with playing("transamerica", ["Ann", "Bob", "Eve", "Kim"]) as screen:
+        await end_round(screen, {"Ann": 2, "Bob": 2, "Eve": 13})
+        assert screen.text_of("winner") == "Kim wins with 13 points"
+        await screen.tap("undo")
+        await end_round(screen, {"Ann": 0, "Bob": 0, "Eve": 13, "Kim": 4})
+        assert screen.text_of("winner") == "Ann and Bob share the victory with 13 points each"
+        assert screen.text_of("ranking") == "1st Ann 13 · 1st Bob 13 · 3rd Kim 9 · 4th Eve 0"
+
+
+@table
+async def test_back_home_shows_the_round_and_the_lowest_player() -> None:
+    async with playing("transamerica", PLAYERS) as screen:
+        await end_round(screen, {"Ann": 1, "Eve": 5})
+        await screen.tap("back")
+        assert "TransAmerica · Ann, Bob and Eve" in screen.texts()
+        assert "Round 2 · lowest: Eve 8" in screen.texts()
