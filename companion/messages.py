@@ -7,6 +7,7 @@ English templates; `register` merges them here.
 
 from __future__ import annotations
 
+import string
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,7 +27,20 @@ def render(message_id: str, params: Mapping[str, Any], language: str = "en") -> 
     template = CATALOGS.get(language, {}).get(message_id) or CATALOGS["en"].get(message_id)
     if template is None:
         return message_id
-    return template.format(**{key: _plain(value) for key, value in params.items()})
+    return _FORMATTER.format(template, **{key: _plain(value) for key, value in params.items()})
+
+
+class _PluralFormatter(string.Formatter):
+    """`{cubes:cube|cubes}` picks the word for the number, so templates stay whole sentences."""
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if "|" in format_spec:
+            one, many = format_spec.split("|", 1)
+            return one if value == 1 else many
+        return super().format_field(value, format_spec)
+
+
+_FORMATTER = _PluralFormatter()
 
 
 def _plain(value: Any) -> Any:

@@ -147,7 +147,7 @@ async def test_zones_with_live_preview_and_refusals() -> None:
         await screen.tap("add-zone")
         await screen.tap("zone-fox-plus")
         await screen.tap("zone-snake-plus")
-        assert await refused(screen, "zone-save") == "A zone of 1 spaces cannot hold 2 tokens."
+        assert await refused(screen, "zone-save") == "A zone of 1 space cannot hold 2 tokens."
         await screen.tap("zone-spaces-plus5")
         for _ in range(3):
             await screen.tap("zone-fox-plus")
@@ -209,7 +209,7 @@ async def test_the_log_and_back_home() -> None:
         await screen.tap("token-eagle")
         await screen.tap("log")
         assert screen.text_of("panel-title") == "Session log"
-        assert screen.text_of("log-7") == "7. Léa placed a token (1 of 20) and took a eagle spirit"
+        assert screen.text_of("log-7") == "7. Léa placed a token (1 of 20) and took an eagle spirit"
         assert screen.text_of("log-1") == "1. Léa placed a cave (1 of 3)"
         await screen.tap("log")
         assert not screen.exists("log-panel")

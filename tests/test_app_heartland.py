@@ -122,7 +122,7 @@ async def test_a_player_short_of_cash_is_refused_and_discards_free_at_zero() -> 
         await pass_turn(screen)
         await pass_turn(screen)
         assert await refused(screen, "move-cash-1") == (
-            "Ann has $0 and cannot pay $1 to move 1 spaces; pay with fuel, or be towed.")
+            "Ann has $0 and cannot pay $1 to move 1 space; pay with fuel, or be towed.")
 
 
 @table
@@ -348,7 +348,7 @@ async def test_the_log_reads_newest_first_and_closes() -> None:
         assert log_lines(screen) == [
             "3. Ann ended the turn; Bob plays",
             "2. Ann discarded for $1",
-            "1. Ann moved 1 spaces for $1",
+            "1. Ann moved 1 space for $1",
         ]
         await screen.tap("panel-close")
         assert not screen.exists("log-panel")
@@ -399,8 +399,8 @@ async def test_final_round_banner_then_end_screen_with_penalties_and_tie_break()
         assert screen.text_of("rank-bob") == "3rd Bob"
         assert screen.text_of("final-bob") == "$1"
         shown = screen.texts()
-        for line in ("Money $40", "1 corn × $1 = -$1", "Money $3", "1 pigs × $2 = -$2", "Money $5",
-                     "2 cattle × $2 = -$4"):
+        for line in ("Money $40", "corn: 1 cube × $1 = -$1", "Money $3", "pigs: 1 cube × $2 = -$2", "Money $5",
+                     "cattle: 2 cubes × $2 = -$4"):
             assert line in shown
         assert screen.text_of("tie-break") == (
             "Cy and Bob tie on $1; fewer cubes on the truck decides: Cy 1 cube, Bob 2 cubes.")
@@ -457,7 +457,7 @@ async def test_a_long_log_shows_the_newest_hundred_then_the_older_lines_on_reque
         assert screen.exists("log-7") and not screen.exists("log-6")
         assert screen.text_of("log-older") == "Show the 6 older lines"
         await screen.tap("log-older")
-        assert screen.text_of("log-1") == "1. Ann moved 1 spaces with fuel"
+        assert screen.text_of("log-1") == "1. Ann moved 1 space with fuel"
         assert not screen.exists("log-older")
         await screen.tap("log")
         await screen.tap("log")

@@ -162,7 +162,7 @@ async def test_going_home_then_restarting_lands_on_home(tmp_path: Path) -> None:
         (summary,) = reopen_summaries(data_dir)
         assert screen.text_of(f"status-{summary.id}") == "Ann's turn · $5 / $50"
         await screen.tap(f"session-{summary.id}")
-        assert screen.text_of("last-act") == "Last: Ann moved 1 spaces with fuel"
+        assert screen.text_of("last-act") == "Last: Ann moved 1 space with fuel"
 
 
 def reopen_summaries(directory: Path) -> list[Any]:

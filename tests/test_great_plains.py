@@ -99,7 +99,7 @@ def test_landing_on_a_spirit_takes_it_while_the_supply_lasts() -> None:
     sentence = session.apply(token("Ann", "horse"))
     assert str(sentence) == "Ann placed a token (4 of 20) on a horse; none was left to take"
     assert session.state.spirits_of("Ann")["horse"] == 3
-    assert str(session.apply(token("Bob", "eagle"))) == "Bob placed a token (4 of 20) and took a eagle spirit"
+    assert str(session.apply(token("Bob", "eagle"))) == "Bob placed a token (4 of 20) and took an eagle spirit"
 
 
 def test_a_spirit_is_used_on_a_later_turn_and_goes_back_to_the_supply() -> None:

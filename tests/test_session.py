@@ -104,7 +104,7 @@ def test_events_are_the_applied_ones_oldest_first_as_plain_data() -> None:
     session.events.clear()
     assert len(session.events) == 2
     assert [str(sentence) for sentence in session.sentences] == [
-        "Ann moved 1 spaces with fuel",
+        "Ann moved 1 space with fuel",
         "Ann loaded 2 pigs",
     ]
 

@@ -72,8 +72,11 @@ class Shell:
     def start_game(self, game: str, players: list[str], options: dict[str, Any]) -> None:
         try:
             session = self.store.new(game, players, options)
-        except RuleError as error:
+        except (RuleError, StoreError) as error:
             self.show_notice(str(error))
+            return
+        except OSError as error:
+            self.show_notice(f"The game could not be saved: {error.strerror or error}.")
             return
         self.session = session
         self.ui = UiState(screen="game", session_id=session.id)
@@ -120,32 +123,30 @@ class Shell:
 
     def apply(self, event: dict[str, Any], *, close_panel: bool = True) -> None:
         assert self.session is not None
-        try:
-            self.session.apply(event)
-        except (RuleError, StoreError) as error:  # refused by the rules, or not saved (then not recorded)
-            self.show_notice(str(error))
-            return
-        self._after_change(close_panel)
+        self._change(lambda session: session.apply(event), close_panel)
 
     def undo(self) -> None:
         assert self.session is not None
         if self.session.can_undo:
-            try:
-                self.session.undo()
-            except StoreError as error:
-                self.show_notice(str(error))
-                return
-        self._after_change(close_panel=True)
+            self._change(lambda session: session.undo(), True)
 
     def redo(self) -> None:
         assert self.session is not None
         if self.session.can_redo:
-            try:
-                self.session.redo()
-            except StoreError as error:
-                self.show_notice(str(error))
-                return
-        self._after_change(close_panel=True)
+            self._change(lambda session: session.redo(), True)
+
+    def _change(self, change: Callable[[Session], object], close_panel: bool) -> None:
+        """Make one change; a refusal or a failed save is shown in words and changes nothing."""
+        assert self.session is not None
+        try:
+            change(self.session)
+        except (RuleError, StoreError) as error:
+            self.show_notice(str(error))
+            return
+        except OSError as error:  # the disk is full or gone: the session refused the change
+            self.show_notice(f"Not saved, so not recorded: {error.strerror or error}.")
+            return
+        self._after_change(close_panel)
 
     def _after_change(self, close_panel: bool) -> None:
         self.ui.notice = None

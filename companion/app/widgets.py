@@ -32,7 +32,12 @@ def player_colour(players: Sequence[str], player: str) -> str:
 
 
 def slug(text: str) -> str:
-    return "".join(char if char.isalnum() else "-" for char in text.lower())
+    """A control key from a player's name; distinct names (ignoring case) give distinct keys."""
+    return "".join(char if char.isalnum() else f"-{ord(char):x}" for char in text.casefold())
+
+
+def plural(count: int, one: str, many: str | None = None) -> str:
+    return f"{count} {one if count == 1 else (many or one + 's')}"
 
 
 def possessive(name: str) -> str:

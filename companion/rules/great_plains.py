@@ -152,7 +152,9 @@ def place_token(state: GreatPlainsState, event: dict[str, Any]) -> tuple[GreatPl
     if state.supply[kind] == 0:
         return state, Message("great_plains.log.token_spirit_gone", {**placed, "spirit": spirit})
     spirits = tuple(_bump(held, kind, 1) if index == seat else held for index, held in enumerate(state.spirits))
-    return replace(state, spirits=spirits), Message("great_plains.log.token_spirit", {**placed, "spirit": spirit})
+    article = "an" if spirit[0] in "aeiou" else "a"
+    sentence = Message("great_plains.log.token_spirit", {**placed, "spirit": spirit, "article": article})
+    return replace(state, spirits=spirits), sentence
 
 
 def use_spirit(state: GreatPlainsState, event: dict[str, Any]) -> tuple[GreatPlainsState, Message]:
@@ -234,18 +236,20 @@ MESSAGES = {
     "great_plains.caves_done": "All 6 caves are placed; now the players place tribe tokens.",
     "great_plains.caves_first": "{placed} of 6 caves are placed: {player} places a cave next.",
     "great_plains.no_spirit": "{player} holds no {spirit} spirit.",
-    "great_plains.zone_crowded": "A zone of {spaces} spaces cannot hold {tokens} tokens.",
-    "great_plains.zone_too_many": "{player} has placed {placed} tokens, but the zones count {counted}.",
+    "great_plains.zone_crowded": "A zone of {spaces} {spaces:space|spaces} cannot hold {tokens} tokens.",
+    "great_plains.zone_too_many": "{player} has placed {placed} {placed:token|tokens}, but the zones count {counted}.",
     "great_plains.log.cave": "{player} placed a cave ({placed} of {of})",
     "great_plains.log.token": "{player} placed a token ({placed} of {of})",
-    "great_plains.log.token_spirit": "{player} placed a token ({placed} of {of}) and took a {spirit} spirit",
+    "great_plains.log.token_spirit": "{player} placed a token ({placed} of {of}) and took {article} {spirit} spirit",
     "great_plains.log.token_spirit_gone": "{player} placed a token ({placed} of {of}) on a {spirit}; "
     "none was left to take",
     "great_plains.log.use_horse": "{player} used a horse spirit to place two spaces away",
     "great_plains.log.use_eagle": "{player} used an eagle spirit to cross a mountain",
     "great_plains.log.use_bear": "{player} used a bear spirit to push a token back",
-    "great_plains.log.zone": "Zone {number}: {spaces} spaces + {water} water, {score}: {winner} +{points}",
-    "great_plains.log.zone_tied": "Zone {number}: {spaces} spaces + {water} water, {score}: tied, nobody scores",
+    "great_plains.log.zone": "Zone {number}: {spaces} {spaces:space|spaces} + {water} water, {score}: "
+    "{winner} +{points}",
+    "great_plains.log.zone_tied": "Zone {number}: {spaces} {spaces:space|spaces} + {water} water, {score}: "
+    "tied, nobody scores",
 }
 
 GAME: Game[GreatPlainsState] = Game(

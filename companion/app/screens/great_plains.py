@@ -111,7 +111,7 @@ def zone_line(state: GreatPlainsState, number: int, zone: Zone) -> str:
         winner = state.players[zone.winner_seat]
         outcome = f"{TRIBE_NAMES[state.tribe(winner)]} +{zone.points}"
     water = f" +{zone.water} water" if zone.water else ""
-    return f"Zone {number}: {zone.spaces} spaces{water} · {score} · {outcome}"
+    return f"Zone {number}: {w.plural(zone.spaces, 'space')}{water} · {score} · {outcome}"
 
 
 def scoring(shell: Shell, state: GreatPlainsState) -> ft.Control:

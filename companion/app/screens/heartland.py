@@ -204,7 +204,7 @@ def panel(shell: Shell, state: HeartlandState) -> ft.Control | None:
 def load_panel(shell: Shell, state: HeartlandState) -> ft.Control:
     player = state.current_player or ""
     room = state.capacity - state.truck(player).cubes
-    rows: list[ft.Control] = [w.text(f"{player} has room for {room} cubes. Tap a good and a count:", 14)]
+    rows: list[ft.Control] = [w.text(f"{player} has room for {w.plural(room, 'cube')}. Tap a good and a count:", 14)]
     for good in GOODS:
         buttons = [
             w.event_button(shell, str(count), {"type": "load", "player": player, "good": good, "cubes": count},
@@ -315,7 +315,8 @@ def end_screen(shell: Shell, state: HeartlandState) -> ft.Control:
             w.text(f"Money ${detail['money']}", 15),
         ]
         for line in detail["penalty_lines"]:
-            lines.append(w.text(f"{line['cubes']} {line['good']} × ${line['each']} = -${line['total']}", 15))
+            cubes = w.plural(line["cubes"], "cube")
+            lines.append(w.text(f"{line['good']}: {cubes} × ${line['each']} = -${line['total']}", 15))
         if not detail["penalty_lines"]:
             lines.append(w.text("No cargo left: no penalty", 15))
         cards.append(ft.Container(ft.Column(lines, spacing=2), border=ft.Border.all(2, colour), border_radius=10,
