@@ -37,7 +37,7 @@ class _PluralFormatter(string.Formatter):
         if "|" in format_spec:
             one, many = format_spec.split("|", 1)
             return one if value == 1 else many
-        return super().format_field(value, format_spec)
+        return str(super().format_field(value, format_spec))
 
 
 _FORMATTER = _PluralFormatter()
