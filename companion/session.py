@@ -105,6 +105,12 @@ class Session:
     def state(self) -> Any:
         return self._states[self._cursor]
 
+    def state_at(self, cursor: int) -> Any:
+        """The state after the first `cursor` applied events (0 is the set-up)."""
+        if not 0 <= cursor <= self._cursor:
+            raise IndexError(f"no state after {cursor} of {self._cursor} events")
+        return self._states[cursor]
+
     @property
     def events(self) -> list[dict[str, Any]]:
         return copy.deepcopy(self._log[: self._cursor])

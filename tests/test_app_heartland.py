@@ -346,9 +346,9 @@ async def test_the_log_reads_newest_first_and_closes() -> None:
         await screen.tap("log")
         assert screen.text_of("panel-title") == "Session log"
         assert log_lines(screen) == [
-            "3. Ann ended the turn; Bob plays",
-            "2. Ann discarded for $1",
-            "1. Ann moved 1 space for $1",
+            "3. Ann ended the turn; Bob plays · turn 1",
+            "2. Ann discarded for $1 · turn 1",
+            "1. Ann moved 1 space for $1 · turn 1",
         ]
         await screen.tap("panel-close")
         assert not screen.exists("log-panel")
@@ -457,7 +457,7 @@ async def test_a_long_log_shows_the_newest_hundred_then_the_older_lines_on_reque
         assert screen.exists("log-7") and not screen.exists("log-6")
         assert screen.text_of("log-older") == "Show the 6 older lines"
         await screen.tap("log-older")
-        assert screen.text_of("log-1") == "1. Ann moved 1 space with fuel"
+        assert screen.text_of("log-1") == "1. Ann moved 1 space with fuel · turn 1"
         assert not screen.exists("log-older")
         await screen.tap("log")
         await screen.tap("log")

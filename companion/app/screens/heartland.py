@@ -194,11 +194,20 @@ def discard_button(shell: Shell, state: HeartlandState, player: str) -> ft.Contr
 
 
 def panel(shell: Shell, state: HeartlandState) -> ft.Control | None:
-    builders = {"log": lambda: w.log_panel(shell), "load": lambda: load_panel(shell, state),
-                "unload": lambda: unload_panel(shell, state), "adjust": lambda: adjust_panel(shell, state),
-                "upgrade": lambda: upgrade_panel(shell, state)}
+    builders = {
+        "log": lambda: w.log_panel(shell, lambda number: log_context(shell, number)),
+        "load": lambda: load_panel(shell, state),
+        "unload": lambda: unload_panel(shell, state),
+        "adjust": lambda: adjust_panel(shell, state),
+        "upgrade": lambda: upgrade_panel(shell, state),
+    }
     builder = builders.get(shell.ui.panel or "")
     return builder() if builder else None
+
+
+def log_context(shell: Shell, number: int) -> str:
+    assert shell.session is not None
+    return f"turn {shell.session.state_at(number - 1).turn.number}"
 
 
 def load_panel(shell: Shell, state: HeartlandState) -> ft.Control:

@@ -42,7 +42,7 @@ def build(shell: Shell) -> ft.Control:
         body.append(w.text(f"Round {state.round_number} starts with {state.starter}.", 16, key="starter"))
     body.append(round_table(state))
     if shell.ui.panel == "log":
-        body.append(w.log_panel(shell))
+        body.append(w.log_panel(shell, lambda number: f"round {session.state_at(number - 1).round_number}"))
     elif shell.ui.panel == "end_round" and not state.over:
         body.append(end_round_panel(shell, state))
     header = w.present(w.top_bar(shell, TITLE, subtitle(state)), w.notice(shell))
