@@ -462,3 +462,17 @@ async def test_a_long_log_shows_the_newest_hundred_then_the_older_lines_on_reque
         await screen.tap("log")
         await screen.tap("log")
         assert not screen.exists("log-1")  # a fresh look starts with the newest again
+
+
+@table
+async def test_the_log_says_which_turn_each_line_belongs_to() -> None:
+    async with playing("heartland", ["Ann", "Bob"]) as screen:
+        await screen.tap("move-fuel-2")
+        await screen.tap("end-turn")
+        await screen.tap("move-cash-1")
+        await screen.tap("log")
+        assert log_lines(screen) == [
+            "3. Bob moved 1 space for $1 · turn 2",
+            "2. Ann ended the turn; Bob plays · turn 1",
+            "1. Ann moved 2 spaces with fuel · turn 1",
+        ]

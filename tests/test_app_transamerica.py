@@ -137,3 +137,15 @@ async def test_back_home_shows_the_round_and_the_lowest_player() -> None:
         await screen.tap("back")
         assert "TransAmerica · Ann, Bob and Eve" in screen.texts()
         assert "Round 2 · lowest: Eve 8" in screen.texts()
+
+
+@table
+async def test_the_log_says_which_round_each_line_closed() -> None:
+    async with playing("transamerica", ["Ann", "Bob"]) as screen:
+        await end_round(screen, {"Ann": 0, "Bob": 2})
+        await end_round(screen, {"Ann": 1, "Bob": 0})
+        await screen.tap("log")
+        assert log_lines(screen) == [
+            "2. Round 2 ended: Bob connected all cities; Ann -1 · round 2",
+            "1. Round 1 ended: Ann connected all cities; Bob -2 · round 1",
+        ]

@@ -153,7 +153,9 @@ def options_editor(shell: Shell, draft: dict[str, Any]) -> list[ft.Control]:
         return heartland_options(shell, draft)
     if draft["game"] == "great_plains":
         return great_plains_options(shell, draft)
-    return [w.text("Everyone starts with 13 points; the start player moves one seat each round.", 14)]
+    if draft["game"] == "transamerica":
+        return [w.text("Everyone starts with 13 points; the start player moves one seat each round.", 14)]
+    return []
 
 
 def heartland_options(shell: Shell, draft: dict[str, Any]) -> list[ft.Control]:
