@@ -18,7 +18,8 @@ from companion.rules.base import Game, Standing, describe_value
 
 FORMAT_VERSION = 1
 
-Journal = Callable[["Session", list[dict[str, Any]], int], None]
+# journal(session, log, cursor, state): the whole log, the undo cursor and the state they give.
+Journal = Callable[["Session", list[dict[str, Any]], int, Any], None]
 
 
 def find_game(game_id: Any) -> Game[Any]:
@@ -160,7 +161,7 @@ class Session:
         kind, clean = self.game.check_event(self.state, self.players, event)
         state, sentence = kind.apply(self.state, clean)
         log = self._log[: self._cursor] + [clean]
-        self._save(log, self._cursor + 1)
+        self._save(log, self._cursor + 1, state)
         self._log = log
         self._states = self._states[: self._cursor + 1] + [state]
         self._sentences = self._sentences[: self._cursor] + [sentence]
@@ -170,17 +171,17 @@ class Session:
     def undo(self) -> Message:
         if not self.can_undo:
             raise RuleError("session.nothing_to_undo")
-        self._save(self._log, self._cursor - 1)
+        self._save(self._log, self._cursor - 1, self._states[self._cursor - 1])
         self._cursor -= 1
         return self._sentences[self._cursor]
 
     def redo(self) -> Message:
         if not self.can_redo:
             raise RuleError("session.nothing_to_redo")
-        self._save(self._log, self._cursor + 1)
+        self._save(self._log, self._cursor + 1, self._states[self._cursor + 1])
         self._cursor += 1
         return self._sentences[self._cursor - 1]
 
-    def _save(self, log: list[dict[str, Any]], cursor: int) -> None:
+    def _save(self, log: list[dict[str, Any]], cursor: int, state: Any) -> None:
         if self.journal is not None:
-            self.journal(self, log, cursor)
+            self.journal(self, log, cursor, state)

@@ -124,7 +124,7 @@ def test_a_change_the_journal_cannot_save_is_not_made() -> None:
     session.apply(move("Ann"))
     calls: list[tuple[int, int]] = []
 
-    def failing_journal(_: Session, log: list[dict[str, Any]], cursor: int) -> None:
+    def failing_journal(_: Session, log: list[dict[str, Any]], cursor: int, state: Any) -> None:
         calls.append((len(log), cursor))
         raise OSError("disk full")
 

@@ -1,0 +1,30 @@
+"""Saved sessions: one TinyDB file per session, written atomically on every change."""
+
+from companion.store.errors import (
+    NewerFormat,
+    SessionBusy,
+    SessionClosed,
+    SessionDamaged,
+    SessionNotFound,
+    StoreError,
+)
+from companion.store.paths import data_option, default_data_dir
+from companion.store.storage import AtomicJSONStorage, MemoryStorage
+from companion.store.store import QuarantineNote, SessionList, SessionSummary, Store
+
+__all__ = [
+    "AtomicJSONStorage",
+    "MemoryStorage",
+    "NewerFormat",
+    "QuarantineNote",
+    "SessionBusy",
+    "SessionClosed",
+    "SessionDamaged",
+    "SessionList",
+    "SessionNotFound",
+    "SessionSummary",
+    "Store",
+    "StoreError",
+    "data_option",
+    "default_data_dir",
+]

@@ -1,0 +1,482 @@
+"""TinyDB storages that survive a kill at any instant, and their in-memory twin.
+
+`AtomicJSONStorage` replaces TinyDB's `JSONStorage`. Every write goes to a temporary file
+in the same folder, is flushed and fsync'ed, then renamed over the old file with
+`os.replace`, and the folder itself is fsync'ed; no handle stays open between calls
+(Windows cannot replace an open file). A reader therefore sees either the old or the new
+document, never a mixture, even after a power cut. The parsed document stays in memory
+between writes and is reused as long as the file's identity (inode, size, mtime) has not
+changed, so a write costs one serialisation and one small file, not a parse.
+
+`MemoryStorage` behaves the same without a disk: it keeps the serialised bytes (so that
+the in-memory store refuses exactly what the disk store refuses) in a `MemoryFolder`.
+
+Both are thin `Storage` classes over a *folder*: `DiskFolder` and `MemoryFolder` offer the
+handful of file operations the store needs (atomic write, read, stat, scan, move, remove,
+lock), so the store itself runs unchanged against either.
+
+Every file carries a format version in a `_meta` table (`{"1": {"format": 1, "kind": ...}}`).
+A file declaring a newer format raises `NewerFile` on read and is never written.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import json
+import os
+import secrets
+import sys
+import threading
+import time
+from pathlib import Path
+from types import ModuleType
+from typing import Any, NamedTuple, Protocol
+
+from tinydb.storages import Storage
+
+from companion.store.errors import DamagedFile, NewerFile
+
+try:  # orjson is faster; a phone build may have no wheel for it.
+    import orjson as _orjson
+except ImportError:  # pragma: no cover - exercised on platforms without orjson
+    _orjson = None  # type: ignore[assignment]
+
+orjson: ModuleType | None = _orjson
+
+FORMAT = 1
+META = "_meta"
+
+Data = dict[str, dict[str, Any]]
+
+
+def use_orjson(enabled: bool = True) -> str:
+    """Choose the serialiser (orjson when installed and enabled, else json); returns its name."""
+    global orjson
+    orjson = _orjson if enabled else None
+    return "orjson" if orjson is not None else "json"
+
+
+def encode(data: Any) -> bytes:
+    if orjson is not None:
+        raw: bytes = orjson.dumps(data)
+        return raw
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def decode(raw: bytes) -> Any:
+    if orjson is not None:
+        return orjson.loads(raw)
+    return json.loads(raw)
+
+
+def check_document(raw: bytes, *, kind: str | None = None) -> Data:
+    """Parse bytes into a TinyDB document; `DamagedFile` or `NewerFile` if they are not one."""
+    if not raw:
+        raise DamagedFile("the file is empty")
+    try:
+        data = decode(raw)
+    except (ValueError, UnicodeDecodeError) as error:
+        raise DamagedFile(f"it is not valid JSON ({error})") from error
+    if not isinstance(data, dict):
+        raise DamagedFile("it is not a set of tables")
+    for name, table in data.items():
+        if not isinstance(table, dict) or not all(isinstance(doc, dict) for doc in table.values()):
+            raise DamagedFile(f"table {name!r} is not a set of documents")
+    meta = data.get(META, {}).get("1")
+    if meta is not None:
+        found = meta.get("format")
+        if isinstance(found, bool) or not isinstance(found, int) or found < 1:
+            raise DamagedFile(f"its format {found!r} is not a version number")
+        if found > FORMAT:
+            raise NewerFile(found, FORMAT)
+        if kind is not None and meta.get("kind") != kind:
+            raise DamagedFile(f"it is a {meta.get('kind')!r} file, not a {kind!r} file")
+    elif kind is not None:
+        raise DamagedFile("it has no Companion format marker")
+    return data
+
+
+# --------------------------------------------------------------------------- folders
+
+
+Signature = tuple[int, int, int]  # (inode or write number, size, mtime in ns)
+
+
+class Entry(NamedTuple):
+    name: str
+    mtime: float  # seconds since the epoch
+    size: int
+
+
+class Lock(Protocol):
+    def acquire(self, timeout: float) -> bool:
+        """True when acquired; False when another holder kept it for `timeout` seconds (0: one try)."""
+
+    def release(self) -> None: ...
+
+    @property
+    def held(self) -> bool: ...
+
+
+class Folder(Protocol):
+    """The file operations a store needs; names are relative paths using '/'."""
+
+    def read(self, name: str) -> bytes | None: ...
+
+    def write(self, name: str, data: bytes) -> None: ...
+
+    def stat(self, name: str) -> Signature | None: ...
+
+    def scan(self, sub: str) -> list[Entry]: ...
+
+    def names(self, sub: str) -> list[str]:
+        """File names in `sub` without looking at each file (cheaper than `scan`)."""
+
+    def remove(self, name: str) -> None: ...
+
+    def move(self, source: str, target: str) -> None: ...
+
+    def exists(self, name: str) -> bool: ...
+
+    def lock(self, name: str) -> Lock: ...
+
+    def ensure(self, sub: str) -> None: ...
+
+
+def _fsync_directory(path: str) -> None:
+    if os.name == "nt":  # Windows has no directory handles to flush; NTFS journals the rename.
+        return
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    except OSError as error:  # some filesystems refuse fsync on directories
+        if error.errno not in (errno.EINVAL, errno.ENOTSUP, errno.EBADF):
+            raise
+    finally:
+        os.close(fd)
+
+
+def _flush(fd: int) -> None:
+    if sys.platform in ("darwin", "ios"):  # fsync on Apple systems does not reach the platter
+        import fcntl
+
+        try:
+            fcntl.fcntl(fd, fcntl.F_FULLFSYNC)
+            return
+        except OSError:
+            pass
+    os.fsync(fd)
+
+
+def _replace(source: str, target: str) -> None:
+    for attempt in range(20):
+        try:
+            os.replace(source, target)
+            return
+        except PermissionError:  # Windows: a reader has the target open for a moment
+            if os.name != "nt" or attempt == 19:
+                raise
+            time.sleep(0.01)
+
+
+class DiskFolder:
+    """Atomic, durable file operations under one directory."""
+
+    def __init__(self, root: str | os.PathLike[str], *, durable: bool = True) -> None:
+        self.root = Path(root)
+        self.root.mkdir(parents=True, exist_ok=True)
+        self.durable = durable
+
+    def path(self, name: str) -> str:
+        return os.path.join(self.root, *name.split("/"))
+
+    def ensure(self, sub: str) -> None:
+        path = self.path(sub)
+        if not os.path.isdir(path):
+            os.makedirs(path, exist_ok=True)
+            if self.durable:
+                _fsync_directory(os.path.dirname(path))
+
+    def read(self, name: str) -> bytes | None:
+        try:
+            with open(self.path(name), "rb") as file:
+                return file.read()
+        except FileNotFoundError:
+            return None
+
+    def write(self, name: str, data: bytes) -> None:
+        target = self.path(name)
+        directory, base = os.path.split(target)
+        temp = os.path.join(directory, f".{base}.{secrets.token_hex(4)}.tmp")
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o644)
+        try:
+            try:
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(fd, view) :]
+                if self.durable:
+                    _flush(fd)
+            finally:
+                os.close(fd)
+            _replace(temp, target)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temp)
+            raise
+        if self.durable:
+            _fsync_directory(directory)
+
+    def stat(self, name: str) -> Signature | None:
+        try:
+            result = os.stat(self.path(name))
+        except FileNotFoundError:
+            return None
+        return (result.st_ino, result.st_size, result.st_mtime_ns)
+
+    def scan(self, sub: str) -> list[Entry]:
+        entries: list[Entry] = []
+        try:
+            iterator = os.scandir(self.path(sub))
+        except FileNotFoundError:
+            return entries
+        with iterator:
+            for item in iterator:
+                try:
+                    if item.is_file():
+                        result = item.stat()
+                        entries.append(Entry(item.name, result.st_mtime_ns / 1e9, result.st_size))
+                except FileNotFoundError:  # removed while scanning
+                    continue
+        return entries
+
+    def names(self, sub: str) -> list[str]:
+        try:
+            with os.scandir(self.path(sub)) as iterator:
+                return [item.name for item in iterator if item.is_file()]
+        except FileNotFoundError:
+            return []
+
+    def remove(self, name: str) -> None:
+        try:
+            os.unlink(self.path(name))
+        except FileNotFoundError:
+            return
+        if self.durable:
+            _fsync_directory(os.path.dirname(self.path(name)))
+
+    def move(self, source: str, target: str) -> None:
+        _replace(self.path(source), self.path(target))
+        if self.durable:
+            _fsync_directory(os.path.dirname(self.path(target)))
+            _fsync_directory(os.path.dirname(self.path(source)))
+
+    def exists(self, name: str) -> bool:
+        return os.path.exists(self.path(name))
+
+    def lock(self, name: str) -> Lock:
+        return _DiskLock(self.path(name))
+
+
+class _DiskLock:
+    """An OS-level lock (flock / LockFileEx via `filelock`): the OS drops it when the process dies."""
+
+    def __init__(self, path: str) -> None:
+        import filelock
+
+        self._timeout_error = filelock.Timeout
+        self._lock = filelock.FileLock(path, thread_local=False)
+
+    def acquire(self, timeout: float) -> bool:
+        try:
+            if timeout <= 0:
+                self._lock.acquire(blocking=False)
+            else:
+                self._lock.acquire(timeout=timeout, poll_interval=0.01)
+        except self._timeout_error:
+            return False
+        return True
+
+    def release(self) -> None:
+        if self._lock.is_locked:
+            self._lock.release(force=True)
+
+    @property
+    def held(self) -> bool:
+        return bool(self._lock.is_locked)
+
+
+class MemoryFolder:
+    """The in-memory twin of `DiskFolder`: same operations, same refusals, no disk.
+
+    Two stores sharing one `MemoryFolder` behave like two processes sharing a directory
+    (their locks exclude each other).
+    """
+
+    def __init__(self) -> None:
+        self.files: dict[str, tuple[bytes, Signature]] = {}
+        self._writes = 0
+        self._holders: dict[str, object] = {}
+        self._mutex = threading.Lock()
+
+    def ensure(self, sub: str) -> None:
+        return None
+
+    def read(self, name: str) -> bytes | None:
+        item = self.files.get(name)
+        return None if item is None else item[0]
+
+    def write(self, name: str, data: bytes) -> None:
+        with self._mutex:
+            self._writes += 1
+            self.files[name] = (bytes(data), (self._writes, len(data), time.time_ns()))
+
+    def stat(self, name: str) -> Signature | None:
+        item = self.files.get(name)
+        return None if item is None else item[1]
+
+    def scan(self, sub: str) -> list[Entry]:
+        prefix = sub.rstrip("/") + "/" if sub else ""
+        return [
+            Entry(name[len(prefix) :], signature[2] / 1e9, signature[1])
+            for name, (_, signature) in list(self.files.items())
+            if name.startswith(prefix) and "/" not in name[len(prefix) :]
+        ]
+
+    def names(self, sub: str) -> list[str]:
+        return [entry.name for entry in self.scan(sub)]
+
+    def remove(self, name: str) -> None:
+        self.files.pop(name, None)
+
+    def move(self, source: str, target: str) -> None:
+        with self._mutex:
+            if source not in self.files:
+                raise FileNotFoundError(errno.ENOENT, "no such file", source)
+            self.files[target] = self.files.pop(source)
+
+    def exists(self, name: str) -> bool:
+        return name in self.files
+
+    def lock(self, name: str) -> Lock:
+        return _MemoryLock(self, name)
+
+    def _try(self, name: str, owner: object) -> bool:
+        with self._mutex:
+            holder = self._holders.get(name)
+            if holder is None or holder is owner:
+                self._holders[name] = owner
+                return True
+            return False
+
+    def _free(self, name: str, owner: object) -> None:
+        with self._mutex:
+            if self._holders.get(name) is owner:
+                del self._holders[name]
+
+
+class _MemoryLock:
+    def __init__(self, folder: MemoryFolder, name: str) -> None:
+        self._folder = folder
+        self._name = name
+        self._held = False
+
+    def acquire(self, timeout: float) -> bool:
+        deadline = time.monotonic() + max(timeout, 0)
+        while not self._folder._try(self._name, self):
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.005)
+        self._held = True
+        return True
+
+    def release(self) -> None:
+        if self._held:
+            self._folder._free(self._name, self)
+            self._held = False
+
+    @property
+    def held(self) -> bool:
+        return self._held
+
+
+# --------------------------------------------------------------------------- storages
+
+
+class FolderStorage(Storage):
+    """A TinyDB storage for one file of a `Folder`, cached in memory between writes.
+
+    `kind` (e.g. "session") is written into the `_meta` table and, when given, required
+    on read. `read()` raises `DamagedFile` for bytes that are not a TinyDB document and
+    `NewerFile` for a newer format; `write()` refuses to overwrite a newer file.
+    """
+
+    def __init__(self, folder: Folder, name: str, kind: str | None = None) -> None:
+        self.folder = folder
+        self.name = name
+        self.kind = kind
+        self._cache: Data | None = None
+        self._signature: Signature | None = None
+
+    def read(self) -> Data | None:
+        signature = self.folder.stat(self.name)
+        if signature is None:
+            self.forget()
+            return None
+        if self._cache is not None and signature == self._signature:
+            return self._cache
+        raw = self.folder.read(self.name)
+        if raw is None:  # removed between stat and read
+            self.forget()
+            return None
+        data = check_document(raw, kind=self.kind)
+        self._cache, self._signature = data, signature
+        return data
+
+    def write(self, data: dict[str, dict[str, Any]]) -> None:
+        if self._cache is None or data is not self._cache:
+            self._refuse_newer()
+        meta = data.get(META)
+        if not meta or "1" not in meta:
+            data[META] = {"1": {"format": FORMAT} if self.kind is None else {"format": FORMAT, "kind": self.kind}}
+        try:
+            raw = encode(data)
+            self.folder.write(self.name, raw)
+        except BaseException:
+            # TinyDB changed the cached document in place before calling write; the disk
+            # still holds the previous version, so the next read must come from the disk.
+            self.forget()
+            raise
+        self._cache, self._signature = data, self.folder.stat(self.name)
+
+    def _refuse_newer(self) -> None:
+        raw = self.folder.read(self.name)
+        if raw:
+            try:
+                check_document(raw)
+            except DamagedFile:
+                return
+            # NewerFile propagates: never overwrite a file from a newer version.
+
+    def forget(self) -> None:
+        """Drop the cached document; the next read parses the file again."""
+        self._cache, self._signature = None, None
+
+    def close(self) -> None:
+        return None
+
+
+class AtomicJSONStorage(FolderStorage):
+    """Drop-in replacement for TinyDB's `JSONStorage`: `TinyDB(path, storage=AtomicJSONStorage)`."""
+
+    def __init__(self, path: str | os.PathLike[str], kind: str | None = None, *, durable: bool = True) -> None:
+        directory, name = os.path.split(os.path.abspath(path))
+        super().__init__(DiskFolder(directory, durable=durable), name, kind)
+
+
+class MemoryStorage(FolderStorage):
+    """The in-memory twin of `AtomicJSONStorage`: `TinyDB(storage=MemoryStorage)`."""
+
+    def __init__(self, folder: MemoryFolder | None = None, name: str = "db.json", kind: str | None = None) -> None:
+        super().__init__(folder if folder is not None else MemoryFolder(), name, kind)
+

@@ -1,0 +1,703 @@
+"""Every session in TinyDB, one small file each, written through on every tap.
+
+Layout of a data folder::
+
+    index.json              TinyDB: table "sessions", one document per session, keyed by id
+                            (game, players, created, title, is_over, winners)
+    sessions/<id>.json      TinyDB: table "session", document "1": the whole session
+                            (format, game, players, options, events incl. redo tail,
+                            cursor, created, title)
+    pending/<id>            empty marker: the index may lag behind this session file
+    quarantine/<name>       a damaged file, moved aside, and <name>.why.json saying why
+    locks/<id>.lock         OS lock held while a session is open for writing
+    locks/index.lock        OS lock held while the index is rewritten
+
+Every file has a `_meta` table `{"1": {"format": 1, "kind": "index" | "session"}}`.
+
+Cost: recording an event rewrites only that session's file (atomic + fsync); the index is
+rewritten only when a session is created, finishes (or stops being finished through
+undo), is renamed or deleted. `sessions()` reads the index once (then keeps it while its
+file is unchanged) and takes each session's "updated" time from its file's mtime, so
+start-up never parses every session. Files without an index entry (a crash between the
+two writes of `new`, or an index rebuilt after damage) and sessions with a `pending`
+marker (a crash between a session write and its index update) are parsed and reconciled
+when found.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import math
+import re
+import secrets
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any, NamedTuple
+
+from tinydb import TinyDB
+from tinydb.table import Document
+
+from companion.messages import RuleError
+from companion.session import FORMAT_VERSION as SESSION_FORMAT
+from companion.session import Session
+from companion.store.errors import (
+    DamagedFile,
+    NewerFile,
+    NewerFormat,
+    SessionBusy,
+    SessionClosed,
+    SessionDamaged,
+    SessionNotFound,
+    StoreError,
+)
+from companion.store.storage import DiskFolder, Folder, FolderStorage, Lock, MemoryFolder, decode, encode
+
+INDEX = "index.json"
+SESSIONS = "sessions"
+PENDING = "pending"
+QUARANTINE = "quarantine"
+LOCKS = "locks"
+INDEX_LOCK = f"{LOCKS}/index.lock"
+NOTE_SUFFIX = ".why.json"
+MAX_TITLE = 60
+INDEX_LOCK_TIMEOUT = 10.0
+STALE_TEMP_SECONDS = 3600.0
+
+_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"  # Crockford base 32, lower case: safe on case-blind disks
+_ID = re.compile(r"[0-9a-z][0-9a-z_-]{0,63}")
+_id_lock = threading.Lock()
+_last_ms = 0
+
+
+def new_session_id() -> str:
+    """16 characters: 10 of milliseconds (so ids sort by creation) and 6 random ones."""
+    global _last_ms
+    with _id_lock:
+        ms = max(time.time_ns() // 1_000_000, _last_ms + 1)
+        _last_ms = ms
+    stamp = "".join(_ALPHABET[(ms >> shift) & 31] for shift in range(45, -5, -5))
+    return stamp + "".join(secrets.choice(_ALPHABET) for _ in range(6))
+
+
+class SessionSummary(NamedTuple):
+    """One line of the session list (immutable). Times are seconds since the epoch (floats, UTC)."""
+
+    id: str
+    game: str
+    players: tuple[str, ...]
+    created: float
+    updated: float  # the session file's modification time: the last recorded change
+    is_over: bool
+    winners: tuple[str, ...]
+    title: str  # "" means: let the UI compose one
+
+
+@dataclass(frozen=True)
+class QuarantineNote:
+    file: str  # where it was, relative to the data folder
+    moved_to: str  # where it is now, relative to the data folder
+    reason: str
+    time: float
+
+
+class SessionList(list[SessionSummary]):
+    """Summaries, newest first (by updated time), plus what could not be listed.
+
+    - `quarantined`: how many damaged files this store has set aside since it was opened;
+    - `notes`: the notes of those files (see `Store.quarantine_notes()` for all of them);
+    - `newer`: ids of sessions saved by a newer version of Companion (left untouched).
+    """
+
+    quarantined: int
+    notes: tuple[QuarantineNote, ...]
+    newer: tuple[str, ...]
+
+    def __init__(
+        self,
+        items: Iterable[SessionSummary] = (),
+        notes: Iterable[QuarantineNote] = (),
+        newer: Iterable[str] = (),
+    ) -> None:
+        super().__init__(items)
+        self.notes = tuple(notes)
+        self.quarantined = len(self.notes)
+        self.newer = tuple(newer)
+
+
+@dataclass
+class _Open:
+    session: Session
+    db: TinyDB
+    storage: FolderStorage
+    lock: Lock
+    created: float
+    title: str
+    is_over: bool
+    winners: tuple[str, ...]
+
+
+def _session_file(session_id: str) -> str:
+    return f"{SESSIONS}/{session_id}.json"
+
+
+def _winners(session: Session, state: Any = None) -> tuple[bool, tuple[str, ...]]:
+    game = session.game
+    state = session.state if state is None else state
+    if not game.is_over(state):
+        return False, ()
+    return True, tuple(standing.player for standing in game.standings(state) if standing.winner)
+
+
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    """No cyclic garbage collection while building thousands of small objects that are all kept.
+
+    Otherwise each pass of the collector walks the whole heap (the cached index included)
+    and listing 10,000 sessions takes up to twice as long.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _same_entry(old: Any, new: dict[str, Any]) -> bool:
+    """Index entries equal but for the updated time (which only matters for finished sessions)."""
+    if not isinstance(old, dict) or set(old) != set(new):
+        return False
+    return all(old[key] == value for key, value in new.items() if key != "updated" or new["is_over"])
+
+
+def _check_title(title: Any) -> str:
+    if not isinstance(title, str) or len(" ".join(title.split())) > MAX_TITLE:
+        raise StoreError("store.bad_title", high=MAX_TITLE)
+    return " ".join(title.split())
+
+
+def _closed_journal(session: Session, log: list[dict[str, Any]], cursor: int, state: Any) -> None:
+    raise SessionClosed("store.closed")
+
+
+class Store:
+    """All sessions of one data folder (or of memory, with `directory=None`).
+
+    Sessions returned by `new` and `open` write through: when `apply`, `undo` or `redo`
+    returns, the change is on disk. Such a session holds an OS lock until
+    `close_session(id)`, `close()` or the end of the process; another process (or another
+    `Store` on the same folder) gets `SessionBusy` when it tries to open it.
+
+    `durable=False` skips the fsyncs (bulk imports and benchmarks only: a power cut may
+    then lose recent changes, though never corrupt a file).
+    """
+
+    def __init__(
+        self, directory: str | Path | None = None, *, durable: bool = True, folder: Folder | None = None
+    ) -> None:
+        self.directory = None if directory is None else Path(directory)
+        if folder is None:
+            folder = MemoryFolder() if directory is None else DiskFolder(directory, durable=durable)
+        self._folder: Folder = folder
+        for sub in (SESSIONS, PENDING, QUARANTINE, LOCKS):
+            self._folder.ensure(sub)
+        self._mutex = threading.RLock()
+        self._index = FolderStorage(self._folder, INDEX, "index")
+        self._index_lock = self._folder.lock(INDEX_LOCK)
+        self._open: dict[str, _Open] = {}
+        self._notes: list[QuarantineNote] = []
+        self._newer: dict[str, Any] = {}
+        self._sweep_temp("")
+        self._sweep_temp(SESSIONS)
+        self._entries()  # refuse a newer data folder now, set a damaged index aside now
+
+    @classmethod
+    def in_memory(cls, folder: MemoryFolder | None = None) -> Store:
+        """The same store without a disk (for tests and previews).
+
+        Stores built on one shared `MemoryFolder` see the same sessions, like two app
+        instances on one data folder (or one app before and after a restart).
+        """
+        return cls(None, folder=folder if folder is not None else MemoryFolder())
+
+    @property
+    def folder(self) -> Folder:
+        return self._folder
+
+    # ------------------------------------------------------------------ public API
+
+    def new(
+        self, game: str, players: Any, options: Mapping[str, Any] | None = None, *, title: str = ""
+    ) -> Session:
+        """A new session, saved and open for writing. Raises RuleError for a bad set-up."""
+        clean_title = _check_title(title)
+        session = Session.new(game, players, options)
+        with self._mutex:
+            session_id = new_session_id()
+            while self._folder.exists(_session_file(session_id)):
+                session_id = new_session_id()
+            lock = self._folder.lock(f"{LOCKS}/{session_id}.lock")
+            if not lock.acquire(0):
+                raise SessionBusy("store.busy")
+            is_over, winners = _winners(session)
+            entry = self._make_open(session, session_id, lock, time.time(), clean_title, is_over, winners)
+            try:
+                self._write(entry, session.to_dict())
+                doc = self._index_doc(session_id, entry)
+                self._edit_index(lambda sessions: sessions.__setitem__(session_id, doc))
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    self._folder.remove(_session_file(session_id))
+                lock.release()
+                raise
+            self._attach(session_id, entry)
+            return session
+
+    def open(self, session_id: str) -> Session:
+        """The saved session, open for writing (the same object if this store has it open already).
+
+        Raises SessionNotFound, SessionBusy (open in another window), NewerFormat (saved
+        by a newer version; the file is left untouched) or SessionDamaged (the file was
+        moved to the quarantine folder).
+        """
+        self._check_id(session_id)
+        with self._mutex:
+            if session_id in self._open:
+                return self._open[session_id].session
+            lock = self._folder.lock(f"{LOCKS}/{session_id}.lock")
+            if not lock.acquire(0):
+                raise SessionBusy("store.busy")
+            try:
+                entry = self._load(session_id, lock)
+                self._sync_index(session_id, entry)
+            except BaseException:
+                lock.release()
+                raise
+            self._attach(session_id, entry)
+            return entry.session
+
+    def close_session(self, session_id: str) -> None:
+        """Stop writing this session and release its lock; the Session object refuses further changes."""
+        with self._mutex:
+            entry = self._open.pop(session_id, None)
+            if entry is not None:
+                entry.session.journal = _closed_journal
+                entry.lock.release()
+
+    def close(self) -> None:
+        """Close every open session (the store itself stays usable)."""
+        with self._mutex:
+            for session_id in list(self._open):
+                self.close_session(session_id)
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def is_open(self, session_id: str) -> bool:
+        return session_id in self._open
+
+    def sessions(self) -> SessionList:
+        """Summaries of every session, newest first; see `SessionList` for what else it reports."""
+        with self._mutex, _gc_paused():
+            for attempt in range(2):
+                index = self._entries()
+                names = self._session_ids()
+                summaries, to_check = self._summaries(index, names)
+                to_check |= names - index.keys()
+                to_check |= {name for name in self._folder.names(PENDING) if _ID.fullmatch(name)}
+                to_check = {
+                    session_id
+                    for session_id in to_check
+                    if self._newer.get(session_id) != self._folder.stat(_session_file(session_id))
+                }
+                missing = [session_id for session_id in index if session_id not in names]
+                if attempt == 0 and (to_check or missing):
+                    self._repair(to_check, missing)
+                    continue
+                break
+            summaries.sort(key=lambda summary: (summary.updated, summary.id), reverse=True)
+            return SessionList(summaries, self._notes, sorted(self._newer))
+
+    def _summaries(
+        self, index: dict[str, dict[str, Any]], names: set[str]
+    ) -> tuple[list[SessionSummary], set[str]]:
+        """Summaries of the indexed sessions that have a file, and the ids that need a closer look.
+
+        A finished session's updated time is in the index (every change to a finished
+        session rewrites its entry); an unfinished one's is its file's mtime (one stat).
+        """
+        summaries = []
+        unreadable: set[str] = set()
+        for session_id, doc in index.items():
+            if session_id not in names:
+                continue
+            try:
+                updated = doc.get("updated")
+                if not doc["is_over"] or isinstance(updated, bool) or not isinstance(updated, (int, float)):
+                    signature = self._folder.stat(_session_file(session_id))
+                    if signature is None:
+                        continue
+                    if signature[1] == 0:  # an empty file: damaged, no need to parse it
+                        unreadable.add(session_id)
+                        continue
+                    updated = signature[2] / 1e9
+                summaries.append(
+                    SessionSummary(
+                        id=session_id,
+                        game=str(doc["game"]),
+                        players=tuple(doc["players"]),
+                        created=float(doc["created"]),
+                        updated=float(updated),
+                        is_over=bool(doc["is_over"]),
+                        winners=tuple(doc["winners"]),
+                        title=str(doc["title"]),
+                    )
+                )
+            except (KeyError, TypeError, ValueError):
+                unreadable.add(session_id)
+        return summaries, unreadable
+
+    def delete(self, session_id: str) -> None:
+        """Delete a session for good (closing it first if this store has it open)."""
+        self._check_id(session_id)
+        with self._mutex:
+            entry = self._open.pop(session_id, None)
+            if entry is not None:
+                entry.session.journal = _closed_journal
+                lock = entry.lock
+            else:
+                lock = self._folder.lock(f"{LOCKS}/{session_id}.lock")
+                if not lock.acquire(0):
+                    raise SessionBusy("store.busy")
+            try:
+                self._folder.remove(_session_file(session_id))
+                self._edit_index(lambda sessions: sessions.pop(session_id, None))
+                self._folder.remove(f"{PENDING}/{session_id}")
+                self._newer.pop(session_id, None)
+            finally:
+                lock.release()
+            # Ids are never reused, so whoever locks this name later finds no session: safe to remove.
+            with contextlib.suppress(OSError):
+                self._folder.remove(f"{LOCKS}/{session_id}.lock")
+
+    def rename(self, session_id: str, title: str) -> None:
+        """Give a session a title ("" to let the UI compose one)."""
+        clean_title = _check_title(title)
+        self._check_id(session_id)
+        with self._mutex:
+            entry = self._open.get(session_id)
+            borrowed = entry is None
+            if entry is None:
+                lock = self._folder.lock(f"{LOCKS}/{session_id}.lock")
+                if not lock.acquire(0):
+                    raise SessionBusy("store.busy")
+                try:
+                    entry = self._load(session_id, lock)
+                except BaseException:
+                    lock.release()
+                    raise
+            try:
+                self._folder.write(f"{PENDING}/{session_id}", b"")
+                previous = entry.title
+                entry.title = clean_title
+                try:
+                    self._write(entry, entry.session.to_dict())
+                except BaseException:
+                    entry.title = previous
+                    raise
+                self._sync_index(session_id, entry, force=True)
+            finally:
+                if borrowed:
+                    entry.lock.release()
+
+    def known_players(self) -> list[str]:
+        """Player names of earlier sessions, most recently played first, each once (ignoring case)."""
+        seen: set[str] = set()
+        names: list[str] = []
+        for summary in self.sessions():
+            for name in summary.players:
+                if name.casefold() not in seen:
+                    seen.add(name.casefold())
+                    names.append(name)
+        return names
+
+    def verify(self) -> SessionList:
+        """Parse every session file (slow; housekeeping only), set damaged ones aside, fix the index."""
+        with self._mutex:
+            ids = self._session_ids()
+            self._repair({session_id for session_id in ids if session_id not in self._open}, [], thorough=True)
+            return self.sessions()
+
+    def quarantine_notes(self) -> list[QuarantineNote]:
+        """Every file ever set aside in this data folder, newest first."""
+        notes = []
+        for entry in self._folder.scan(QUARANTINE):
+            if not entry.name.endswith(NOTE_SUFFIX):
+                continue
+            try:
+                raw = decode(self._folder.read(f"{QUARANTINE}/{entry.name}") or b"")
+                notes.append(QuarantineNote(raw["file"], raw["moved_to"], raw["reason"], float(raw["time"])))
+            except (ValueError, KeyError, TypeError):
+                continue
+        notes.sort(key=lambda note: note.time, reverse=True)
+        return notes
+
+    # ------------------------------------------------------------------ writing
+
+    def _make_open(
+        self, session: Session, session_id: str, lock: Lock, created: float, title: str, is_over: bool,
+        winners: tuple[str, ...],
+    ) -> _Open:
+        db = TinyDB(self._folder, _session_file(session_id), "session", storage=FolderStorage)
+        storage = db.storage
+        assert isinstance(storage, FolderStorage)
+        return _Open(session, db, storage, lock, created, title, is_over, winners)
+
+    def _attach(self, session_id: str, entry: _Open) -> None:
+        entry.session.id = session_id
+        entry.session.journal = self._journal
+        self._open[session_id] = entry
+
+    def _write(self, entry: _Open, session_doc: dict[str, Any]) -> None:
+        doc = dict(session_doc)
+        doc["created"] = entry.created
+        doc["title"] = entry.title
+        entry.db.table("session").upsert(Document(doc, doc_id=1))
+
+    def _journal(self, session: Session, log: list[dict[str, Any]], cursor: int, state: Any) -> None:
+        with self._mutex:
+            entry = self._open.get(session.id or "")
+            if entry is None or entry.session is not session:
+                raise SessionClosed("store.closed")
+            session_id = session.id or ""
+            is_over, winners = _winners(session, state)
+            # The index changes when the session finishes or stops being finished, and with
+            # every change to a finished session (its entry holds its updated time).
+            touch_index = is_over or (is_over, winners) != (entry.is_over, entry.winners)
+            if touch_index:  # leave a trace in case we die between the two writes
+                self._folder.write(f"{PENDING}/{session_id}", b"")
+            self._write(
+                entry,
+                {
+                    "format": SESSION_FORMAT,
+                    "game": session.game.id,
+                    "players": list(session.players),
+                    "options": session.options,
+                    "events": log,
+                    "cursor": cursor,
+                },
+            )
+            if touch_index:
+                entry.is_over, entry.winners = is_over, winners
+                # The event is saved; an index that cannot be updated now is fixed from the
+                # pending marker later, so the failure must not undo the acknowledged event.
+                with contextlib.suppress(OSError, StoreError):
+                    self._sync_index(session_id, entry, force=True)
+
+    def _index_doc(self, session_id: str, entry: _Open) -> dict[str, Any]:
+        signature = self._folder.stat(_session_file(session_id))
+        return {
+            "game": entry.session.game.id,
+            "players": list(entry.session.players),
+            "created": entry.created,
+            "updated": time.time() if signature is None else signature[2] / 1e9,
+            "title": entry.title,
+            "is_over": entry.is_over,
+            "winners": list(entry.winners),
+        }
+
+    def _sync_index(self, session_id: str, entry: _Open, *, force: bool = False) -> None:
+        doc = self._index_doc(session_id, entry)
+        if force or not _same_entry(self._entries().get(session_id), doc):
+            self._edit_index(lambda sessions: sessions.__setitem__(session_id, doc))
+        self._folder.remove(f"{PENDING}/{session_id}")
+
+    # ------------------------------------------------------------------ the index
+
+    def _entries(self) -> dict[str, dict[str, Any]]:
+        """The index's documents (cached; do not modify)."""
+        try:
+            data = self._index.read()
+        except NewerFile as error:
+            raise NewerFormat("store.index_newer", found=error.found) from error
+        except DamagedFile as error:
+            self._set_index_aside(error.reason)
+            return {}
+        return (data or {}).get("sessions", {})
+
+    def _set_index_aside(self, reason: str) -> None:
+        if not self._index_lock.acquire(INDEX_LOCK_TIMEOUT):
+            raise StoreError("store.locked")
+        try:
+            try:
+                self._index.read()
+            except DamagedFile:
+                self._quarantine(INDEX, f"the list of sessions could not be read: {reason}")
+                self._index.forget()
+        finally:
+            self._index_lock.release()
+
+    def _edit_index(self, change: Callable[[dict[str, Any]], object]) -> None:
+        if not self._index_lock.acquire(INDEX_LOCK_TIMEOUT):
+            raise StoreError("store.locked")
+        try:
+            try:
+                data = self._index.read() or {}
+            except NewerFile as error:
+                raise NewerFormat("store.index_newer", found=error.found) from error
+            except DamagedFile as error:
+                self._quarantine(INDEX, f"the list of sessions could not be read: {error.reason}")
+                self._index.forget()
+                data = {}
+            change(data.setdefault("sessions", {}))
+            self._index.write(data)
+        finally:
+            self._index_lock.release()
+
+    # ------------------------------------------------------------------ reading and repair
+
+    def _check_id(self, session_id: Any) -> None:
+        if not isinstance(session_id, str) or not _ID.fullmatch(session_id):
+            raise SessionNotFound("store.not_found", id=str(session_id))
+
+    def _session_ids(self) -> set[str]:
+        """Ids of the session files (no stat: a directory listing); misnamed .json files are set aside."""
+        ids: set[str] = set()
+        for name in self._folder.names(SESSIONS):
+            if name.startswith(".") or not name.endswith(".json"):
+                continue
+            session_id = name[: -len(".json")]
+            if _ID.fullmatch(session_id):
+                ids.add(session_id)
+            else:
+                self._quarantine(f"{SESSIONS}/{name}", "its name is not a session id")
+        return ids
+
+    def _sweep_temp(self, sub: str) -> None:
+        """Remove temporary files left by a write that was killed (never a fresh one: it may be in flight)."""
+        now = time.time()
+        for entry in self._folder.scan(sub):
+            if entry.name.startswith(".") and entry.name.endswith(".tmp") and now - entry.mtime > STALE_TEMP_SECONDS:
+                self._folder.remove(f"{sub}/{entry.name}" if sub else entry.name)
+
+    def _load(self, session_id: str, lock: Lock) -> _Open:
+        """Read and check a session file (its lock held). Quarantines it if it is damaged."""
+        name = _session_file(session_id)
+        storage = FolderStorage(self._folder, name, "session")
+        try:
+            data = storage.read()
+            if data is None:
+                self._drop_entries([session_id])
+                raise SessionNotFound("store.not_found", id=session_id)
+            session, created, title = self._parse(data)
+        except NewerFile as error:
+            self._newer[session_id] = self._folder.stat(name)
+            raise NewerFormat("store.newer", id=session_id, found=error.found) from error
+        except DamagedFile as error:
+            self._quarantine_session(session_id, error.reason)
+            raise SessionDamaged("store.damaged", id=session_id, reason=error.reason) from error
+        self._newer.pop(session_id, None)
+        is_over, winners = _winners(session)
+        entry = self._make_open(session, session_id, lock, created, title, is_over, winners)
+        entry.storage.read()  # warm the cache of the storage that will do the writing
+        return entry
+
+    @staticmethod
+    def _parse(data: dict[str, dict[str, Any]]) -> tuple[Session, float, str]:
+        tables = set(data) - {"_meta"}
+        if tables != {"session"} or set(data["session"]) != {"1"}:
+            raise DamagedFile("it does not hold exactly one session")
+        doc = dict(data["session"]["1"])
+        created = doc.pop("created", None)
+        title = doc.pop("title", None)
+        if isinstance(created, bool) or not isinstance(created, (int, float)) or not math.isfinite(created):
+            raise DamagedFile("its creation time is missing")
+        if not isinstance(title, str):
+            raise DamagedFile("its title is missing")
+        version = doc.get("format")
+        if isinstance(version, int) and not isinstance(version, bool) and version > SESSION_FORMAT:
+            raise NewerFile(version, SESSION_FORMAT)
+        try:
+            session = Session.from_dict(doc)
+        except (RuleError, TypeError, KeyError, AttributeError, IndexError, ValueError) as error:
+            raise DamagedFile(str(error).rstrip(".")) from error
+        return session, float(created), title
+
+    def _repair(self, to_check: set[str], missing: list[str], *, thorough: bool = False) -> None:
+        """Bring the index in line with the session files (parsing only the files named)."""
+        updates: dict[str, dict[str, Any]] = {}
+        dropped: set[str] = set(missing)
+        settled: list[str] = []
+        index = self._entries()
+        for session_id in sorted(to_check):
+            entry = self._open.get(session_id)
+            if entry is not None:
+                updates[session_id] = self._index_doc(session_id, entry)
+                settled.append(session_id)
+                continue
+            lock = self._folder.lock(f"{LOCKS}/{session_id}.lock")
+            if not lock.acquire(0):
+                continue  # another window is writing it; it will update the index itself
+            try:
+                try:
+                    loaded = self._load(session_id, lock)
+                except SessionNotFound:
+                    dropped.add(session_id)
+                    settled.append(session_id)
+                    continue
+                except (NewerFormat, SessionDamaged):
+                    continue
+                doc = self._index_doc(session_id, loaded)
+                if not thorough or not _same_entry(index.get(session_id), doc):
+                    updates[session_id] = doc
+                settled.append(session_id)
+            finally:
+                lock.release()
+        if updates or dropped:
+
+            def change(sessions: dict[str, Any]) -> None:
+                for session_id in dropped:
+                    sessions.pop(session_id, None)
+                sessions.update(updates)
+
+            self._edit_index(change)
+        for session_id in settled:
+            self._folder.remove(f"{PENDING}/{session_id}")
+
+    def _drop_entries(self, session_ids: list[str]) -> None:
+        if any(session_id in self._entries() for session_id in session_ids):
+
+            def change(sessions: dict[str, Any]) -> None:
+                for session_id in session_ids:
+                    sessions.pop(session_id, None)
+
+            self._edit_index(change)
+
+    def _quarantine_session(self, session_id: str, reason: str) -> None:
+        self._quarantine(_session_file(session_id), reason)
+        self._drop_entries([session_id])
+        self._folder.remove(f"{PENDING}/{session_id}")
+
+    def _quarantine(self, name: str, reason: str) -> QuarantineNote:
+        """Move a damaged file to quarantine/ next to a note saying why; never overwrites anything."""
+        self._folder.ensure(QUARANTINE)
+        base = name.rsplit("/", 1)[-1]
+        target, number = f"{QUARANTINE}/{base}", 1
+        while self._folder.exists(target) or self._folder.exists(target + NOTE_SUFFIX):
+            target, number = f"{QUARANTINE}/{base}.{number}", number + 1
+        note = QuarantineNote(file=name, moved_to=target, reason=reason, time=time.time())
+        self._folder.write(target + NOTE_SUFFIX, encode(asdict(note)))
+        self._folder.move(name, target)
+        self._notes.append(note)
+        return note

@@ -1,0 +1,33 @@
+"""Kill a recording process ~50 times, including during undos; nothing acknowledged may be lost.
+
+The harness is tests/bench/crash.py (which runs the same with a count argument, e.g. 500).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CRASH = Path(__file__).resolve().parent / "bench" / "crash.py"
+
+
+def _load_crash_harness() -> Any:
+    spec = importlib.util.spec_from_file_location("companion_crash_bench", CRASH)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.skipif(sys.platform == "emscripten", reason="needs subprocesses")
+def test_fifty_kills_lose_nothing(tmp_path: Path) -> None:
+    crash = _load_crash_harness()
+    result = crash.run(50, tmp_path, seed=20240601)
+    assert result.problems == []
+    assert (result.corrupt, result.lost) == (0, 0)
+    assert result.kills == 50 and result.undo_kills >= 20 and result.operations > 100
