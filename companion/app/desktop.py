@@ -16,8 +16,15 @@ log = logging.getLogger(__name__)
 DOWNLOAD_TIMEOUT_S = 20
 
 
+def hosted_by_flet() -> bool:
+    """A built app (Flet embeds Python) or `flet run`: Flet brings its own client."""
+    return bool(os.environ.get("FLET_PLATFORM") or os.environ.get("FLET_DISPLAY_URL_PREFIX"))
+
+
 def desktop_problem() -> str | None:
     """None when a desktop window can open; else the reason, as one short sentence."""
+    if hosted_by_flet():
+        return None
     if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
         return "no display to open a window on"
     try:
