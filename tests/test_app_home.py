@@ -60,7 +60,7 @@ async def test_in_progress_first_with_status_lines_then_finished_with_winners() 
         assert screen.text_of(f"status-{heartland}") == "Bob's turn · $5 / $40"
         assert screen.text_of(f"status-{plains}") == "Léa's turn · tokens 0/40"
         assert screen.text_of(f"status-{countdown}") == "Round 2 · lowest: Kim 13"
-        assert screen.text_of(f"status-{finished}") == "Ann won"
+        assert screen.text_of(f"status-{finished}") == "Ann won with 13 points"
         assert "last played just now" in screen.text_of(f"session-{heartland}")
 
         # One tap resumes a game where it was.
@@ -81,7 +81,7 @@ async def test_a_shared_win_on_the_home_screen() -> None:
         await finish_transamerica(screen, "Cy")
         await screen.tap("back")
         (summary,) = data.sessions()
-        assert screen.text_of(f"status-{summary.id}") == "Ann and Bob shared the win"
+        assert screen.text_of(f"status-{summary.id}") == "Ann and Bob shared the win with 13 points"
 
 
 @table
@@ -184,3 +184,28 @@ async def test_a_tab_playing_a_game_another_tab_deleted_says_so() -> None:
         assert playing_tab.text_of("money-ann") == "$5"
         await playing_tab.tap("back")
         assert playing_tab.exists("empty")
+
+
+@table
+async def test_finished_games_show_their_result_and_the_oldest_wait_behind_a_tap() -> None:
+    data = memory_app()
+    for number in range(12):
+        session = data.new("transamerica", ["Ann", f"Guest {number}"], {})
+        session.apply({"type": "end_round", "missing": {"Ann": 0, f"Guest {number}": 13}})
+        data.close_session(session.id or "")
+    plains = data.new("great_plains", ["Léa", "Tom"], {})
+    for _ in range(3):
+        for player in ("Léa", "Tom"):
+            plains.apply({"type": "place_cave", "player": player})
+    for _ in range(20):
+        for player in ("Léa", "Tom"):
+            plains.apply({"type": "place_token", "player": player})
+    plains.apply({"type": "zone", "spaces": 6, "water": 1, "tokens": {"Léa": 3, "Tom": 2}})
+    data.close_session(plains.id or "")
+    async with app_screen(data) as screen:
+        assert screen.text_of(f"status-{plains.id}") == "Léa won 7–0"
+        assert screen.text_of("more-finished") == "Show 3 older finished games"
+        assert "TransAmerica · Ann and Guest 0" not in screen.texts()
+        await screen.tap("more-finished")
+        assert "TransAmerica · Ann and Guest 0" in screen.texts()
+        assert "Ann won with 13 points" in screen.texts()

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 
 from companion.messages import join_names
+from companion.rules.base import Standing
 
 if TYPE_CHECKING:
     from companion.app.shell import Shell
@@ -38,6 +39,13 @@ def slug(text: str) -> str:
 
 def plural(count: int, one: str, many: str | None = None) -> str:
     return f"{count} {one if count == 1 else (many or one + 's')}"
+
+
+def result_line(standings: Sequence[Standing], score: str) -> str:
+    """'Ann won ($44)' or 'Ann and Cy shared the win ($40)', for the home screen."""
+    winners = [standing.player for standing in standings if standing.winner]
+    verb = "won" if len(winners) == 1 else "shared the win"
+    return f"{names(winners)} {verb} {score}"
 
 
 def possessive(name: str) -> str:

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
 
 def status_line(state: Any) -> str:
-    return "in progress"
+    return "in progress"  # a game without a screen of its own has no words for its state yet
 
 
 def build(shell: Shell) -> ft.Control:

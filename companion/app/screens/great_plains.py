@@ -8,7 +8,7 @@ import flet as ft
 
 from companion.app import widgets as w
 from companion.app.ties import tie_lines
-from companion.rules.great_plains import CAVES, SPIRITS, TOKENS, GreatPlainsState, Zone
+from companion.rules.great_plains import CAVES, SPIRITS, TOKENS, GreatPlainsState, Zone, standings
 
 if TYPE_CHECKING:
     from companion.app.shell import Shell
@@ -29,8 +29,8 @@ def subtitle(state: GreatPlainsState) -> str:
 
 def status_line(state: GreatPlainsState) -> str:
     if state.over:
-        fox, snake = state.points_of(state.fox), state.points_of(state.snake)
-        return f"Scoring · Fox {fox} – Snake {snake}"
+        final = standings(state)
+        return w.result_line(final, "–".join(str(standing.score) for standing in final))
     return f"{w.possessive(state.current_player or '')} turn · tokens {sum(state.tokens)}/{TOKENS * 2}"
 
 
@@ -121,7 +121,7 @@ def scoring(shell: Shell, state: GreatPlainsState) -> ft.Control:
     rows.extend(w.text(zone_line(state, number, zone), 15, key=f"zone-{number}")
                 for number, zone in enumerate(state.zones, start=1))
     totals = " · ".join(f"{TRIBE_NAMES[state.tribe(p)]} {state.points_of(p)}" for p in state.players)
-    rows.append(w.text(totals, 20, bold=True, key="totals"))
+    rows.append(w.big_number(totals, key="totals"))
     if state.over:
         rows.append(result(shell, state))
     if shell.ui.panel == "zone":

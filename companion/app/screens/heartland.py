@@ -14,6 +14,7 @@ from companion.rules.heartland import (
     HeartlandState,
     Truck,
     discard_cost,
+    standings,
     weigh_station_cost,
 )
 
@@ -32,7 +33,8 @@ def subtitle(state: HeartlandState) -> str:
 def status_line(state: HeartlandState) -> str:
     """One line for the home screen."""
     if state.over:
-        return "Game over"
+        final = standings(state)
+        return w.result_line(final, f"(${final[0].score})")
     current = state.truck(state.current_player or state.players[0])
     return f"{w.possessive(current.player)} turn · ${current.money} / ${state.target}"
 
@@ -115,7 +117,7 @@ def small_card(shell: Shell, state: HeartlandState, truck: Truck) -> ft.Control:
         ft.Row([
             ft.Column([w.text(truck.player, 16, bold=True, colour=colour), w.text(details, 13, key=f"cargo-{key}")],
                       spacing=0, expand=True),
-            w.text(f"${truck.money}", 24, bold=True, key=f"money-{key}"),
+            w.big_number(f"${truck.money}", key=f"money-{key}"),
         ]),
         border=ft.Border.all(1, colour), border_radius=10, padding=ft.Padding.symmetric(horizontal=12, vertical=6),
         on_click=lambda _: shell.open_panel("adjust", player=truck.player), key=f"card-{key}",

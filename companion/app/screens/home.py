@@ -14,6 +14,9 @@ if TYPE_CHECKING:
     from companion.app.shell import Shell
 
 
+FINISHED_SHOWN = 10  # each finished game's result line reads its file once; the rest wait for a tap
+
+
 def ago(timestamp: float, now: float | None = None) -> str:
     seconds = max(0, (now or time.time()) - timestamp)
     if seconds < 60:
@@ -42,7 +45,11 @@ def build(shell: Shell) -> ft.Control:
         body.extend(session_card(shell, summary) for summary in in_progress)
     if finished:
         body.append(w.text("Finished", 15, bold=True))
-        body.extend(session_card(shell, summary) for summary in finished)
+        shown = finished if shell.ui.draft.get("all_finished") else finished[:FINISHED_SHOWN]
+        body.extend(session_card(shell, summary) for summary in shown)
+        if len(shown) < len(finished):
+            body.append(ft.TextButton(f"Show {len(finished) - len(shown)} older finished games", key="more-finished",
+                                      on_click=lambda _: shell.set_draft(all_finished=True)))
     if not listing:
         body.append(w.text("No games yet. Start one below; every tap is saved as you play.", 16, key="empty"))
     header = w.present(w.text("Companion", 24, bold=True), w.notice(shell))
@@ -71,11 +78,7 @@ def session_card(shell: Shell, summary: Any) -> ft.Control:
             ]),
             bgcolor=w.ERROR_BG, padding=10, border_radius=10, key=f"session-{key}",
         )
-    if summary.is_over:
-        winners = list(summary.winners)
-        line = f"{w.names(winners)} won" if len(winners) == 1 else f"{w.names(winners)} shared the win"
-    else:
-        line = shell.store.status_line(summary)
+    line = shell.store.status_line(summary)
     return ft.Container(
         ft.Row([
             ft.Column([

@@ -8,7 +8,7 @@ import flet as ft
 
 from companion.app import widgets as w
 from companion.app.ties import ordinal
-from companion.rules.transamerica import STARTING_POINTS, TransAmericaState
+from companion.rules.transamerica import STARTING_POINTS, TransAmericaState, standings
 
 if TYPE_CHECKING:
     from companion.app.shell import Shell
@@ -25,7 +25,8 @@ def subtitle(state: TransAmericaState) -> str:
 
 def status_line(state: TransAmericaState) -> str:
     if state.over:
-        return "Game over"
+        final = standings(state)
+        return w.result_line(final, f"with {w.plural(final[0].score, 'point')}")
     lowest = min(state.players, key=state.points_of)
     return f"Round {state.round_number} · lowest: {lowest} {state.points_of(lowest)}"
 
