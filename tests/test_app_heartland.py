@@ -476,3 +476,24 @@ async def test_the_log_says_which_turn_each_line_belongs_to() -> None:
             "2. Ann ended the turn; Bob plays · turn 1",
             "1. Ann moved 2 spaces with fuel · turn 1",
         ]
+
+
+@table
+async def test_a_penalty_below_zero_reads_as_minus_dollars() -> None:
+    data = memory_app()
+    session = data.new("heartland", ["Ann", "Bob"], {"target": 6})
+    for event in (
+        {"type": "move", "player": "Ann", "spaces": 1, "pay": "fuel"},
+        {"type": "adjust", "player": "Ann", "amount": 1, "note": "found a dollar"},
+        {"type": "end_turn", "player": "Ann"},
+        {"type": "move", "player": "Bob", "spaces": 3, "pay": "cash"},
+        {"type": "load", "player": "Bob", "good": "pigs", "cubes": 2},
+        {"type": "end_turn", "player": "Bob"},
+    ):
+        session.apply(event)
+    data.close_session(session.id or "")
+    async with app_screen(data) as screen:
+        assert screen.text_of(f"status-{session.id}") == "Ann won ($6)"
+        await screen.tap(f"session-{session.id}")
+        assert screen.text_of("final-bob") == "-$2"
+        assert "pigs: 2 cubes × $2 = -$4" in screen.texts()

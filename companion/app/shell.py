@@ -175,6 +175,21 @@ class Shell:
             self.ui.notice = None
             self.render()
 
+    def draft_get(self, path: tuple[str, ...], default: Any) -> Any:
+        node: Any = self.ui.draft
+        for name in path[:-1]:
+            node = node.get(name) or {}
+        return node.get(path[-1], default)
+
+    def draft_set(self, path: tuple[str, ...], value: Any) -> None:
+        """Set one input of the open sheet, e.g. ("missing", "Ann"), reading the live draft."""
+        node = self.ui.draft
+        for name in path[:-1]:
+            node = node.setdefault(name, {})
+        node[path[-1]] = value
+        self.ui.notice = None
+        self.render()
+
     def show_notice(self, text: str, *, error: bool = True) -> None:
         self.ui.notice = text
         self.ui.notice_is_error = error

@@ -37,6 +37,11 @@ def slug(text: str) -> str:
     return "".join(char if char.isalnum() else f"-{ord(char):x}" for char in text.casefold())
 
 
+def dollars(amount: int) -> str:
+    """$5, or -$3 for a final score the cargo penalty took below zero."""
+    return f"-${-amount}" if amount < 0 else f"${amount}"
+
+
 def plural(count: int, one: str, many: str | None = None) -> str:
     return f"{count} {one if count == 1 else (many or one + 's')}"
 
@@ -101,7 +106,7 @@ def action(
         key=key,
         height=BUTTON_HEIGHT,
         style=style,
-        expand=expand,
+        expand=expand or None,  # an explicit expand=False breaks layout inside a wrapping Row
         opacity=0.5 if refusal is not None else 1.0,
         tooltip=refusal,
     )
@@ -239,12 +244,19 @@ def sheet(shell: Shell, title: str, body: list[ft.Control], *, key: str,
     )
 
 
-def stepper(label: str, value: int, on_change: Callable[[int], None], *, key: str, low: int = 0,
+def stepper(shell: Shell, label: str, path: tuple[str, ...], default: int, *, key: str, low: int = 0,
             high: int = 99, steps: Sequence[int] = (1,)) -> ft.Control:
-    """A number with - and + buttons (and extra +N steps, e.g. +2 for a hard segment)."""
+    """A number of the open sheet's draft with - and + buttons (and +N steps, e.g. +2 for a
+    hard segment). A tap reads the live draft, so quick taps before a redraw all count."""
+    value = int(shell.draft_get(path, default))
+
+    def change(delta: int) -> None:
+        current = int(shell.draft_get(path, default))
+        shell.draft_set(path, max(low, min(high, current + delta)))
+
     buttons: list[ft.Control] = [
         ft.IconButton(ft.Icons.REMOVE, tooltip=f"{label} minus one", key=f"{key}-minus",
-                      disabled=value <= low, on_click=lambda _: on_change(max(low, value - 1))),
+                      disabled=value <= low, on_click=lambda _: change(-1)),
         ft.Container(text(str(value), 24, bold=True, key=f"{key}-value"), width=44,
                      alignment=ft.Alignment.CENTER),
     ]
@@ -252,7 +264,7 @@ def stepper(label: str, value: int, on_change: Callable[[int], None], *, key: st
         buttons.append(
             ft.OutlinedButton(
                 f"+{step}", key=f"{key}-plus{step}" if step != 1 else f"{key}-plus", disabled=value + step > high,
-                on_click=lambda _, step=step: on_change(min(high, value + step)), height=BUTTON_HEIGHT,
+                on_click=lambda _, step=step: change(step), height=BUTTON_HEIGHT,
             )
         )
     return ft.Row([ft.Text(label, size=16, expand=True), *buttons], key=key)

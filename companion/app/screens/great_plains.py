@@ -155,15 +155,13 @@ def zone_panel(shell: Shell, state: GreatPlainsState) -> ft.Control:
     spaces, water = int(draft.get("spaces", 1)), int(draft.get("water", 0))
     tokens: dict[str, int] = dict(draft.get("tokens") or {})
     rows: list[ft.Control] = [
-        w.stepper("Spaces", spaces, lambda v: shell.set_draft(spaces=v), key="zone-spaces", low=1, high=200,
-                  steps=(1, 5)),
-        w.stepper("Water sources", water, lambda v: shell.set_draft(water=v), key="zone-water", high=50),
+        w.stepper(shell, "Spaces", ("spaces",), 1, key="zone-spaces", low=1, high=200, steps=(1, 5)),
+        w.stepper(shell, "Water sources", ("water",), 0, key="zone-water", high=50),
     ]
     for player in state.players:
         tribe = state.tribe(player)
-        rows.append(w.stepper(f"{TRIBE_NAMES[tribe]} tokens", tokens.get(player, 0),
-                              lambda v, player=player: shell.set_draft(tokens={**tokens, player: v}),
-                              key=f"zone-{tribe}", high=TOKENS))
+        rows.append(w.stepper(shell, f"{TRIBE_NAMES[tribe]} tokens", ("tokens", player), 0, key=f"zone-{tribe}",
+                              high=TOKENS))
     counts = tuple(tokens.get(player, 0) for player in state.players)
     preview = Zone(spaces, water, counts)
     if preview.winner_seat is None:

@@ -34,7 +34,7 @@ def status_line(state: HeartlandState) -> str:
     """One line for the home screen."""
     if state.over:
         final = standings(state)
-        return w.result_line(final, f"(${final[0].score})")
+        return w.result_line(final, f"({w.dollars(final[0].score)})")
     current = state.truck(state.current_player or state.players[0])
     return f"{w.possessive(current.player)} turn · ${current.money} / ${state.target}"
 
@@ -238,19 +238,14 @@ def last_price(shell: Shell, good: str) -> int | None:
 def unload_panel(shell: Shell, state: HeartlandState) -> ft.Control:
     player = state.current_player or ""
     truck = state.truck(player)
-    prices: dict[str, int | None] = shell.ui.draft.setdefault("prices", {})
     rows: list[ft.Control] = [w.text("Set the printed price, then tap how many cubes:", 14)]
     for good in GOODS:
         carried = truck.carried(good)
         if not carried:
             continue
-        price = prices.get(good) or last_price(shell, good)
-
-        def set_price(value: int, good: str = good) -> None:
-            shell.set_draft(prices={**prices, good: value})
-
-        rows.append(w.stepper(f"{good}: ${price}/cube" if price else f"{good}: price?", price or 0, set_price,
-                              key=f"price-{good}", low=1, high=20))
+        price = shell.draft_get(("prices", good), None) or last_price(shell, good)
+        rows.append(w.stepper(shell, f"{good}: ${price}/cube" if price else f"{good}: price?", ("prices", good),
+                              price or 0, key=f"price-{good}", low=1, high=20))
         buttons = []
         for count in range(1, carried + 1):
             event = {"type": "unload", "player": player, "good": good, "cubes": count, "price": price or 0}
@@ -272,8 +267,7 @@ def adjust_panel(shell: Shell, state: HeartlandState) -> ft.Control:
     note = draft.get("note", "correction")
     rows: list[ft.Control] = [
         w.text(f"{player} has ${money}. A correction is logged and can be undone.", 14),
-        w.stepper("Amount", amount, lambda value: shell.set_draft(amount=value), key="adjust-amount",
-                  low=-money, high=99, steps=(1, 5)),
+        w.stepper(shell, "Amount", ("amount",), 0, key="adjust-amount", low=-money, high=99, steps=(1, 5)),
         ft.TextField(label="Why", value=note, key="adjust-note", max_length=60,
                      on_change=lambda e: shell.set_draft(quiet=True, note=e.control.value)),
     ]
@@ -293,7 +287,7 @@ def upgrade_panel(shell: Shell, state: HeartlandState) -> ft.Control:
         w.text("The upgrade's name and cost are printed on its Truck Stop card.", 14),
         ft.TextField(label="Upgrade name", value=draft.get("name", ""), key="upgrade-name", max_length=30,
                      on_change=lambda e: shell.set_draft(quiet=True, name=e.control.value)),
-        w.stepper("Cost $", cost, lambda value: shell.set_draft(cost=value), key="upgrade-cost", high=99, steps=(1, 5)),
+        w.stepper(shell, "Cost $", ("cost",), 0, key="upgrade-cost", high=99, steps=(1, 5)),
     ]
 
     def buy() -> None:
@@ -321,7 +315,7 @@ def end_screen(shell: Shell, state: HeartlandState) -> ft.Control:
             ft.Row([
                 w.text(f"{ordinal(standing.rank)} {standing.player}" + (" — winner" if standing.winner else ""),
                        20, bold=True, colour=colour, key=f"rank-{w.slug(standing.player)}"),
-                w.big_number(f"${standing.score}", key=f"final-{w.slug(standing.player)}"),
+                w.big_number(w.dollars(standing.score), key=f"final-{w.slug(standing.player)}"),
             ], alignment=ft.MainAxisAlignment.SPACE_BETWEEN),
             w.text(f"Money ${detail['money']}", 15),
         ]
@@ -332,7 +326,7 @@ def end_screen(shell: Shell, state: HeartlandState) -> ft.Control:
             lines.append(w.text("No cargo left: no penalty", 15))
         cards.append(ft.Container(ft.Column(lines, spacing=2), border=ft.Border.all(2, colour), border_radius=10,
                                   padding=10))
-    for line in tie_lines(standings, lambda score: f"${score}", "fewer cubes on the truck",
+    for line in tie_lines(standings, w.dollars, "fewer cubes on the truck",
                           lambda s: f"{s.detail['cubes']} cube{'s' if s.detail['cubes'] != 1 else ''}"):
         cards.append(w.text(line, 15, key="tie-break"))
     penalties = ", ".join(f"{good} ${cost}" for good, cost in PENALTY_PER_CUBE.items())

@@ -174,9 +174,8 @@ def heartland_options(shell: Shell, draft: dict[str, Any]) -> list[ft.Control]:
                                    on_click=lambda _, rule=rule: shell.set_draft(target=rule)))
     controls: list[ft.Control] = [w.text("Money target", 15, bold=True), ft.Row(choices, wrap=True)]
     if draft["target"] == "custom":
-        controls.append(w.stepper("Custom target $", int(draft["custom_target"]),
-                                  lambda v: shell.set_draft(custom_target=v), key="custom-target", low=1, high=999,
-                                  steps=(1, 5)))
+        controls.append(w.stepper(shell, "Custom target $", ("custom_target",), 40, key="custom-target", low=1,
+                                  high=999, steps=(1, 5)))
     for name, label in HEARTLAND_SWITCHES:
         controls.append(ft.Switch(label=label, value=bool(draft.get(name)), key=f"option-{name}",
                                   on_change=lambda e, name=name: shell.set_draft(**{name: bool(e.control.value)})))

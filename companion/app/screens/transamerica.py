@@ -101,10 +101,7 @@ def open_end_round(shell: Shell, state: TransAmericaState) -> None:
 
 
 def end_round_panel(shell: Shell, state: TransAmericaState) -> ft.Control:
-    missing: dict[str, int] = dict(shell.ui.draft.get("missing") or {player: 0 for player in state.players})
-
-    def setter(player: str):  # type: ignore[no-untyped-def]
-        return lambda value: shell.set_draft(missing={**missing, player: value})
+    missing = {player: int(shell.draft_get(("missing", player), 0)) for player in state.players}
 
     rows: list[ft.Control] = [w.text("Segments each player still misses (hard ones count 2). "
                                      "Whoever connected all cities stays at 0.", 14)]
@@ -112,11 +109,11 @@ def end_round_panel(shell: Shell, state: TransAmericaState) -> ft.Control:
         key = w.slug(player)
         before = state.points_of(player)
         after = before - missing[player]
-        rows.append(w.stepper(player, missing[player], setter(player), key=f"missing-{key}", high=99, steps=(1, 2)))
+        rows.append(w.stepper(shell, player, ("missing", player), 0, key=f"missing-{key}", high=99, steps=(1, 2)))
         rows.append(ft.Row([
             w.text(f"{before} to {after}", 15, bold=after <= 0, key=f"after-{key}"),
-            ft.TextButton("Connected all (0)", on_click=lambda _, player=player: setter(player)(0),
-                          key=f"finished-{key}"),
+            ft.TextButton("Connected all (0)", key=f"finished-{key}",
+                          on_click=lambda _, player=player: shell.draft_set(("missing", player), 0)),
         ], alignment=ft.MainAxisAlignment.SPACE_BETWEEN))
     event = {"type": "end_round", "missing": missing}
     ends = [player for player in state.players if state.points_of(player) - missing[player] <= 0]
