@@ -1,0 +1,68 @@
+"""Fixtures for the real-browser tests of the companion app.
+
+``app`` serves ``companion.app.main:main`` on a fresh data folder (one per test: the
+app resumes the last open game, so tests sharing a folder would land in each other's games)
+and opens Chromium on it. A failing test leaves a ``FAILED-<test>.png`` screenshot and
+prints the server's log.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from harness import AppServer, FlutterPage, open_browser, require_browser, serve_app
+
+APP_TARGET = "companion.app.main:main"
+_FAILED = pytest.StashKey[bool]()
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> pytest.TestReport:
+    report: pytest.TestReport = yield
+    if report.when == "call":
+        item.stash[_FAILED] = report.failed
+    return report
+
+
+class CompanionApp:
+    """The app served on one data folder, with a browser on it; ``restart`` keeps the folder."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir = data_dir
+        self.server: AppServer | None = None
+        self.ui: FlutterPage | None = None
+        self._stack = contextlib.ExitStack()
+
+    def open(self) -> FlutterPage:
+        self.server = self._stack.enter_context(serve_app(APP_TARGET, data_dir=self.data_dir))
+        self.ui = self._stack.enter_context(open_browser(self.server.url))
+        return self.ui
+
+    def restart(self) -> FlutterPage:
+        """Close the browser, stop the server process, then serve the same data folder again."""
+        self.close()
+        return self.open()
+
+    def close(self) -> None:
+        stack, self._stack = self._stack, contextlib.ExitStack()
+        stack.close()  # the browser first, then the server
+        self.server = self.ui = None
+
+
+@pytest.fixture
+def app(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[CompanionApp]:
+    require_browser()  # skip early (or fail on CI) before starting a server
+    app = CompanionApp(tmp_path / "data")
+    try:
+        yield app
+    finally:
+        if request.node.stash.get(_FAILED, False):
+            if app.ui is not None:
+                with contextlib.suppress(Exception):
+                    app.ui.screenshot(f"FAILED-{request.node.name}", settle_s=0.2)
+            if app.server is not None:
+                print(f"--- app server log ---\n{app.server.log()}")
+        app.close()
