@@ -89,9 +89,11 @@ class PlayerField:
 
 @dataclass(frozen=True)
 class PerPlayerField:
-    """A number for every player, e.g. TransAmerica's missing segments."""
+    """A number per player: for every player (TransAmerica's missing segments), or with
+    `every=False` for some of them, the absent ones counting 0 (tokens in a zone)."""
 
     each: IntField
+    every: bool = True
 
     def check(self, name: str, value: Any, players: Sequence[str]) -> Any:
         if not isinstance(value, Mapping):
@@ -99,29 +101,14 @@ class PerPlayerField:
         for key in value:
             if key not in players:
                 raise RuleError("field.per_player_extra", field=name, value=describe_value(key))
-        if set(value) != set(players):
+        if self.every and set(value) != set(players):
             raise RuleError("field.per_player", field=name, allowed=join_names(list(players)))
-        return {player: self.each.check(f"{name} of {player}", value[player], players) for player in players}
-
-
-@dataclass(frozen=True)
-class SomePlayersField:
-    """A number for some of the players (absent ones count 0), e.g. tokens in a zone."""
-
-    each: IntField
-
-    def check(self, name: str, value: Any, players: Sequence[str]) -> Any:
-        if not isinstance(value, Mapping):
-            raise RuleError("field.per_player", field=name, allowed=join_names(list(players)))
-        for key in value:
-            if key not in players:
-                raise RuleError("field.per_player_extra", field=name, value=describe_value(key))
         return {
             player: self.each.check(f"{name} of {player}", value.get(player, 0), players) for player in players
         }
 
 
-FieldCheck = IntField | BoolField | ChoiceField | TextField | PlayerField | PerPlayerField | SomePlayersField
+FieldCheck = IntField | BoolField | ChoiceField | TextField | PlayerField | PerPlayerField
 
 
 @dataclass(frozen=True)

@@ -20,8 +20,8 @@ from companion.rules.base import (
     EventKind,
     Game,
     IntField,
+    PerPlayerField,
     PlayerField,
-    SomePlayersField,
     Standing,
     check_option_names,
     describe_value,
@@ -225,7 +225,7 @@ EVENTS: dict[str, EventKind[GreatPlainsState]] = {
         {
             "spaces": IntField(1, MAX_ZONE_SPACES),
             "water": IntField(0, MAX_ZONE_WATER),
-            "tokens": SomePlayersField(IntField(0, TOKENS)),
+            "tokens": PerPlayerField(IntField(0, TOKENS), every=False),
         },
         zone,
     ),
