@@ -234,6 +234,7 @@ class Screen:
         settle_rounds: event-loop turns to let background work (``page.navigate``,
             component re-renders) finish after each action.
         page_url: what ``page.url`` reports (a web client's address).
+        pubsub: a ``PubSubHub`` shared with other Screens, as the tabs of one server share one.
     """
 
     def __init__(
@@ -247,6 +248,7 @@ class Screen:
         page_props: dict[str, Any] | None = None,
         settle_rounds: int = 20,
         page_url: str = "http://127.0.0.1:8550",
+        pubsub: PubSubHub | None = None,
     ) -> None:
         self.main = main
         self.initial_route = route
@@ -260,6 +262,8 @@ class Screen:
         self.dispatches: list[Dispatch] = []
         self.conn = RecordingConnection()
         self.conn.page_url = page_url  # page.url; Flet builds page.query from it on route changes
+        if pubsub is not None:  # several Screens on one hub: tabs of one server process
+            self.conn.pubsubhub = pubsub
         self.session: Session | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._background_errors: list[str] = []

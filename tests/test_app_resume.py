@@ -3,16 +3,19 @@ screen with the same state, the same undo and redo."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import shutil
 from pathlib import Path
 from typing import Any
 
-from app_helpers import app_screen, notice, start_game, table
+from app_helpers import app_screen, memory_app, notice, start_game, table
 from flet.messaging.protocol import Message, MessageAction
-from flet_harness import Screen
+from flet.pubsub.pubsub_hub import PubSubHub
+from flet_harness import Screen, wait_for
 
 from companion.app.data import AppData
+from companion.app.main import make_main
 from companion.store import Store
 
 
@@ -222,3 +225,19 @@ async def test_a_last_game_open_in_another_window_lands_on_home_saying_so(tmp_pa
         async with app_screen(reopen(tmp_path)) as screen:
             assert notice(screen) == "This game is open in another window. Close it there first."
             assert screen.exists(f"session-{summary.id}")
+
+
+@table
+async def test_two_tabs_on_one_game_both_follow_every_tap() -> None:
+    hub = PubSubHub(loop=asyncio.get_running_loop())
+    data = memory_app()
+    session = data.new("heartland", ["Ann", "Bob"], {})
+    data.close_session(session.id or "")
+    async with Screen(make_main(data), pubsub=hub) as first, Screen(make_main(data), pubsub=hub) as second:
+        for tab in (first, second):
+            await tab.tap(f"session-{session.id}")
+        await first.tap("move-cash-2")
+        await wait_for(lambda: second.text_of("money-ann") == "$3")
+        assert second.text_of("last-act") == "Last: Ann moved 2 spaces for $2"
+        await second.tap("undo")
+        await wait_for(lambda: first.text_of("money-ann") == "$5")

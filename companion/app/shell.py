@@ -9,13 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
 from companion.messages import RuleError
 from companion.session import Session
 from companion.store import StoreError
+
+if TYPE_CHECKING:
+    from companion.app.data import AppData
 
 
 @dataclass
@@ -31,12 +34,18 @@ class UiState:
 class Shell:
     """Owns the page, the store and the UI state; rebuilds the screen after each change."""
 
-    def __init__(self, page: ft.Page, store: Any, build: Callable[[Shell], ft.Control]) -> None:
+    def __init__(self, page: ft.Page, store: AppData, build: Callable[[Shell], ft.Control]) -> None:
         self.page = page
         self.store = store
         self.ui = UiState()
         self.session: Session | None = None
         self._build = build
+        page.pubsub.subscribe(self._on_game_changed)
+
+    async def _on_game_changed(self, session_id: str) -> None:
+        """Another tab or device changed a game: redraw if it is the one shown here."""
+        if self.session is not None and self.session.id == session_id:
+            self.render()
 
     # --- rendering ------------------------------------------------------------------
 
@@ -149,6 +158,8 @@ class Shell:
         self._after_change(close_panel)
 
     def _after_change(self, close_panel: bool) -> None:
+        assert self.session is not None
+        self.page.pubsub.send_others(self.session.id)
         self.ui.notice = None
         if close_panel:
             self.ui.panel = None
