@@ -497,3 +497,12 @@ async def test_a_penalty_below_zero_reads_as_minus_dollars() -> None:
         await screen.tap(f"session-{session.id}")
         assert screen.text_of("final-bob") == "-$2"
         assert "pigs: 2 cubes × $2 = -$4" in screen.texts()
+
+
+@table
+async def test_every_action_button_says_what_it_will_record() -> None:
+    async with playing("heartland", ["Ann", "Bob"]) as screen:
+        assert screen.find("move-cash-2").tooltip == "Ann moved 2 spaces for $2"
+        await screen.tap("load")
+        assert screen.find("load-corn-3").tooltip == "Ann loaded 3 corn"
+        assert screen.find("end-turn").tooltip == "Ann ended the turn; Bob plays"

@@ -122,13 +122,16 @@ class Shell:
 
     def check(self, event: dict[str, Any]) -> str | None:
         """Why the event would be refused now, or None when it is allowed."""
+        return self.preview(event)[1]
+
+    def preview(self, event: dict[str, Any]) -> tuple[str | None, str | None]:
+        """(the sentence it would log, None) when allowed; (None, why not) when refused."""
         if self.session is None:
-            return "No game is open."
+            return None, "No game is open."
         try:
-            self.session.check(event)
+            return str(self.session.check(event)), None
         except RuleError as error:
-            return str(error)
-        return None
+            return None, str(error)
 
     def apply(self, event: dict[str, Any], *, close_panel: bool = True) -> None:
         assert self.session is not None

@@ -87,9 +87,11 @@ def action(
     primary: bool = False,
     expand: bool | int = False,
     icon: Any = None,
+    describe: str | None = None,
 ) -> ft.Control:
     """A big button. When the rules refuse it right now it stays tappable but muted, and a
-    tap explains why instead of recording anything."""
+    tap explains why instead of recording anything. `describe` (what it does, in words) is
+    its tooltip, which screen readers announce too."""
 
     def tapped(_: ft.Event[Any]) -> None:
         if refusal is not None and shell is not None:
@@ -108,7 +110,7 @@ def action(
         style=style,
         expand=expand or None,  # an explicit expand=False breaks layout inside a wrapping Row
         opacity=0.5 if refusal is not None else 1.0,
-        tooltip=refusal,
+        tooltip=refusal or describe,
     )
     return button
 
@@ -123,12 +125,15 @@ def event_button(
     expand: bool | int = False,
     icon: Any = None,
 ) -> ft.Control:
-    """A button that records one event; the rules are asked first whether it is allowed."""
+    """A button that records one event; the rules are asked first whether it is allowed,
+    and the sentence it would log becomes its tooltip."""
+    sentence, refusal = shell.preview(event)
     return action(
         label,
         lambda: shell.apply(event),
         key=key,
-        refusal=shell.check(event),
+        refusal=refusal,
+        describe=sentence,
         shell=shell,
         primary=primary,
         expand=expand,
