@@ -2,7 +2,19 @@
 
 from __future__ import annotations
 
-from app_helpers import app_screen, last_act, log_lines, memory_app, notice, playing, redo_tip, refused, table, undo_tip
+from app_helpers import (
+    app_screen,
+    last_act,
+    log_lines,
+    memory_app,
+    notice,
+    playing,
+    redo_tip,
+    refused,
+    start_game,
+    table,
+    undo_tip,
+)
 from flet_harness import Screen
 
 TRIO = ["Ann", "Bob", "Cy"]
@@ -506,3 +518,33 @@ async def test_every_action_button_says_what_it_will_record() -> None:
         await screen.tap("load")
         assert screen.find("load-corn-3").tooltip == "Ann loaded 3 corn"
         assert screen.find("end-turn").tooltip == "Ann ended the turn; Bob plays"
+
+
+@table
+async def test_the_next_game_at_this_table_starts_from_the_price_paid_last_time() -> None:
+    data = memory_app()
+    async with app_screen(data) as screen:
+        await start_game(screen, "heartland", ["Ann", "Bob"])
+        await screen.tap("move-fuel-1")
+        await screen.tap("load")
+        await screen.tap("load-corn-2")
+        await screen.tap("end-turn")
+        await screen.tap("move-fuel-1")
+        await screen.tap("end-turn")
+        await screen.tap("move-fuel-1")
+        await screen.tap("unload")
+        for _ in range(4):
+            await screen.tap("price-corn-plus")
+        await screen.tap("unload-corn-2")
+        await screen.tap("back")
+        await start_game(screen, "heartland", ["Cy", "Dee"])
+        await screen.tap("move-fuel-1")
+        await screen.tap("load")
+        await screen.tap("load-corn-1")
+        await screen.tap("end-turn")
+        await screen.tap("move-fuel-1")
+        await screen.tap("end-turn")
+        await screen.tap("move-fuel-1")
+        await screen.tap("unload")
+        assert screen.text_of("price-corn") == "corn: $4/cube 4 +1"
+        assert screen.text_of("unload-corn-1") == "1 (+$4)"

@@ -94,14 +94,31 @@ class AppData:
     # --- where the app was ------------------------------------------------------------
 
     def remember_screen(self, session_id: str | None) -> None:
-        self.store.folder.write(UI_STATE_FILE, json.dumps({"open_session": session_id}).encode())
+        self._write_ui_state(open_session=session_id)
 
     def last_screen(self) -> str | None:
-        raw = self.store.folder.read(UI_STATE_FILE)
-        if not raw:
-            return None
-        try:
-            value = json.loads(raw).get("open_session")
-        except (ValueError, AttributeError):
-            return None  # a damaged note of where we were only costs landing on the home screen
+        value = self._ui_state().get("open_session")
         return value if isinstance(value, str) else None
+
+    def remember(self, name: str, value: int) -> None:
+        """A small habit of this table across games, e.g. the price it pays for corn."""
+        habits = dict(self._ui_state().get("habits") or {})
+        habits[name] = value
+        self._write_ui_state(habits=habits)
+
+    def recall(self, name: str) -> int | None:
+        value = (self._ui_state().get("habits") or {}).get(name)
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+    def _ui_state(self) -> dict[str, Any]:
+        raw = self.store.folder.read(UI_STATE_FILE)
+        try:
+            state = json.loads(raw) if raw else {}
+        except ValueError:
+            return {}  # a damaged note of where we were only costs landing on the home screen
+        return state if isinstance(state, dict) else {}
+
+    def _write_ui_state(self, **changes: Any) -> None:
+        with self._lock:
+            state = {**self._ui_state(), **changes}
+            self.store.folder.write(UI_STATE_FILE, json.dumps(state).encode())

@@ -133,9 +133,10 @@ class Shell:
         except RuleError as error:
             return None, str(error)
 
-    def apply(self, event: dict[str, Any], *, close_panel: bool = True) -> None:
+    def apply(self, event: dict[str, Any], *, close_panel: bool = True) -> bool:
+        """Record the event; False (and the reason shown) when it was refused or not saved."""
         assert self.session is not None
-        self._change(lambda session: session.apply(event), close_panel)
+        return self._change(lambda session: session.apply(event), close_panel)
 
     def undo(self) -> None:
         assert self.session is not None
@@ -147,18 +148,19 @@ class Shell:
         if self.session.can_redo:
             self._change(lambda session: session.redo(), True)
 
-    def _change(self, change: Callable[[Session], object], close_panel: bool) -> None:
+    def _change(self, change: Callable[[Session], object], close_panel: bool) -> bool:
         """Make one change; a refusal or a failed save is shown in words and changes nothing."""
         assert self.session is not None
         try:
             change(self.session)
         except (RuleError, StoreError) as error:
             self.show_notice(str(error))
-            return
+            return False
         except OSError as error:  # the disk is full or gone: the session refused the change
             self.show_notice(f"Not saved, so not recorded: {error.strerror or error}.")
-            return
+            return False
         self._after_change(close_panel)
+        return True
 
     def _after_change(self, close_panel: bool) -> None:
         assert self.session is not None

@@ -124,13 +124,19 @@ def event_button(
     primary: bool = False,
     expand: bool | int = False,
     icon: Any = None,
+    after: Callable[[], None] | None = None,
 ) -> ft.Control:
     """A button that records one event; the rules are asked first whether it is allowed,
-    and the sentence it would log becomes its tooltip."""
+    and the sentence it would log becomes its tooltip. `after` runs once it is recorded."""
     sentence, refusal = shell.preview(event)
+
+    def record() -> None:
+        if shell.apply(event) and after is not None:
+            after()
+
     return action(
         label,
-        lambda: shell.apply(event),
+        record,
         key=key,
         refusal=refusal,
         describe=sentence,

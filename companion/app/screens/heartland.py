@@ -227,12 +227,12 @@ def load_panel(shell: Shell, state: HeartlandState) -> ft.Control:
 
 
 def last_price(shell: Shell, good: str) -> int | None:
-    """The price this table last used for the good in this session."""
+    """The price last paid for the good in this game, else the one this table last used."""
     assert shell.session is not None
     for event in reversed(shell.session.events):
         if event["type"] == "unload" and event["good"] == good:
             return int(event["price"])
-    return None
+    return shell.store.recall(f"heartland.price.{good}")
 
 
 def unload_panel(shell: Shell, state: HeartlandState) -> ft.Control:
@@ -250,8 +250,9 @@ def unload_panel(shell: Shell, state: HeartlandState) -> ft.Control:
         for count in range(1, carried + 1):
             event = {"type": "unload", "player": player, "good": good, "cubes": count, "price": price or 0}
             if price:
-                buttons.append(w.event_button(shell, f"{count} (+${count * price})", event,
-                                              key=f"unload-{good}-{count}"))
+                buttons.append(w.event_button(
+                    shell, f"{count} (+${count * price})", event, key=f"unload-{good}-{count}",
+                    after=lambda good=good, price=price: shell.store.remember(f"heartland.price.{good}", price)))
             else:
                 buttons.append(w.action(str(count), lambda: None, key=f"unload-{good}-{count}",
                                         refusal=f"Set the price paid for {good} first.", shell=shell))
