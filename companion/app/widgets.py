@@ -281,6 +281,14 @@ def stepper(shell: Shell, label: str, path: tuple[str, ...], default: int, *, ke
     return ft.Row([ft.Text(label, size=16, expand=True), *buttons], key=key)
 
 
+def two_columns(left: list[ft.Control], right: list[ft.Control]) -> ft.Control:
+    """Side by side in a wide window (desktop, tablet, landscape); stacked on a phone."""
+    return ft.ResponsiveRow([
+        ft.Column(left, col={"xs": 12, "md": 6}, spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
+        ft.Column(right, col={"xs": 12, "md": 6}, spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
+    ], spacing=12, run_spacing=10)
+
+
 def screen(header: list[ft.Control], body: list[ft.Control], footer: list[ft.Control] | None = None) -> ft.Control:
     """Header fixed on top, scrolling body, optional footer within thumb reach."""
     parts: list[ft.Control] = [*header, ft.Column(body, scroll=ft.ScrollMode.AUTO, expand=True, spacing=10,

@@ -38,13 +38,13 @@ def build(shell: Shell) -> ft.Control:
     session = shell.session
     assert session is not None
     state: GreatPlainsState = session.state
-    body: list[ft.Control] = [ft.Row([tribe_panel(shell, state, player) for player in state.players],
+    left: list[ft.Control] = [ft.Row([tribe_panel(shell, state, player) for player in state.players],
                                      vertical_alignment=ft.CrossAxisAlignment.START)]
     if not state.over:
-        body.append(turn_actions(shell, state))
+        left.append(turn_actions(shell, state))
     if shell.ui.panel == "log":
-        body.append(w.log_panel(shell))
-    body.append(scoring(shell, state))
+        left.append(w.log_panel(shell))
+    body: list[ft.Control] = [w.two_columns(left, [scoring(shell, state)])]
     header = w.present(w.top_bar(shell, TITLE, subtitle(state)), w.notice(shell))
     return w.screen(header, body, [w.undo_strip(shell)])
 

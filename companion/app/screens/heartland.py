@@ -43,12 +43,9 @@ def build(shell: Shell) -> ft.Control:
     session = shell.session
     assert session is not None
     state: HeartlandState = session.state
-    body: list[ft.Control] = [target_bar(state)]
-    if state.over:
-        body.append(end_screen(shell, state))
-    else:
-        body.extend(player_cards(shell, state))
-    body.append(panel(shell, state) or (ft.Container() if state.over else turn_actions(shell, state)))
+    left = [end_screen(shell, state)] if state.over else player_cards(shell, state)
+    right = [panel(shell, state) or (ft.Container() if state.over else turn_actions(shell, state))]
+    body: list[ft.Control] = [target_bar(state), w.two_columns(left, right)]
     header = w.present(w.top_bar(shell, TITLE, subtitle(state)), w.notice(shell))
     footer = [w.undo_strip(shell)] if state.over else [end_turn_button(shell, state), w.undo_strip(shell)]
     return w.screen(header, body, footer)

@@ -35,17 +35,16 @@ def build(shell: Shell) -> ft.Control:
     session = shell.session
     assert session is not None
     state: TransAmericaState = session.state
-    body: list[ft.Control] = []
-    if state.over:
-        body.append(winners(shell, state))
-    body.extend(countdown_row(state, player) for player in state.players)
+    left: list[ft.Control] = [winners(shell, state)] if state.over else []
+    left.extend(countdown_row(state, player) for player in state.players)
     if not state.over:
-        body.append(w.text(f"Round {state.round_number} starts with {state.starter}.", 16, key="starter"))
-    body.append(round_table(state))
+        left.append(w.text(f"Round {state.round_number} starts with {state.starter}.", 16, key="starter"))
+    right = [round_table(state)]
     if shell.ui.panel == "log":
-        body.append(w.log_panel(shell, lambda number: f"round {session.state_at(number - 1).round_number}"))
+        right.append(w.log_panel(shell, lambda number: f"round {session.state_at(number - 1).round_number}"))
     elif shell.ui.panel == "end_round" and not state.over:
-        body.append(end_round_panel(shell, state))
+        right.append(end_round_panel(shell, state))
+    body: list[ft.Control] = [w.two_columns(left, right)]
     header = w.present(w.top_bar(shell, TITLE, subtitle(state)), w.notice(shell))
     footer: list[ft.Control] = [w.undo_strip(shell)]
     if not state.over and shell.ui.panel != "end_round":
