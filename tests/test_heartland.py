@@ -396,6 +396,14 @@ def test_truck_stops_sell_one_upgrade_per_player_and_each_upgrade_once() -> None
     assert standing_of(session, "Bob").detail["upgrade"] == "Big Tank"
 
 
+def test_a_towed_truck_is_at_no_truck_stop() -> None:
+    session = new_game(truck_stops=True)
+    session.apply(tow("Ann"))
+    assert refused(session, buy_upgrade("Ann", "Sleeper Cab", 1)) == (
+        "Ann was towed to the Distribution Center this turn, where there is no truck stop."
+    )
+
+
 def test_upgrades_need_the_truck_stops_expansion() -> None:
     session = new_game()
     session.apply(move("Ann"))

@@ -306,6 +306,8 @@ def buy_upgrade(state: HeartlandState, event: dict[str, Any]) -> tuple[Heartland
     owner = next((t.player for t in state.trucks if (t.upgrade or "").casefold() == name.casefold()), None)
     if owner is not None:
         raise RuleError("heartland.upgrade_taken", name=name, owner=owner)
+    if state.turn.move == "tow":
+        raise RuleError("heartland.towed_no_upgrade", player=player)
     if state.turn.move != "move":
         raise RuleError("heartland.upgrade_after_move", player=player)
     truck = _pay(truck, cost, "heartland.cannot_pay_upgrade", name=name)
@@ -422,6 +424,8 @@ MESSAGES = {
     "heartland.upgrade_taken": "{owner} already owns the {name} upgrade.",
     "heartland.upgrade_after_move": "{player} buys an upgrade at the truck stop where a move ends: "
     "record the move first.",
+    "heartland.towed_no_upgrade": "{player} was towed to the Distribution Center this turn, "
+    "where there is no truck stop.",
     "heartland.cannot_pay_upgrade": "{player} has ${money} and cannot pay ${cost} for {name}.",
     "heartland.adjust_zero": "A correction of $0 changes nothing.",
     "heartland.adjust_negative": "{player} has ${money}; taking ${amount} would go below $0.",
