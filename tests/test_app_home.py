@@ -10,6 +10,7 @@ from flet_harness import Screen
 
 from companion.app.data import AppData
 from companion.store import Store
+from companion.store.storage import decode, encode
 
 
 def ids_by_game(data: AppData) -> dict[str, str]:
@@ -209,3 +210,18 @@ async def test_finished_games_show_their_result_and_the_oldest_wait_behind_a_tap
         await screen.tap("more-finished")
         assert "TransAmerica · Ann and Guest 0" in screen.texts()
         assert "Ann won with 13 points" in screen.texts()
+
+
+@table
+async def test_games_saved_by_a_newer_version_are_announced_and_kept() -> None:
+    store = Store.in_memory()
+    session = store.new("heartland", ["Ann", "Bob"])
+    store.close()
+    name = f"sessions/{session.id}.json"
+    document = decode(store.folder.read(name) or b"")
+    document["session"]["1"]["format"] = 7
+    store.folder.write(name, encode(document))
+    store.folder.remove("index.json")
+    async with app_screen(AppData(Store.in_memory(store.folder))) as screen:
+        assert screen.text_of("newer") == ("1 saved game was made by a newer version of Companion: update the app "
+                                          "to see it. Nothing was changed.")

@@ -40,6 +40,13 @@ def build(shell: Shell) -> ft.Control:
             w.text(f"{quarantined} saved game {files} could not be read and {verb} set aside in the quarantine "
                    "folder; every other game is here.", 14, key="quarantined"),
             bgcolor=w.ERROR_BG, padding=10, border_radius=8))
+    newer = len(getattr(listing, "newer", ()))
+    if newer:
+        body.append(ft.Container(
+            w.text(f"{w.plural(newer, 'saved game')} {'was' if newer == 1 else 'were'} made by a newer version of "
+                   f"Companion: update the app to see {'it' if newer == 1 else 'them'}. Nothing was changed.", 14,
+                   key="newer"),
+            bgcolor=w.INFO_BG, padding=10, border_radius=8))
     if in_progress:
         body.append(w.text("In progress", 15, bold=True))
         body.extend(session_card(shell, summary) for summary in in_progress)
