@@ -24,7 +24,6 @@ if TYPE_CHECKING:
 @dataclass
 class UiState:
     screen: str = "home"  # "home", "new" or "game"
-    session_id: str | None = None
     panel: str | None = None  # an open sheet inside the screen: "log", "load", "end_round", ...
     draft: dict[str, Any] = field(default_factory=dict)  # the open sheet's inputs
     notice: str | None = None  # the last refusal or warning, in words
@@ -74,7 +73,7 @@ class Shell:
             self.ui = UiState(notice=str(error))
             self.render()
             return
-        self.ui = UiState(screen="game", session_id=session_id)
+        self.ui = UiState(screen="game")
         self.store.remember_screen(session_id)
         self.render()
 
@@ -88,7 +87,7 @@ class Shell:
             self.show_notice(f"The game could not be saved: {error.strerror or error}.")
             return
         self.session = session
-        self.ui = UiState(screen="game", session_id=session.id)
+        self.ui = UiState(screen="game")
         self.store.remember_screen(session.id)
         self.render()
 

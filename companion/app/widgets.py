@@ -61,20 +61,13 @@ def names(items: Sequence[str]) -> str:
     return join_names(list(items))
 
 
-def text(value: str, size: float = 16, *, bold: bool = False, colour: str | None = None, key: str | None = None,
-         italic: bool = False) -> ft.Text:
-    return ft.Text(
-        value,
-        size=size,
-        weight=ft.FontWeight.BOLD if bold else None,
-        color=colour,
-        key=key,
-        italic=italic,
-    )
+def text(value: str, size: float = 16, *, bold: bool = False, colour: str | None = None,
+         key: str | None = None) -> ft.Text:
+    return ft.Text(value, size=size, weight=ft.FontWeight.BOLD if bold else None, color=colour, key=key)
 
 
-def big_number(value: str, *, key: str | None = None, colour: str | None = None) -> ft.Text:
-    return ft.Text(value, size=BIG, weight=ft.FontWeight.BOLD, key=key, color=colour)
+def big_number(value: str, *, key: str | None = None) -> ft.Text:
+    return ft.Text(value, size=BIG, weight=ft.FontWeight.BOLD, key=key)
 
 
 def action(
@@ -86,7 +79,6 @@ def action(
     shell: Shell | None = None,
     primary: bool = False,
     expand: bool | int = False,
-    icon: Any = None,
     describe: str | None = None,
 ) -> ft.Control:
     """A big button. When the rules refuse it right now it stays tappable but muted, and a
@@ -103,7 +95,6 @@ def action(
     button_type = ft.FilledButton if primary and refusal is None else ft.OutlinedButton
     button = button_type(
         content=label,
-        icon=icon,
         on_click=tapped,
         key=key,
         height=BUTTON_HEIGHT,
@@ -123,7 +114,6 @@ def event_button(
     key: str,
     primary: bool = False,
     expand: bool | int = False,
-    icon: Any = None,
     after: Callable[[], None] | None = None,
 ) -> ft.Control:
     """A button that records one event; the rules are asked first whether it is allowed,
@@ -143,7 +133,6 @@ def event_button(
         shell=shell,
         primary=primary,
         expand=expand,
-        icon=icon,
     )
 
 
