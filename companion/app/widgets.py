@@ -264,7 +264,7 @@ def stepper(shell: Shell, label: str, path: tuple[str, ...], default: int, *, ke
         buttons.append(
             ft.OutlinedButton(
                 f"+{step}", key=f"{key}-plus{step}" if step != 1 else f"{key}-plus", disabled=value + step > high,
-                on_click=lambda _, step=step: change(step), height=BUTTON_HEIGHT,
+                on_click=lambda _, step=step: change(step), height=BUTTON_HEIGHT, tooltip=f"{label} plus {step}",
             )
         )
     return ft.Row([ft.Text(label, size=16, expand=True), *buttons], key=key)
