@@ -210,8 +210,8 @@ async def test_a_last_game_damaged_since_lands_on_home_saying_so(tmp_path: Path)
     (tmp_path / "sessions" / f"{summary.id}.json").write_bytes(b'{"session": {"1": {"events": [')
     async with app_screen(reopen(tmp_path)) as screen:
         assert screen.exists("new-game")
-        assert (notice(screen) or "").startswith(f"The saved game '{summary.id}' was damaged")
-        assert (notice(screen) or "").endswith("it has been set aside in the quarantine folder.")
+        assert (notice(screen) or "").startswith("A saved game could not be read and was set aside in the quarantine")
+        assert "it is not valid JSON" in (notice(screen) or "")
         assert not screen.exists(f"session-{summary.id}")
 
 

@@ -8,6 +8,7 @@ on the same folder (or the same `MemoryFolder`) after the first one was closed.
 from __future__ import annotations
 
 import errno
+import gc
 import json
 import os
 import subprocess
@@ -22,6 +23,7 @@ import pytest
 from tinydb import TinyDB
 
 from companion.messages import RuleError
+from companion.session import Session
 from companion.store import (
     AtomicJSONStorage,
     MemoryStorage,
@@ -36,7 +38,8 @@ from companion.store import (
     default_data_dir,
     storage,
 )
-from companion.store.storage import MemoryFolder, check_document, encode
+from companion.store.errors import DamagedFile
+from companion.store.storage import DiskFolder, FolderStorage, MemoryFolder, check_document, encode
 from companion.store.store import new_session_id
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -155,7 +158,7 @@ def test_finishing_and_unfinishing_update_the_index(store: Store, make_store: Ma
     assert summary.is_over and summary.winners == ("Ann",)
 
 
-def test_updated_time_of_finished_sessions_comes_from_the_index(store: Store) -> None:
+def test_updated_time_of_finished_sessions_comes_from_their_file(store: Store) -> None:
     session = store.new("heartland", ["Ann", "Bob"])
     for event in FINISH:
         session.apply(event)
@@ -182,6 +185,76 @@ def test_rename_and_known_players(store: Store, make_store: MakeStore) -> None:
     assert store.known_players() == ["Cy", "ann", "Dee", "Bob"]
     with pytest.raises(StoreError):
         store.rename(old.id or "", "x" * 61)
+
+
+def _finished_great_plains(store: Store) -> Session:
+    game = store.new("great_plains", ["Ann", "Bob"])
+    while not game.is_over:
+        game.apply({"type": "place_cave" if game.cursor < 6 else "place_token", "player": game.current_player})
+    return game
+
+
+def _zone(ann: int, bob: int) -> dict[str, Any]:
+    return {"type": "zone", "spaces": 3, "water": 1, "tokens": {"Ann": ann, "Bob": bob}}
+
+
+def test_scoring_after_the_end_leaves_the_index_alone(store: Store, make_store: MakeStore) -> None:
+    game = _finished_great_plains(store)
+    assert store.sessions()[0].winners == ("Ann", "Bob")  # a tie until the zones are scored
+    game.apply(_zone(1, 0))  # the winners change: the index follows
+    assert store.sessions()[0].winners == ("Ann",)
+    index = store.folder.stat("index.json")
+    time.sleep(0.02)
+    for _ in range(3):
+        game.apply(_zone(1, 0))  # same winner: only the session file is written
+    assert store.folder.stat("index.json") == index
+    signature = store.folder.stat(f"sessions/{game.id}.json")
+    assert signature is not None
+    summary = store.sessions()[0]
+    assert summary.updated == signature[2] / 1e9 and summary.winners == ("Ann",) and summary.is_over
+    for _ in range(4):
+        game.undo()  # back to the tie: the index follows again
+    assert store.sessions()[0].winners == ("Ann", "Bob")
+    assert restart(store, make_store).sessions()[0].winners == ("Ann", "Bob")
+
+
+def test_renaming_keeps_the_place_in_the_list(store: Store, make_store: MakeStore) -> None:
+    old = store.new("transamerica", ["Ann", "Bob"])
+    time.sleep(0.02)
+    new = store.new("heartland", ["Ann", "Bob"])
+    before = {summary.id: summary.updated for summary in store.sessions()}
+    time.sleep(0.02)
+    store.rename(old.id or "", "Sunday game")
+    store.close_session(new.id or "")
+    store.rename(new.id or "", "Rematch")  # not open: the store opens it for a moment
+    store = restart(store, make_store)
+    listing = store.sessions()
+    assert [summary.id for summary in listing] == [new.id, old.id]
+    assert {summary.id: summary.updated for summary in listing} == before
+    assert [summary.title for summary in listing] == ["Rematch", "Sunday game"]
+    time.sleep(0.02)
+    store.open(old.id or "").apply({"type": "end_round", "missing": {"Ann": 1, "Bob": 0}})  # playing moves it up
+    assert store.sessions()[0].id == old.id
+
+
+def test_updated_is_never_before_created(store: Store) -> None:
+    session = store.new("heartland", ["Ann", "Bob"])
+    created = store.sessions()[0].created
+    # a file system whose clock is coarser than time.time() stamps the file a little earlier
+    store.folder.set_mtime(f"sessions/{session.id}.json", int((created - 0.5) * 1e9))
+    summary = store.sessions()[0]
+    assert summary.updated == summary.created == created
+
+
+def test_a_deleted_game_says_so(store: Store) -> None:
+    session = store.new("heartland", ["Ann", "Bob"])
+    store.delete(session.id or "")
+    with pytest.raises(SessionClosed, match="^This game was deleted.$"):
+        session.apply(ADJUST)
+    closed = store.new("heartland", ["Ann", "Bob"])
+    store.close_session(closed.id or "")
+    with pytest.raises(SessionClosed, match="open it again"):
+        closed.apply(ADJUST)
 
 
 def test_delete(store: Store, make_store: MakeStore) -> None:
@@ -383,9 +456,14 @@ def test_event_the_rules_reject_is_quarantined(make_store: MakeStore) -> None:
     content = encode(data)
     store.folder.write(f"sessions/{bad}.json", content)
     store = make_store()
-    with pytest.raises(SessionDamaged, match="event 1"):
+    with pytest.raises(SessionDamaged, match="event 1") as raised:
         store.open(bad)
+    assert str(raised.value) == (
+        "A saved game could not be read and was set aside in the quarantine folder: "
+        "event 1 was refused (It is Ann's turn, not Bob's)."
+    )
     _check_quarantined(store, bad, good, content)
+    assert store.quarantine_notes()[0].reason == "event 1 was refused (It is Ann's turn, not Bob's)"
 
 
 def test_missing_fields_are_quarantined(make_store: MakeStore) -> None:
@@ -415,6 +493,73 @@ def test_damaged_orphan_and_stray_files_are_quarantined_by_the_listing(store: St
     assert store.folder.exists("sessions/notes.txt")
 
 
+DEEP = b'{"session": {"1": {"format": ' + b"[" * 100_000 + b"]" * 100_000 + b"}}}"
+
+
+@pytest.fixture(params=["orjson", "json"])
+def serialiser(request: pytest.FixtureRequest) -> Iterator[str]:
+    storage.use_orjson(request.param == "orjson")
+    yield request.param
+    storage.use_orjson(True)
+
+
+def _huge_created(store: Store, session_id: str) -> bytes:
+    data = _good_file(store, session_id)
+    data["session"]["1"]["created"] = 10**400
+    return json.dumps(data).encode()
+
+
+def test_deep_nesting_is_damage_with_either_serialiser(serialiser: str) -> None:
+    with pytest.raises(DamagedFile):
+        check_document(DEEP)
+
+
+@pytest.mark.parametrize("damage", ["deep", "huge"])
+def test_deep_or_huge_session_file_is_quarantined(make_store: MakeStore, serialiser: str, damage: str) -> None:
+    store = make_store()
+    bad, good = _damage(store, b"placeholder")
+    content = DEEP if damage == "deep" else _huge_created(store, good)
+    store.folder.write(f"sessions/{bad}.json", content)
+    store = make_store()
+    with pytest.raises(SessionDamaged):
+        store.open(bad)
+    _check_quarantined(store, bad, good, content)
+
+
+@pytest.mark.parametrize("damage", ["deep", "huge"])
+def test_deep_or_huge_unindexed_file_is_quarantined_by_listing_and_verify(
+    make_store: MakeStore, serialiser: str, damage: str
+) -> None:
+    store = make_store()
+    bad, good = _damage(store, b"placeholder")
+    content = DEEP if damage == "deep" else _huge_created(store, good)
+    store.folder.write(f"sessions/{bad}.json", content)
+    store.folder.remove("index.json")  # both files are unindexed: the listing parses them
+    listing = make_store().sessions()
+    assert [summary.id for summary in listing] == [good] and listing.quarantined == 1
+    store = make_store()
+    store.folder.write(f"sessions/{bad}.json", content)
+    listing = store.verify()
+    assert [summary.id for summary in listing] == [good] and listing.quarantined == 1
+
+
+@pytest.mark.parametrize("damage", ["deep", "huge"])
+def test_deep_or_huge_index_is_rebuilt(make_store: MakeStore, serialiser: str, damage: str) -> None:
+    store = make_store()
+    session = store.new("heartland", ["Ann", "Bob"], title="Kept")
+    store.close()
+    if damage == "deep":
+        content = b'{"sessions": {"x": ' + b"[" * 100_000 + b"]" * 100_000 + b"}}"
+    else:
+        index = json.loads(store.folder.read("index.json") or b"")
+        index["sessions"][session.id]["created"] = 10**400
+        content = json.dumps(index).encode()
+    store.folder.write("index.json", content)
+    listing = make_store().sessions()
+    assert [(item.id, item.title) for item in listing] == [(session.id, "Kept")]
+    assert abs(listing[0].created - time.time()) < 60
+
+
 def test_verify_finds_damage_without_opening(make_store: MakeStore) -> None:
     bad, good = _damage(make_store(), b'{"_meta": {"1": {"format": 1, "kind": "session"}}}')
     store = make_store()
@@ -435,6 +580,28 @@ def test_quarantine_never_overwrites(make_store: MakeStore) -> None:
     assert store.folder.read(f"quarantine/{session.id}.json") == b"junk 0"
     assert store.folder.read(f"quarantine/{session.id}.json.1") == b"junk 1"
     assert len(store.quarantine_notes()) == 2
+
+
+def test_two_stores_setting_the_same_file_aside_do_not_collide(
+    make_store: MakeStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first, second = make_store(), make_store()
+    first.new("heartland", ["Ann", "Bob"])
+    first.folder.write("sessions/Holiday Backup.json", b"{}")
+    real_move, raced = first.folder.move, []
+
+    def move(source: str, target: str) -> None:
+        if not raced:  # the other process sets the file aside just before this one moves it
+            raced.append(source)
+            monkeypatch.setattr(first.folder, "move", real_move)
+            second._quarantine(source, "its name is not a session id")
+        real_move(source, target)
+
+    monkeypatch.setattr(first.folder, "move", move)
+    listing = first.sessions()
+    assert raced and len(listing) == 1 and listing.quarantined == 0
+    assert sorted(first.folder.names("quarantine")) == ["Holiday Backup.json.1", "Holiday Backup.json.1.why.json"]
+    assert len(first.quarantine_notes()) == 1
 
 
 def test_damaged_index_is_set_aside_and_rebuilt(store: Store, make_store: MakeStore) -> None:
@@ -460,6 +627,46 @@ def test_index_entry_with_missing_fields_is_rebuilt_from_its_file(store: Store, 
     store.folder.write("index.json", json.dumps(index).encode())
     listing = make_store().sessions()
     assert [(item.id, item.players, item.title) for item in listing] == [(session.id, ("Ann", "Bob"), "Kept")]
+
+
+def test_repair_keeps_session_locks_until_the_index_is_written(
+    make_store: MakeStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first, second = make_store(), make_store()
+    game = second.new("transamerica", ["Ann", "Bob"])
+    game.apply({"type": "end_round", "missing": {"Ann": 5, "Bob": 0}})
+    second.close()
+    first.folder.write(f"pending/{game.id}", b"")  # a crash left the index behind: first repairs it
+    real_edit, refused = first._edit_index, []
+
+    def edit(change: Callable[[dict[str, Any]], object]) -> None:
+        # Another window tries to finish the game between the repair's reading and writing.
+        with pytest.raises(SessionBusy):
+            second.open(game.id or "")
+        refused.append(True)
+        real_edit(change)
+
+    monkeypatch.setattr(first, "_edit_index", edit)
+    assert [summary.is_over for summary in first.sessions()] == [False]
+    assert refused
+    monkeypatch.undo()
+    again = second.open(game.id or "")  # the repair let go of it
+    again.apply({"type": "end_round", "missing": {"Ann": 9, "Bob": 0}})
+    assert again.is_over
+    second.close()
+    for store in (first, make_store()):
+        summary = store.sessions()[0]
+        assert summary.is_over and summary.winners == ("Bob",)
+
+
+def test_index_of_many_sessions_is_rebuilt_in_batches(store: Store, make_store: MakeStore) -> None:
+    ids = {store.new("heartland", ["Ann", "Bob"]).id for _ in range(70)}
+    store.close()
+    store.folder.remove("index.json")
+    store = make_store()
+    assert {summary.id for summary in store.sessions()} == ids
+    assert store.folder.names("pending") == []
+    assert store.open(next(iter(ids)) or "").cursor == 0  # every lock was released
 
 
 def test_missing_index_is_rebuilt(store: Store, make_store: MakeStore) -> None:
@@ -535,6 +742,46 @@ def test_storage_never_overwrites_a_newer_file(kind: str, tmp_path: Path) -> Non
         db.storage.write({"_default": {}})
     after = (tmp_path / "db.json").read_bytes() if kind == "disk" else db.storage.folder.read("db.json")  # type: ignore[attr-defined]
     assert after == content
+
+
+def test_cached_document_is_dropped_when_the_file_is_rewritten_in_place(tmp_path: Path) -> None:
+    folder = DiskFolder(tmp_path)
+    cached = FolderStorage(folder, "db.json")
+    cached.write({"t": {"1": {"v": "a"}}})
+    assert cached.read() == {"t": {"1": {"v": "a"}}, "_meta": {"1": {"format": 1}}}
+    path = tmp_path / "db.json"
+    before = os.stat(path)
+    time.sleep(0.05)  # past the file system's clock tick
+    raw = path.read_bytes()
+    with open(path, "r+b") as file:  # same inode, same size ...
+        file.write(raw.replace(b'"a"', b'"b"'))
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))  # ... same mtime
+    after = os.stat(path)
+    assert (after.st_ino, after.st_size, after.st_mtime_ns) == (before.st_ino, before.st_size, before.st_mtime_ns)
+    data = cached.read()
+    assert data is not None and data["t"]["1"]["v"] == "b"
+
+
+def test_remove_waits_for_a_windows_reader(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = DiskFolder(tmp_path)
+    folder.write("x.json", b"{}")
+    real_unlink, refusals = os.unlink, [1, 2]
+
+    def unlink(path: str) -> None:
+        if refusals:  # another program has the file open for a moment
+            refusals.pop()
+            raise PermissionError(errno.EACCES, "in use", path)
+        real_unlink(path)
+
+    monkeypatch.setattr(os, "unlink", unlink)
+    monkeypatch.setattr(storage, "WINDOWS", True)
+    folder.remove("x.json")
+    monkeypatch.undo()
+    assert not folder.exists("x.json") and refusals == []
+    folder.write("y.json", b"{}")
+    monkeypatch.setattr(os, "unlink", lambda path: (_ for _ in ()).throw(PermissionError(errno.EACCES, "no")))
+    with pytest.raises(PermissionError):  # elsewhere a refusal is final
+        folder.remove("y.json")
 
 
 def test_atomic_storage_is_a_tinydb_drop_in(tmp_path: Path) -> None:
@@ -644,3 +891,41 @@ def test_two_stores_on_one_memory_folder_exclude_each_other() -> None:
         second.open(session.id or "")
     first.close()
     assert second.open(session.id or "").id == session.id
+
+
+@pytest.mark.parametrize("kind", ["disk", "memory"])
+def test_a_store_dropped_without_close_releases_its_locks(kind: str, tmp_path: Path) -> None:
+    folder = MemoryFolder()
+
+    def make() -> Store:
+        return Store(tmp_path) if kind == "disk" else Store.in_memory(folder)
+
+    first, second = make(), make()
+    session = first.new("heartland", ["Ann", "Bob"])
+    with pytest.raises(SessionBusy):
+        second.open(session.id or "")
+    collecting = gc.isenabled()
+    gc.disable()  # no cyclic collection: reference counting alone must free the store
+    try:
+        del first
+        assert second.open(session.id or "").cursor == 0
+    finally:
+        if collecting:
+            gc.enable()
+    with pytest.raises(SessionClosed):
+        session.apply(ADJUST)
+    second.close()
+
+
+def test_stale_temporary_files_are_swept_everywhere(make_store: MakeStore) -> None:
+    store = make_store()
+    stale = int((time.time() - 2 * 3600) * 1e9)
+    names = [".index.json.0a1b2c3d.tmp", "sessions/.x.json.0a1b2c3d.tmp", "pending/.x.0a1b2c3d.tmp",
+             "quarantine/.x.json.why.json.0a1b2c3d.tmp"]
+    for name in names:
+        store.folder.write(name, b"half")
+        store.folder.set_mtime(name, stale)
+    store.folder.write("pending/.fresh.0a1b2c3d.tmp", b"in flight")  # may belong to a live write
+    store = make_store()
+    assert [name for name in names if store.folder.exists(name)] == []
+    assert store.folder.exists("pending/.fresh.0a1b2c3d.tmp")

@@ -61,13 +61,13 @@ register(
     {
         "store.busy": "This game is open in another window. Close it there first.",
         "store.not_found": "There is no saved game with the id '{id}'.",
-        "store.damaged": "The saved game '{id}' was damaged ({reason}); it has been set aside in the "
-        "quarantine folder.",
+        "store.damaged": "A saved game could not be read and was set aside in the quarantine folder: {reason}.",
         "store.newer": "The saved game '{id}' was saved by a newer version of Companion (format {found}); "
         "update the app to open it.",
         "store.index_newer": "This data folder was saved by a newer version of Companion (format {found}); "
         "update the app to use it.",
         "store.closed": "This game was closed; open it again to keep recording.",
+        "store.deleted": "This game was deleted.",
         "store.bad_title": "A title must be text of at most {high} characters.",
         "store.locked": "The list of saved games is being updated by another window; try again.",
     },

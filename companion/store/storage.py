@@ -5,8 +5,8 @@ in the same folder, is flushed and fsync'ed, then renamed over the old file with
 `os.replace`, and the folder itself is fsync'ed; no handle stays open between calls
 (Windows cannot replace an open file). A reader therefore sees either the old or the new
 document, never a mixture, even after a power cut. The parsed document stays in memory
-between writes and is reused as long as the file's identity (inode, size, mtime) has not
-changed, so a write costs one serialisation and one small file, not a parse.
+between writes and is reused as long as the file's identity (inode, size, mtime, ctime)
+has not changed, so a write costs one serialisation and one small file, not a parse.
 
 `MemoryStorage` behaves the same without a disk: it keeps the serialised bytes (so that
 the in-memory store refuses exactly what the disk store refuses) in a `MemoryFolder`.
@@ -78,6 +78,8 @@ def check_document(raw: bytes, *, kind: str | None = None) -> Data:
         data = decode(raw)
     except (ValueError, UnicodeDecodeError) as error:
         raise DamagedFile(f"it is not valid JSON ({error})") from error
+    except RecursionError as error:  # the standard json module on very deeply nested data
+        raise DamagedFile("it is nested too deeply to be a Companion file") from error
     if not isinstance(data, dict):
         raise DamagedFile("it is not a set of tables")
     for name, table in data.items():
@@ -100,7 +102,9 @@ def check_document(raw: bytes, *, kind: str | None = None) -> Data:
 # --------------------------------------------------------------------------- folders
 
 
-Signature = tuple[int, int, int]  # (inode or write number, size, mtime in ns)
+# (inode or write number, size, mtime in ns, ctime in ns): the ctime changes with every
+# rewrite, so a file rewritten in place with the same size and mtime is still told apart.
+Signature = tuple[int, int, int, int]
 
 
 class Entry(NamedTuple):
@@ -114,9 +118,6 @@ class Lock(Protocol):
         """True when acquired; False when another holder kept it for `timeout` seconds (0: one try)."""
 
     def release(self) -> None: ...
-
-    @property
-    def held(self) -> bool: ...
 
 
 class Folder(Protocol):
@@ -134,6 +135,9 @@ class Folder(Protocol):
         """File names in `sub` without looking at each file (cheaper than `scan`)."""
 
     def remove(self, name: str) -> None: ...
+
+    def set_mtime(self, name: str, mtime_ns: int) -> None:
+        """Give an existing file this modification time (nanoseconds since the epoch)."""
 
     def move(self, source: str, target: str) -> None: ...
 
@@ -169,15 +173,23 @@ def _flush(fd: int) -> None:
     os.fsync(fd)
 
 
-def _replace(source: str, target: str) -> None:
+WINDOWS = os.name == "nt"
+
+
+def _patiently(action: Any, *args: str) -> None:
+    """Run a file operation, retrying for a moment on Windows while a reader has the file open."""
     for attempt in range(20):
         try:
-            os.replace(source, target)
+            action(*args)
             return
-        except PermissionError:  # Windows: a reader has the target open for a moment
-            if os.name != "nt" or attempt == 19:
+        except PermissionError:
+            if not WINDOWS or attempt == 19:
                 raise
             time.sleep(0.01)
+
+
+def _replace(source: str, target: str) -> None:
+    _patiently(os.replace, source, target)
 
 
 class DiskFolder:
@@ -232,7 +244,7 @@ class DiskFolder:
             result = os.stat(self.path(name))
         except FileNotFoundError:
             return None
-        return (result.st_ino, result.st_size, result.st_mtime_ns)
+        return (result.st_ino, result.st_size, result.st_mtime_ns, result.st_ctime_ns)
 
     def scan(self, sub: str) -> list[Entry]:
         entries: list[Entry] = []
@@ -259,11 +271,15 @@ class DiskFolder:
 
     def remove(self, name: str) -> None:
         try:
-            os.unlink(self.path(name))
+            _patiently(os.unlink, self.path(name))
         except FileNotFoundError:
             return
         if self.durable:
             _fsync_directory(os.path.dirname(self.path(name)))
+
+    def set_mtime(self, name: str, mtime_ns: int) -> None:
+        path = self.path(name)
+        os.utime(path, ns=(os.stat(path).st_atime_ns, mtime_ns))
 
     def move(self, source: str, target: str) -> None:
         _replace(self.path(source), self.path(target))
@@ -301,10 +317,6 @@ class _DiskLock:
         if self._lock.is_locked:
             self._lock.release(force=True)
 
-    @property
-    def held(self) -> bool:
-        return bool(self._lock.is_locked)
-
 
 class MemoryFolder:
     """The in-memory twin of `DiskFolder`: same operations, same refusals, no disk.
@@ -329,7 +341,8 @@ class MemoryFolder:
     def write(self, name: str, data: bytes) -> None:
         with self._mutex:
             self._writes += 1
-            self.files[name] = (bytes(data), (self._writes, len(data), time.time_ns()))
+            now = time.time_ns()
+            self.files[name] = (bytes(data), (self._writes, len(data), now, now))
 
     def stat(self, name: str) -> Signature | None:
         item = self.files.get(name)
@@ -348,6 +361,13 @@ class MemoryFolder:
 
     def remove(self, name: str) -> None:
         self.files.pop(name, None)
+
+    def set_mtime(self, name: str, mtime_ns: int) -> None:
+        with self._mutex:
+            if name not in self.files:
+                raise FileNotFoundError(errno.ENOENT, "no such file", name)
+            data, (number, size, _, _) = self.files[name]
+            self.files[name] = (data, (number, size, mtime_ns, time.time_ns()))
 
     def move(self, source: str, target: str) -> None:
         with self._mutex:
@@ -394,10 +414,6 @@ class _MemoryLock:
         if self._held:
             self._folder._free(self._name, self)
             self._held = False
-
-    @property
-    def held(self) -> bool:
-        return self._held
 
 
 # --------------------------------------------------------------------------- storages
@@ -448,6 +464,12 @@ class FolderStorage(Storage):
             self.forget()
             raise
         self._cache, self._signature = data, self.folder.stat(self.name)
+
+    def set_mtime(self, mtime_ns: int) -> None:
+        """Give the file this modification time, keeping the cached document."""
+        self.folder.set_mtime(self.name, mtime_ns)
+        if self._cache is not None:
+            self._signature = self.folder.stat(self.name)
 
     def _refuse_newer(self) -> None:
         raw = self.folder.read(self.name)

@@ -16,12 +16,12 @@ Every file has a `_meta` table `{"1": {"format": 1, "kind": "index" | "session"}
 
 Cost: recording an event rewrites only that session's file (atomic + fsync); the index is
 rewritten only when a session is created, finishes (or stops being finished through
-undo), is renamed or deleted. `sessions()` reads the index once (then keeps it while its
-file is unchanged) and takes each session's "updated" time from its file's mtime, so
-start-up never parses every session. Files without an index entry (a crash between the
-two writes of `new`, or an index rebuilt after damage) and sessions with a `pending`
-marker (a crash between a session write and its index update) are parsed and reconciled
-when found.
+undo, or its winners change), is renamed or deleted. `sessions()` reads the index once
+(then keeps it while its file is unchanged) and takes each session's "updated" time from
+its file's mtime (one stat each), so start-up never parses every session. Files without
+an index entry (a crash between the two writes of `new`, or an index rebuilt after damage)
+and sessions with a `pending` marker (a crash between a session write and its index
+update) are parsed and reconciled when found.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ import re
 import secrets
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -67,6 +68,7 @@ NOTE_SUFFIX = ".why.json"
 MAX_TITLE = 60
 INDEX_LOCK_TIMEOUT = 10.0
 STALE_TEMP_SECONDS = 3600.0
+REPAIR_BATCH = 64  # sessions locked at once while the index is repaired (each disk lock is a file handle)
 
 _ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"  # Crockford base 32, lower case: safe on case-blind disks
 _ID = re.compile(r"[0-9a-z][0-9a-z_-]{0,63}")
@@ -133,12 +135,9 @@ class SessionList(list[SessionSummary]):
 class _Open:
     session: Session
     db: TinyDB
-    storage: FolderStorage
     lock: Lock
     created: float
     title: str
-    is_over: bool
-    winners: tuple[str, ...]
 
 
 def _session_file(session_id: str) -> str:
@@ -170,10 +169,27 @@ def _gc_paused() -> Iterator[None]:
 
 
 def _same_entry(old: Any, new: dict[str, Any]) -> bool:
-    """Index entries equal but for the updated time (which only matters for finished sessions)."""
+    """Index entries equal but for the updated time (the listing takes it from the session file)."""
     if not isinstance(old, dict) or set(old) != set(new):
         return False
-    return all(old[key] == value for key, value in new.items() if key != "updated" or new["is_over"])
+    return all(old[key] == value for key, value in new.items() if key != "updated")
+
+
+def _finite(value: int | float) -> bool:
+    try:
+        return math.isfinite(value)
+    except OverflowError:  # an integer too large for a float
+        return False
+
+
+def _detail(error: RuleError) -> str:
+    """What the rules refused in a saved session, without their "cannot be read" preamble."""
+    params = error.message.params
+    if error.message.id == "session.bad_event":
+        return f"event {params['number']} was refused ({params['reason']})"
+    if error.message.id == "session.bad_data":
+        return str(params["reason"])
+    return str(error).rstrip(".")
 
 
 def _check_title(title: Any) -> str:
@@ -184,6 +200,19 @@ def _check_title(title: Any) -> str:
 
 def _closed_journal(session: Session, log: list[dict[str, Any]], cursor: int, state: Any) -> None:
     raise SessionClosed("store.closed")
+
+
+def _deleted_journal(session: Session, log: list[dict[str, Any]], cursor: int, state: Any) -> None:
+    raise SessionClosed("store.deleted")
+
+
+def _close_all(open_sessions: dict[str, _Open]) -> None:
+    """Close every open session and release its lock (also run when a store is dropped unclosed)."""
+    for session_id in list(open_sessions):
+        entry = open_sessions.pop(session_id, None)
+        if entry is not None:
+            entry.session.journal = _closed_journal
+            entry.lock.release()
 
 
 class Store:
@@ -213,8 +242,11 @@ class Store:
         self._open: dict[str, _Open] = {}
         self._notes: list[QuarantineNote] = []
         self._newer: dict[str, Any] = {}
-        self._sweep_temp("")
-        self._sweep_temp(SESSIONS)
+        for sub in ("", SESSIONS, PENDING, QUARANTINE):
+            self._sweep_temp(sub)
+        # A store dropped without close() releases its locks at once: sessions hold their
+        # store only weakly (see _attach), so plain reference counting frees it.
+        self._finalizer = weakref.finalize(self, _close_all, self._open)
         self._entries()  # refuse a newer data folder now, set a damaged index aside now
 
     @classmethod
@@ -242,11 +274,8 @@ class Store:
             session_id = new_session_id()
             while self._folder.exists(_session_file(session_id)):
                 session_id = new_session_id()
-            lock = self._folder.lock(f"{LOCKS}/{session_id}.lock")
-            if not lock.acquire(0):
-                raise SessionBusy("store.busy")
-            is_over, winners = _winners(session)
-            entry = self._make_open(session, session_id, lock, time.time(), clean_title, is_over, winners)
+            lock = self._lock_session(session_id)
+            entry = self._make_open(session, session_id, lock, time.time(), clean_title)
             try:
                 self._write(entry, session.to_dict())
                 doc = self._index_doc(session_id, entry)
@@ -270,9 +299,7 @@ class Store:
         with self._mutex:
             if session_id in self._open:
                 return self._open[session_id].session
-            lock = self._folder.lock(f"{LOCKS}/{session_id}.lock")
-            if not lock.acquire(0):
-                raise SessionBusy("store.busy")
+            lock = self._lock_session(session_id)
             try:
                 entry = self._load(session_id, lock)
                 self._sync_index(session_id, entry)
@@ -293,8 +320,7 @@ class Store:
     def close(self) -> None:
         """Close every open session (the store itself stays usable)."""
         with self._mutex:
-            for session_id in list(self._open):
-                self.close_session(session_id)
+            _close_all(self._open)
 
     def __enter__(self) -> Store:
         return self
@@ -334,8 +360,8 @@ class Store:
     ) -> tuple[list[SessionSummary], set[str]]:
         """Summaries of the indexed sessions that have a file, and the ids that need a closer look.
 
-        A finished session's updated time is in the index (every change to a finished
-        session rewrites its entry); an unfinished one's is its file's mtime (one stat).
+        A session's updated time is its file's mtime (one stat), never earlier than its
+        creation time (the file system's clock may be coarser than `time.time()`).
         """
         summaries = []
         unreadable: set[str] = set()
@@ -343,28 +369,28 @@ class Store:
             if session_id not in names:
                 continue
             try:
-                updated = doc.get("updated")
-                if not doc["is_over"] or isinstance(updated, bool) or not isinstance(updated, (int, float)):
-                    signature = self._folder.stat(_session_file(session_id))
-                    if signature is None:
-                        continue
-                    if signature[1] == 0:  # an empty file: damaged, no need to parse it
-                        unreadable.add(session_id)
-                        continue
-                    updated = signature[2] / 1e9
+                signature = self._folder.stat(_session_file(session_id))
+                if signature is None:
+                    continue
+                if signature[1] == 0:  # an empty file: damaged, no need to parse it
+                    unreadable.add(session_id)
+                    continue
+                created = float(doc["created"])
+                if not math.isfinite(created):
+                    raise ValueError("infinite creation time")
                 summaries.append(
                     SessionSummary(
                         id=session_id,
                         game=str(doc["game"]),
                         players=tuple(doc["players"]),
-                        created=float(doc["created"]),
-                        updated=float(updated),
+                        created=created,
+                        updated=max(signature[2] / 1e9, created),
                         is_over=bool(doc["is_over"]),
                         winners=tuple(doc["winners"]),
                         title=str(doc["title"]),
                     )
                 )
-            except (KeyError, TypeError, ValueError):
+            except (KeyError, TypeError, ValueError, ArithmeticError, RecursionError):
                 unreadable.add(session_id)
         return summaries, unreadable
 
@@ -374,12 +400,10 @@ class Store:
         with self._mutex:
             entry = self._open.pop(session_id, None)
             if entry is not None:
-                entry.session.journal = _closed_journal
+                entry.session.journal = _deleted_journal
                 lock = entry.lock
             else:
-                lock = self._folder.lock(f"{LOCKS}/{session_id}.lock")
-                if not lock.acquire(0):
-                    raise SessionBusy("store.busy")
+                lock = self._lock_session(session_id)
             try:
                 self._folder.remove(_session_file(session_id))
                 self._edit_index(lambda sessions: sessions.pop(session_id, None))
@@ -399,9 +423,7 @@ class Store:
             entry = self._open.get(session_id)
             borrowed = entry is None
             if entry is None:
-                lock = self._folder.lock(f"{LOCKS}/{session_id}.lock")
-                if not lock.acquire(0):
-                    raise SessionBusy("store.busy")
+                lock = self._lock_session(session_id)
                 try:
                     entry = self._load(session_id, lock)
                 except BaseException:
@@ -410,12 +432,16 @@ class Store:
             try:
                 self._folder.write(f"{PENDING}/{session_id}", b"")
                 previous = entry.title
+                played = self._folder.stat(_session_file(session_id))
                 entry.title = clean_title
                 try:
                     self._write(entry, entry.session.to_dict())
                 except BaseException:
                     entry.title = previous
                     raise
+                if played is not None:  # a new title is not a move: the list keeps its place
+                    with contextlib.suppress(OSError):
+                        self._storage(entry).set_mtime(played[2])
                 self._sync_index(session_id, entry, force=True)
             finally:
                 if borrowed:
@@ -448,25 +474,43 @@ class Store:
             try:
                 raw = decode(self._folder.read(f"{QUARANTINE}/{entry.name}") or b"")
                 notes.append(QuarantineNote(raw["file"], raw["moved_to"], raw["reason"], float(raw["time"])))
-            except (ValueError, KeyError, TypeError):
+            except (ValueError, KeyError, TypeError, ArithmeticError, RecursionError):
                 continue
         notes.sort(key=lambda note: note.time, reverse=True)
         return notes
 
     # ------------------------------------------------------------------ writing
 
-    def _make_open(
-        self, session: Session, session_id: str, lock: Lock, created: float, title: str, is_over: bool,
-        winners: tuple[str, ...],
-    ) -> _Open:
+    def _lock_session(self, session_id: str) -> Lock:
+        """The session's lock, acquired; SessionBusy when another window or process holds it."""
+        lock = self._folder.lock(f"{LOCKS}/{session_id}.lock")
+        if not lock.acquire(0):
+            raise SessionBusy("store.busy")
+        return lock
+
+    def _make_open(self, session: Session, session_id: str, lock: Lock, created: float, title: str) -> _Open:
         db = TinyDB(self._folder, _session_file(session_id), "session", storage=FolderStorage)
-        storage = db.storage
+        return _Open(session, db, lock, created, title)
+
+    @staticmethod
+    def _storage(entry: _Open) -> FolderStorage:
+        storage = entry.db.storage
         assert isinstance(storage, FolderStorage)
-        return _Open(session, db, storage, lock, created, title, is_over, winners)
+        return storage
 
     def _attach(self, session_id: str, entry: _Open) -> None:
         entry.session.id = session_id
-        entry.session.journal = self._journal
+        # The session holds its store weakly: a store dropped without close() is freed at
+        # once (no reference cycle) and its finalizer releases the locks.
+        store = weakref.ref(self)
+
+        def journal(session: Session, log: list[dict[str, Any]], cursor: int, state: Any) -> None:
+            alive = store()
+            if alive is None:
+                raise SessionClosed("store.closed")
+            alive._journal(session, log, cursor, state)
+
+        entry.session.journal = journal
         self._open[session_id] = entry
 
     def _write(self, entry: _Open, session_doc: dict[str, Any]) -> None:
@@ -481,10 +525,10 @@ class Store:
             if entry is None or entry.session is not session:
                 raise SessionClosed("store.closed")
             session_id = session.id or ""
-            is_over, winners = _winners(session, state)
-            # The index changes when the session finishes or stops being finished, and with
-            # every change to a finished session (its entry holds its updated time).
-            touch_index = is_over or (is_over, winners) != (entry.is_over, entry.winners)
+            # The journal runs before the change: the session still shows the state before it.
+            # The index changes only when the session finishes, stops being finished or
+            # changes winners (the listing takes the updated time from the session file).
+            touch_index = _winners(session, state) != _winners(session)
             if touch_index:  # leave a trace in case we die between the two writes
                 self._folder.write(f"{PENDING}/{session_id}", b"")
             self._write(
@@ -499,26 +543,27 @@ class Store:
                 },
             )
             if touch_index:
-                entry.is_over, entry.winners = is_over, winners
                 # The event is saved; an index that cannot be updated now is fixed from the
                 # pending marker later, so the failure must not undo the acknowledged event.
                 with contextlib.suppress(OSError, StoreError):
-                    self._sync_index(session_id, entry, force=True)
+                    self._sync_index(session_id, entry, force=True, state=state)
 
-    def _index_doc(self, session_id: str, entry: _Open) -> dict[str, Any]:
+    def _index_doc(self, session_id: str, entry: _Open, state: Any = None) -> dict[str, Any]:
+        """The index entry of an open or loaded session (in `state`, when given: a change being saved)."""
         signature = self._folder.stat(_session_file(session_id))
+        is_over, winners = _winners(entry.session, state)
         return {
             "game": entry.session.game.id,
             "players": list(entry.session.players),
             "created": entry.created,
-            "updated": time.time() if signature is None else signature[2] / 1e9,
+            "updated": time.time() if signature is None else max(signature[2] / 1e9, entry.created),
             "title": entry.title,
-            "is_over": entry.is_over,
-            "winners": list(entry.winners),
+            "is_over": is_over,
+            "winners": list(winners),
         }
 
-    def _sync_index(self, session_id: str, entry: _Open, *, force: bool = False) -> None:
-        doc = self._index_doc(session_id, entry)
+    def _sync_index(self, session_id: str, entry: _Open, *, force: bool = False, state: Any = None) -> None:
+        doc = self._index_doc(session_id, entry, state)
         if force or not _same_entry(self._entries().get(session_id), doc):
             self._edit_index(lambda sessions: sessions.__setitem__(session_id, doc))
         self._folder.remove(f"{PENDING}/{session_id}")
@@ -608,9 +653,8 @@ class Store:
             self._quarantine_session(session_id, error.reason)
             raise SessionDamaged("store.damaged", id=session_id, reason=error.reason) from error
         self._newer.pop(session_id, None)
-        is_over, winners = _winners(session)
-        entry = self._make_open(session, session_id, lock, created, title, is_over, winners)
-        entry.storage.read()  # warm the cache of the storage that will do the writing
+        entry = self._make_open(session, session_id, lock, created, title)
+        entry.db.storage.read()  # warm the cache of the storage that will do the writing
         return entry
 
     @staticmethod
@@ -621,8 +665,8 @@ class Store:
         doc = dict(data["session"]["1"])
         created = doc.pop("created", None)
         title = doc.pop("title", None)
-        if isinstance(created, bool) or not isinstance(created, (int, float)) or not math.isfinite(created):
-            raise DamagedFile("its creation time is missing")
+        if isinstance(created, bool) or not isinstance(created, (int, float)) or not _finite(created):
+            raise DamagedFile("its creation time is missing or invalid")
         if not isinstance(title, str):
             raise DamagedFile("its title is missing")
         version = doc.get("format")
@@ -630,26 +674,42 @@ class Store:
             raise NewerFile(version, SESSION_FORMAT)
         try:
             session = Session.from_dict(doc)
-        except (RuleError, TypeError, KeyError, AttributeError, IndexError, ValueError) as error:
-            raise DamagedFile(str(error).rstrip(".")) from error
+        except RuleError as error:
+            raise DamagedFile(_detail(error)) from error
+        except (TypeError, KeyError, AttributeError, IndexError, ValueError, ArithmeticError, RecursionError) as error:
+            raise DamagedFile(str(error).rstrip(".") or type(error).__name__) from error
         return session, float(created), title
 
     def _repair(self, to_check: set[str], missing: list[str], *, thorough: bool = False) -> None:
         """Bring the index in line with the session files (parsing only the files named)."""
+        ids = sorted(to_check)
+        batches = [ids[start : start + REPAIR_BATCH] for start in range(0, len(ids), REPAIR_BATCH)] or [[]]
+        for number, batch in enumerate(batches):
+            self._repair_batch(batch, missing if number == 0 else [], thorough)
+
+    def _repair_batch(self, session_ids: list[str], missing: list[str], thorough: bool) -> None:
+        """Reconcile a few sessions, keeping their locks until the index is written.
+
+        Released earlier, another window could change a session (finish it, say) and write
+        its entry in between, which this repair would then overwrite with a stale one.
+        """
         updates: dict[str, dict[str, Any]] = {}
         dropped: set[str] = set(missing)
         settled: list[str] = []
+        held: list[Lock] = []
         index = self._entries()
-        for session_id in sorted(to_check):
-            entry = self._open.get(session_id)
-            if entry is not None:
-                updates[session_id] = self._index_doc(session_id, entry)
-                settled.append(session_id)
-                continue
-            lock = self._folder.lock(f"{LOCKS}/{session_id}.lock")
-            if not lock.acquire(0):
-                continue  # another window is writing it; it will update the index itself
-            try:
+        try:
+            for session_id in session_ids:
+                entry = self._open.get(session_id)
+                if entry is not None:
+                    updates[session_id] = self._index_doc(session_id, entry)
+                    settled.append(session_id)
+                    continue
+                try:
+                    lock = self._lock_session(session_id)
+                except SessionBusy:
+                    continue  # another window is writing it; it will update the index itself
+                held.append(lock)
                 try:
                     loaded = self._load(session_id, lock)
                 except SessionNotFound:
@@ -662,18 +722,19 @@ class Store:
                 if not thorough or not _same_entry(index.get(session_id), doc):
                     updates[session_id] = doc
                 settled.append(session_id)
-            finally:
+            if updates or dropped:
+
+                def change(sessions: dict[str, Any]) -> None:
+                    for session_id in dropped:
+                        sessions.pop(session_id, None)
+                    sessions.update(updates)
+
+                self._edit_index(change)
+            for session_id in settled:
+                self._folder.remove(f"{PENDING}/{session_id}")
+        finally:
+            for lock in held:
                 lock.release()
-        if updates or dropped:
-
-            def change(sessions: dict[str, Any]) -> None:
-                for session_id in dropped:
-                    sessions.pop(session_id, None)
-                sessions.update(updates)
-
-            self._edit_index(change)
-        for session_id in settled:
-            self._folder.remove(f"{PENDING}/{session_id}")
 
     def _drop_entries(self, session_ids: list[str]) -> None:
         if any(session_id in self._entries() for session_id in session_ids):
@@ -689,7 +750,7 @@ class Store:
         self._drop_entries([session_id])
         self._folder.remove(f"{PENDING}/{session_id}")
 
-    def _quarantine(self, name: str, reason: str) -> QuarantineNote:
+    def _quarantine(self, name: str, reason: str) -> None:
         """Move a damaged file to quarantine/ next to a note saying why; never overwrites anything."""
         self._folder.ensure(QUARANTINE)
         base = name.rsplit("/", 1)[-1]
@@ -698,6 +759,9 @@ class Store:
             target, number = f"{QUARANTINE}/{base}.{number}", number + 1
         note = QuarantineNote(file=name, moved_to=target, reason=reason, time=time.time())
         self._folder.write(target + NOTE_SUFFIX, encode(asdict(note)))
-        self._folder.move(name, target)
+        try:
+            self._folder.move(name, target)
+        except FileNotFoundError:  # another process set it aside (or removed it) first
+            self._folder.remove(target + NOTE_SUFFIX)
+            return
         self._notes.append(note)
-        return note

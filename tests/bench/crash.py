@@ -74,7 +74,8 @@ def perform(session: Session, operation: str, event: dict[str, Any] | None) -> N
 
 
 def child(directory: str, session_id: str, seed: int) -> None:
-    session = Store(directory).open(session_id)
+    store = Store(directory)  # kept: a session holds its store only weakly
+    session = store.open(session_id)
     rng = random.Random(seed)
     done = 0
     while True:
