@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from rules_helpers import refused, scores
 
 from companion import RuleError, Session
 
@@ -40,18 +41,6 @@ def place_tokens(session: Session, pairs: int) -> None:
     for _ in range(pairs):
         session.apply(token(session.players[0]))
         session.apply(token(session.players[1]))
-
-
-def score(session: Session) -> dict[str, int]:
-    return {standing.player: standing.score for standing in session.standings()}
-
-
-def refused(session: Session, event: Any) -> str:
-    before = session.to_dict()
-    with pytest.raises(RuleError) as caught:
-        session.apply(event)
-    assert session.to_dict() == before
-    return str(caught.value)
 
 
 # --- set-up ------------------------------------------------------------------------------------
@@ -132,7 +121,7 @@ def test_the_strict_majority_scores_the_spaces_and_the_water_and_a_tie_scores_no
     assert str(session.apply(zone(8, 2, Ann=3, Bob=1))) == "Zone 1: 8 spaces + 2 water, 3–1: Ann +10"
     assert str(session.apply(zone(6, 1, Ann=2, Bob=2))) == "Zone 2: 6 spaces + 1 water, 2–2: tied, nobody scores"
     session.apply(zone(4, Bob=2))
-    assert score(session) == {"Ann": 10, "Bob": 4}
+    assert scores(session) == {"Ann": 10, "Bob": 4}
     ann, bob = session.standings()
     assert (ann.detail["zones_won"], bob.detail["zones_won"]) == (1, 1)
 
@@ -160,7 +149,7 @@ def test_zones_can_be_counted_before_and_after_the_last_token() -> None:
     assert "The game is over" in refused(session, token("Ann"))
     assert "The game is over" in refused(session, use_spirit("Ann", "horse"))
     session.apply(zone(20, 2, Ann=7, Bob=13))
-    assert score(session) == {"Bob": 22, "Ann": 13}
+    assert scores(session) == {"Bob": 22, "Ann": 13}
     assert [s.winner for s in session.standings()] == [True, False]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from rules_helpers import refused
 
 from companion import RuleError, Session
 
@@ -65,14 +66,6 @@ def money(session: Session, player: str) -> int:
 
 def standing_of(session: Session, player: str) -> Any:
     return next(standing for standing in session.standings() if standing.player == player)
-
-
-def refused(session: Session, event: Any) -> str:
-    before = session.to_dict()
-    with pytest.raises(RuleError) as caught:
-        session.apply(event)
-    assert session.to_dict() == before
-    return str(caught.value)
 
 
 # --- the money target --------------------------------------------------------------------

@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 import pytest
+from rules_helpers import refused
 
 from companion import GAMES, Message, RuleError, Session, Standing
 
@@ -20,14 +21,6 @@ def move(player: str, spaces: int = 1, pay: str = "fuel") -> dict[str, Any]:
 
 def end_turn(player: str) -> dict[str, Any]:
     return {"type": "end_turn", "player": player}
-
-
-def refused(session: Session, event: Any) -> str:
-    before = session.to_dict()
-    with pytest.raises(RuleError) as caught:
-        session.apply(event)
-    assert session.to_dict() == before
-    return str(caught.value)
 
 
 def saved(session: Session) -> dict[str, Any]:

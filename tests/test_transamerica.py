@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from rules_helpers import refused, scores
 
 from companion import RuleError, Session
 
@@ -17,21 +18,9 @@ def end_round(**missing: Any) -> dict[str, Any]:
     return {"type": "end_round", "missing": missing}
 
 
-def points(session: Session) -> dict[str, int]:
-    return {standing.player: standing.score for standing in session.standings()}
-
-
-def refused(session: Session, event: Any) -> str:
-    before = session.to_dict()
-    with pytest.raises(RuleError) as caught:
-        session.apply(event)
-    assert session.to_dict() == before
-    return str(caught.value)
-
-
 def test_everyone_starts_with_13_points_and_ann_starts_the_first_round() -> None:
     session = new_game()
-    assert points(session) == {"Ann": 13, "Bob": 13, "Cy": 13}
+    assert scores(session) == {"Ann": 13, "Bob": 13, "Cy": 13}
     assert session.state.round_number == 1
     assert session.state.starter == "Ann"
     assert session.current_player is None
@@ -42,7 +31,7 @@ def test_each_round_everyone_loses_their_missing_segments_and_the_start_moves_on
     session = new_game()
     sentence = session.apply(end_round(Ann=0, Bob=3, Cy=5))
     assert str(sentence) == "Round 1 ended: Ann connected all cities; Bob -3, Cy -5"
-    assert points(session) == {"Ann": 13, "Bob": 10, "Cy": 8}
+    assert scores(session) == {"Ann": 13, "Bob": 10, "Cy": 8}
     assert (session.state.round_number, session.state.starter) == (2, "Bob")
 
     session.apply(end_round(Ann=2, Bob=0, Cy=0))
@@ -50,14 +39,14 @@ def test_each_round_everyone_loses_their_missing_segments_and_the_start_moves_on
     session.apply(end_round(Ann=1, Bob=1, Cy=0))
     assert session.state.starter == "Ann"
     assert session.state.round_number == 4
-    assert points(session) == {"Ann": 10, "Bob": 9, "Cy": 8}
+    assert scores(session) == {"Ann": 10, "Bob": 9, "Cy": 8}
 
 
 def test_a_round_everyone_finishes_costs_nobody_anything() -> None:
     session = new_game("Ann", "Bob")
     sentence = session.apply(end_round(Ann=0, Bob=0))
     assert str(sentence) == "Round 1 ended: Ann and Bob connected all cities; nobody lost points"
-    assert points(session) == {"Ann": 13, "Bob": 13}
+    assert scores(session) == {"Ann": 13, "Bob": 13}
 
 
 def test_a_round_where_nobody_connected_everything_is_refused() -> None:
@@ -86,7 +75,7 @@ def test_the_game_ends_after_the_round_that_takes_someone_to_zero() -> None:
     assert not session.is_over
     session.apply(end_round(Ann=0, Bob=7, Cy=2))
     assert session.is_over
-    assert points(session) == {"Ann": 13, "Cy": 9, "Bob": 0}
+    assert scores(session) == {"Ann": 13, "Cy": 9, "Bob": 0}
     ann, cy, bob = session.standings()
     assert (ann.player, ann.rank, ann.winner) == ("Ann", 1, True)
     assert (cy.rank, cy.winner, bob.rank) == (2, False, 3)
@@ -111,7 +100,7 @@ def test_a_round_that_leaves_two_players_at_zero_ends_the_game_and_they_share_la
 def test_points_may_go_below_zero_and_are_ranked_as_they_are() -> None:
     session = new_game("Ann", "Bob", "Cy")
     session.apply(end_round(Ann=0, Bob=15, Cy=20))
-    assert points(session) == {"Ann": 13, "Bob": -2, "Cy": -7}
+    assert scores(session) == {"Ann": 13, "Bob": -2, "Cy": -7}
     assert [s.player for s in session.standings()] == ["Ann", "Bob", "Cy"]
 
 

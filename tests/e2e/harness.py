@@ -46,6 +46,7 @@ __all__ = [
     "open_browser",
     "require_browser",
     "serve_app",
+    "stop_process_group",
 ]
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -118,6 +119,20 @@ def require_browser() -> str:
     return chromium
 
 
+def stop_process_group(proc: subprocess.Popen[Any]) -> None:
+    """SIGTERM the process and its children (started with start_new_session), then SIGKILL."""
+    if proc.poll() is not None:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=5)
+
+
 class AppServer:
     """A Flet app served over HTTP by a subprocess; ``url`` is where it answers."""
 
@@ -177,15 +192,8 @@ class AppServer:
 
     def stop(self) -> None:
         proc, self.proc = self.proc, None
-        if proc is not None and proc.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait(timeout=5)
+        if proc is not None:
+            stop_process_group(proc)
         self._log.close()
 
     def __enter__(self) -> AppServer:

@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import signal
 import subprocess
 import sys
 import time
@@ -25,7 +24,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from harness import PROJECT_ROOT, FlutterPage, free_port, open_browser, require_browser
+from harness import PROJECT_ROOT, FlutterPage, free_port, open_browser, require_browser, stop_process_group
 
 if TYPE_CHECKING:
     from conftest import CompanionApp
@@ -413,15 +412,7 @@ def cli_server(data_dir: Path) -> Iterator[tuple[str, subprocess.Popen[str]]]:
             time.sleep(0.2)
         yield url, proc
     finally:
-        if proc.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait(timeout=5)
+        stop_process_group(proc)
         if proc.stdout is not None:
             proc.stdout.close()
 
