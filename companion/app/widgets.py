@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
 BIG = 36  # scores and money: readable across a table
 BUTTON_HEIGHT = 48
+COMPACT_WIDTH = 42
 PLAYER_COLOURS = (
     ft.Colors.RED_700,
     ft.Colors.BLUE_700,
@@ -80,10 +81,12 @@ def action(
     primary: bool = False,
     expand: bool | int = False,
     describe: str | None = None,
+    compact: bool = False,
 ) -> ft.Control:
     """A big button. When the rules refuse it right now it stays tappable but muted, and a
     tap explains why instead of recording anything. `describe` (what it does, in words) is
-    its tooltip, which screen readers announce too."""
+    its tooltip, which screen readers announce too. `compact` buttons (a count) are narrow
+    enough for a row of eight on a phone, and still 48 px tall."""
 
     def tapped(_: ft.Event[Any]) -> None:
         if refusal is not None and shell is not None:
@@ -91,13 +94,14 @@ def action(
         else:
             on_tap()
 
-    style = ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=12, vertical=8))
+    style = ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=0 if compact else 12, vertical=8))
     button_type = ft.FilledButton if primary and refusal is None else ft.OutlinedButton
     button = button_type(
         content=label,
         on_click=tapped,
         key=key,
         height=BUTTON_HEIGHT,
+        width=COMPACT_WIDTH if compact else None,
         style=style,
         expand=expand or None,  # an explicit expand=False breaks layout inside a wrapping Row
         opacity=0.5 if refusal is not None else 1.0,
@@ -115,6 +119,7 @@ def event_button(
     primary: bool = False,
     expand: bool | int = False,
     after: Callable[[], None] | None = None,
+    compact: bool = False,
 ) -> ft.Control:
     """A button that records one event; the rules are asked first whether it is allowed,
     and the sentence it would log becomes its tooltip. `after` runs once it is recorded."""
@@ -133,6 +138,7 @@ def event_button(
         shell=shell,
         primary=primary,
         expand=expand,
+        compact=compact,
     )
 
 

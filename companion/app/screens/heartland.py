@@ -216,10 +216,11 @@ def load_panel(shell: Shell, state: HeartlandState) -> ft.Control:
     for good in GOODS:
         buttons = [
             w.event_button(shell, str(count), {"type": "load", "player": player, "good": good, "cubes": count},
-                           key=f"load-{good}-{count}")
+                           key=f"load-{good}-{count}", compact=True)
             for count in range(1, max(1, room) + 1)
         ]
-        rows.append(ft.Row([ft.Container(w.text(good, 16, bold=True), width=90), *buttons], wrap=True))
+        rows.append(w.text(good, 16, bold=True))
+        rows.append(ft.Row(buttons, wrap=True, spacing=4, run_spacing=4))
     return w.sheet(shell, f"Load · {player}", rows, key="load-panel")
 
 
