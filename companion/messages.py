@@ -107,6 +107,7 @@ register(
         "session.bad_event": "This saved session cannot be read: event {number} was refused ({reason}).",
         "session.nothing_to_undo": "There is nothing to undo.",
         "session.nothing_to_redo": "There is nothing to redo.",
+        "session.stale": "This game changed on another screen; nothing was recorded.",
         "standing.shared_win": "{players} share the victory.",
     },
 )

@@ -47,7 +47,20 @@ def replay(game: Game[Any], players: tuple[str, ...], options: dict[str, Any], e
     return states, sentences, cleaned
 
 
+class StaleError(RuleError):
+    """A change asked for on a screen drawn before the game last changed (another tab, another device)."""
+
+    def __init__(self) -> None:
+        super().__init__("session.stale")
+
+
 class Session:
+    """A game's log and undo cursor.
+
+    `version` counts the changes made through this object; a screen remembers the version
+    it was drawn from and passes it as `at=` so a tap on a stale screen records nothing.
+    """
+
     def __init__(
         self,
         game: Game[Any],
@@ -63,6 +76,7 @@ class Session:
         self.journal: Journal | None = None
         self._states, self._sentences, self._log = replay(game, players, options, list(log or []))
         self._cursor = len(self._log) if cursor is None else cursor
+        self._version = 0
 
     @classmethod
     def new(cls, game_id: str, players: Any, options: Mapping[str, Any] | None = None) -> Session:
@@ -126,6 +140,15 @@ class Session:
         return self._cursor
 
     @property
+    def version(self) -> int:
+        """How many changes (apply, undo, redo) this session object has made; starts at 0."""
+        return self._version
+
+    def _require_version(self, at: int | None) -> None:
+        if at is not None and at != self._version:
+            raise StaleError()
+
+    @property
     def can_undo(self) -> bool:
         return self._cursor > 0
 
@@ -157,7 +180,8 @@ class Session:
         kind, clean = self.game.check_event(self.state, self.players, event)
         return kind.apply(self.state, clean)[1]
 
-    def apply(self, event: Any) -> Message:
+    def apply(self, event: Any, *, at: int | None = None) -> Message:
+        self._require_version(at)
         kind, clean = self.game.check_event(self.state, self.players, event)
         state, sentence = kind.apply(self.state, clean)
         log = self._log[: self._cursor] + [clean]
@@ -166,20 +190,25 @@ class Session:
         self._states = self._states[: self._cursor + 1] + [state]
         self._sentences = self._sentences[: self._cursor] + [sentence]
         self._cursor += 1
+        self._version += 1
         return sentence
 
-    def undo(self) -> Message:
+    def undo(self, *, at: int | None = None) -> Message:
+        self._require_version(at)
         if not self.can_undo:
             raise RuleError("session.nothing_to_undo")
         self._save(self._log, self._cursor - 1, self._states[self._cursor - 1])
         self._cursor -= 1
+        self._version += 1
         return self._sentences[self._cursor]
 
-    def redo(self) -> Message:
+    def redo(self, *, at: int | None = None) -> Message:
+        self._require_version(at)
         if not self.can_redo:
             raise RuleError("session.nothing_to_redo")
         self._save(self._log, self._cursor + 1, self._states[self._cursor + 1])
         self._cursor += 1
+        self._version += 1
         return self._sentences[self._cursor - 1]
 
     def _save(self, log: list[dict[str, Any]], cursor: int, state: Any) -> None:

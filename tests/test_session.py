@@ -312,3 +312,18 @@ def test_log_sentences_and_errors_are_english_built_from_an_id_and_parameters() 
     assert dict(sentence.params) == {"player": "Ann", "spaces": 2, "cost": 2}
     assert str(sentence) == sentence.text("en") == "Ann moved 2 spaces for $2"
     assert sentence.text("fr") == "Ann moved 2 spaces for $2"
+
+
+def test_a_change_from_a_stale_screen_records_nothing():
+    from companion.session import StaleError
+
+    session = Session.new("transamerica", ["Ann", "Bob"])
+    drawn = session.version
+    session.apply({"type": "end_round", "missing": {"Ann": 0, "Bob": 2}}, at=drawn)
+    for change in (lambda: session.undo(at=drawn), lambda: session.redo(at=drawn),
+                   lambda: session.apply({"type": "end_round", "missing": {"Ann": 0, "Bob": 1}}, at=drawn)):
+        with pytest.raises(StaleError, match="changed on another screen; nothing was recorded"):
+            change()
+    assert session.cursor == 1 and session.state.points == (13, 11)
+    session.undo(at=session.version)
+    assert session.cursor == 0
