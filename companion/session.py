@@ -22,9 +22,13 @@ FORMAT_VERSION = 1
 Journal = Callable[["Session", list[dict[str, Any]], int, Any], None]
 
 
+class UnknownGameError(RuleError):
+    """The game is not one this version knows (perhaps a newer version's): not damage."""
+
+
 def find_game(game_id: Any) -> Game[Any]:
     if not isinstance(game_id, str) or game_id not in GAMES:
-        raise RuleError("game.unknown", game=describe_value(game_id), allowed=", ".join(GAMES))
+        raise UnknownGameError("game.unknown", game=describe_value(game_id), allowed=", ".join(GAMES))
     return GAMES[game_id]
 
 
