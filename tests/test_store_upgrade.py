@@ -1,0 +1,76 @@
+"""A data folder written by the first store format opens, lists and replays exactly as it was recorded.
+
+The fixture (tests/fixtures/store-v1/) was made by tests/fixtures/make_store_v1.py with that
+version; `expected.json` holds what it read back. Every test works on a copy.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.store import Store
+
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "store-v1"
+EXPECTED: dict[str, dict[str, Any]] = json.loads((FIXTURE / "expected.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture
+def old_folder(tmp_path: Path) -> Path:
+    target = tmp_path / "data"
+    shutil.copytree(FIXTURE, target, ignore=shutil.ignore_patterns("expected.json"))
+    return target
+
+
+def test_the_fixture_holds_every_game_finished_and_not_renamed_and_with_a_redo_tail() -> None:
+    games = {(doc["game"], doc["is_over"]) for doc in EXPECTED.values()}
+    assert games == {(game, over) for game in ("heartland", "transamerica", "great_plains") for over in (False, True)}
+    assert any(doc["title"] for doc in EXPECTED.values())
+    assert any(doc["cursor"] < len(doc["events"]) for doc in EXPECTED.values())
+
+
+def test_an_old_data_folder_lists_every_game_as_recorded(old_folder: Path) -> None:
+    with Store(old_folder) as store:
+        listing = store.sessions()
+        assert listing.quarantined == 0 and listing.newer == ()
+        found = {
+            summary.id: (summary.game, list(summary.players), summary.title, summary.is_over, list(summary.winners))
+            for summary in listing
+        }
+        assert found == {
+            session_id: (doc["game"], doc["players"], doc["title"], doc["is_over"], doc["winners"])
+            for session_id, doc in EXPECTED.items()
+        }
+        assert {summary.id: summary.created for summary in listing} == {
+            session_id: doc["created"] for session_id, doc in EXPECTED.items()
+        }
+
+
+def test_an_old_data_folder_replays_every_game_as_recorded(old_folder: Path) -> None:
+    with Store(old_folder) as store:
+        for session_id, doc in EXPECTED.items():
+            session = store.open(session_id)
+            saved = session.to_dict()
+            for field in ("format", "game", "players", "options", "events", "cursor"):
+                assert saved[field] == doc[field], (session_id, field)
+            assert [str(sentence) for sentence in session.sentences] == doc["sentences"]
+            assert session.is_over == doc["is_over"]
+            standings = [
+                {"player": s.player, "score": s.score, "rank": s.rank, "winner": s.winner, "detail": s.detail}
+                for s in session.standings()
+            ]
+            assert json.loads(json.dumps(standings)) == doc["standings"]
+
+
+def test_an_old_game_keeps_recording_and_its_redo_tail(old_folder: Path) -> None:
+    session_id = next(key for key, doc in EXPECTED.items() if doc["cursor"] < len(doc["events"]))
+    with Store(old_folder) as store:
+        session = store.open(session_id)
+        session.redo()
+        session.undo()
+    with Store(old_folder) as store:
+        assert store.open(session_id).to_dict()["events"] == EXPECTED[session_id]["events"]
