@@ -6,15 +6,13 @@ journal); the store is asked to close a session only when the last tab lets go.
 
 from __future__ import annotations
 
-import json
 import threading
 from typing import Any
 
 from companion.app.screens import game_screen
+from companion.app.ui_state import UiStateFile, View
 from companion.session import Session
-from companion.store import SessionList, SessionSummary, Store, StoreError
-
-UI_STATE_FILE = "ui-state.json"
+from companion.store import SessionInUse, SessionList, SessionSummary, Store, StoreError
 
 
 class AppData:
@@ -24,6 +22,7 @@ class AppData:
         self._users: dict[str, int] = {}
         self._sessions: dict[str, Session] = {}
         self._status_cache: dict[str, tuple[float, str]] = {}
+        self._ui_state = UiStateFile(store.folder)
 
     # --- sessions ---------------------------------------------------------------------
 
@@ -53,17 +52,20 @@ class AppData:
                 self.store.close_session(session_id)
 
     def exists(self, session_id: str) -> bool:
-        return any(summary.id == session_id for summary in self.store.sessions())
+        """Whether the game is listed (False too when the list cannot be read: it cannot be opened then)."""
+        try:
+            return any(summary.id == session_id for summary in self.store.sessions())
+        except StoreError:
+            return False
 
     def sessions(self) -> SessionList:
         return self.store.sessions()
 
     def delete(self, session_id: str) -> None:
+        """Delete a game no screen has open; SessionInUse while one does (here or in another process)."""
         with self._lock:
-            if session_id in self._sessions:
-                self._users.pop(session_id, None)
-                self._sessions.pop(session_id)
-                self.store.close_session(session_id)
+            if self._users.get(session_id, 0) > 0:
+                raise SessionInUse("store.in_use")
             self.store.delete(session_id)
             if self.last_screen() == session_id:
                 self.remember_screen(None)
@@ -93,32 +95,23 @@ class AppData:
 
     # --- where the app was ------------------------------------------------------------
 
-    def remember_screen(self, session_id: str | None) -> None:
-        self._write_ui_state(open_session=session_id)
+    def remember_screen(self, session_id: str | None, panel: str | None = None, draft: dict[str, Any] | None = None
+                        ) -> None:
+        """Note the open game (None: home) and its open sheet, so a reload lands there; never fails."""
+        with self._lock:
+            self._ui_state.remember_view(session_id, panel, draft or {})
+
+    def last_view(self) -> View:
+        """(open game id, open sheet, its draft) as last remembered; (None, None, {}) when unknown."""
+        return self._ui_state.last_view()
 
     def last_screen(self) -> str | None:
-        value = self._ui_state().get("open_session")
-        return value if isinstance(value, str) else None
+        return self.last_view()[0]
 
     def remember(self, name: str, value: int) -> None:
         """A small habit of this table across games, e.g. the price it pays for corn."""
-        habits = dict(self._ui_state().get("habits") or {})
-        habits[name] = value
-        self._write_ui_state(habits=habits)
+        with self._lock:
+            self._ui_state.remember_habit(name, value)
 
     def recall(self, name: str) -> int | None:
-        value = (self._ui_state().get("habits") or {}).get(name)
-        return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-    def _ui_state(self) -> dict[str, Any]:
-        raw = self.store.folder.read(UI_STATE_FILE)
-        try:
-            state = json.loads(raw) if raw else {}
-        except ValueError:
-            return {}  # a damaged note of where we were only costs landing on the home screen
-        return state if isinstance(state, dict) else {}
-
-    def _write_ui_state(self, **changes: Any) -> None:
-        with self._lock:
-            state = {**self._ui_state(), **changes}
-            self.store.folder.write(UI_STATE_FILE, json.dumps(state).encode())
+        return self._ui_state.habits().get(name)

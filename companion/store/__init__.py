@@ -5,6 +5,7 @@ from companion.store.errors import (
     SessionBusy,
     SessionClosed,
     SessionDamaged,
+    SessionInUse,
     SessionNotFound,
     StoreError,
 )
@@ -20,6 +21,7 @@ __all__ = [
     "SessionBusy",
     "SessionClosed",
     "SessionDamaged",
+    "SessionInUse",
     "SessionList",
     "SessionNotFound",
     "SessionSummary",

@@ -6,6 +6,8 @@ be translated; `str(error)` is the English sentence.
 
 from __future__ import annotations
 
+import errno
+import os
 from typing import Any
 
 from companion.messages import Message, register
@@ -39,6 +41,51 @@ class SessionClosed(StoreError):
     """The session was closed (or deleted) in the store; it no longer records anything."""
 
 
+class SessionInUse(SessionBusy):
+    """The session cannot be deleted: a screen of this app or another process has it open."""
+
+
+def os_reason(error: OSError, root: str | os.PathLike[str] | None = None) -> str:
+    """What went wrong with the disk, in words (never an errno); names the file relative to `root`."""
+    where = _where(error, root)
+    code = error.errno
+    if code in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)):
+        return "the disk is full"
+    if code == errno.EROFS:
+        return "the disk is read-only"
+    if code in (errno.EACCES, errno.EPERM):
+        return f"Companion is not allowed to use {where}"
+    if code in (errno.ENOTDIR, errno.EEXIST):
+        return f"{where} is a file, not a folder"
+    if code == errno.EISDIR:
+        return f"{where} is a folder, not a file"
+    if code == errno.ELOOP:
+        return f"{where} is a symbolic link, which Companion does not follow"
+    if code == errno.ENOENT:
+        return f"{where} has disappeared"
+    if code == errno.ENAMETOOLONG:
+        return "the path of the data folder is too long"
+    if code == errno.EIO:
+        return "the disk reported an error"
+    return (error.strerror or type(error).__name__).rstrip(".").lower()
+
+
+def _where(error: OSError, root: str | os.PathLike[str] | None) -> str:
+    filename = error.filename
+    if not isinstance(filename, str) or not filename:
+        return "the data folder"
+    if root is not None:
+        try:
+            relative = os.path.relpath(filename, root)
+        except ValueError:  # another drive on Windows
+            relative = filename
+        if relative == ".":
+            return "the data folder"
+        if not relative.startswith(".."):
+            return f"'{relative.replace(os.sep, '/')}'"
+    return f"'{filename}'"
+
+
 class DamagedFile(ValueError):
     """Raised by the storages: the bytes on disk are not a readable Companion file."""
 
@@ -70,5 +117,13 @@ register(
         "store.deleted": "This game was deleted.",
         "store.bad_title": "A title must be text of at most {high} characters.",
         "store.locked": "The list of saved games is being updated by another window; try again.",
+        "store.unusable": "The data folder {path} cannot be used: {reason}.",
+        "store.unreadable": "The saved games could not be read: {reason}.",
+        "store.cannot_lock": "This game cannot be opened for changes: {reason}.",
+        "store.not_saved": "Not saved, so not recorded: {reason}.",
+        "store.not_created": "The new game could not be saved: {reason}.",
+        "store.not_renamed": "The title could not be saved: {reason}.",
+        "store.not_deleted": "The game could not be deleted: {reason}.",
+        "store.in_use": "This game is open on another screen; close it there before deleting it.",
     },
 )

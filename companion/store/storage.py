@@ -147,6 +147,9 @@ class Folder(Protocol):
 
     def ensure(self, sub: str) -> None: ...
 
+    def probe(self, sub: str) -> None:
+        """Raise OSError unless a file can be created (and removed) in the folder `sub`."""
+
 
 def _fsync_directory(path: str) -> None:
     if os.name == "nt":  # Windows has no directory handles to flush; NTFS journals the rename.
@@ -209,6 +212,14 @@ class DiskFolder:
             os.makedirs(path, exist_ok=True)
             if self.durable:
                 _fsync_directory(os.path.dirname(path))
+
+    def probe(self, sub: str) -> None:
+        directory = self.path(sub)
+        if not os.path.isdir(directory):
+            raise NotADirectoryError(errno.ENOTDIR, "not a folder", directory)
+        probe = os.path.join(directory, f".probe.{secrets.token_hex(4)}.tmp")
+        os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+        os.unlink(probe)
 
     def read(self, name: str) -> bytes | None:
         try:
@@ -332,6 +343,9 @@ class MemoryFolder:
         self._mutex = threading.Lock()
 
     def ensure(self, sub: str) -> None:
+        return None
+
+    def probe(self, sub: str) -> None:
         return None
 
     def read(self, name: str) -> bytes | None:

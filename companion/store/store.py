@@ -53,8 +53,10 @@ from companion.store.errors import (
     SessionBusy,
     SessionClosed,
     SessionDamaged,
+    SessionInUse,
     SessionNotFound,
     StoreError,
+    os_reason,
 )
 from companion.store.storage import DiskFolder, Folder, FolderStorage, Lock, MemoryFolder, decode, encode
 
@@ -231,23 +233,46 @@ class Store:
         self, directory: str | Path | None = None, *, durable: bool = True, folder: Folder | None = None
     ) -> None:
         self.directory = None if directory is None else Path(directory)
-        if folder is None:
-            folder = MemoryFolder() if directory is None else DiskFolder(directory, durable=durable)
-        self._folder: Folder = folder
-        for sub in (SESSIONS, PENDING, QUARANTINE, LOCKS):
-            self._folder.ensure(sub)
-        self._mutex = threading.RLock()
-        self._index = FolderStorage(self._folder, INDEX, "index")
-        self._index_lock = self._folder.lock(INDEX_LOCK)
-        self._open: dict[str, _Open] = {}
-        self._notes: list[QuarantineNote] = []
-        self._newer: dict[str, Any] = {}
-        for sub in ("", SESSIONS, PENDING, QUARANTINE):
-            self._sweep_temp(sub)
-        # A store dropped without close() releases its locks at once: sessions hold their
-        # store only weakly (see _attach), so plain reference counting frees it.
-        self._finalizer = weakref.finalize(self, _close_all, self._open)
-        self._entries()  # refuse a newer data folder now, set a damaged index aside now
+        try:
+            if folder is None:
+                folder = MemoryFolder() if directory is None else DiskFolder(directory, durable=durable)
+            self._folder: Folder = folder
+            for sub in (SESSIONS, PENDING, QUARANTINE, LOCKS):
+                self._folder.ensure(sub)
+            self._mutex = threading.RLock()
+            self._index = FolderStorage(self._folder, INDEX, "index")
+            self._index_lock = self._folder.lock(INDEX_LOCK)
+            self._open: dict[str, _Open] = {}
+            self._notes: list[QuarantineNote] = []
+            self._newer: dict[str, Any] = {}
+            for sub in ("", SESSIONS, PENDING, QUARANTINE):
+                self._sweep_temp(sub)
+            # A store dropped without close() releases its locks at once: sessions hold their
+            # store only weakly (see _attach), so plain reference counting frees it.
+            self._finalizer = weakref.finalize(self, _close_all, self._open)
+            self._entries()  # refuse a newer data folder now, set a damaged index aside now
+        except OSError as error:
+            raise self._unusable(error) from error
+
+    def check_usable(self) -> None:
+        """Raise StoreError (one sentence) unless games can be listed, saved and locked here.
+
+        Creates and removes a small file in each folder (permissions alone say nothing
+        for an administrator or on a read-only disk) and takes the index lock once.
+        """
+        with self._mutex:
+            try:
+                self._entries()
+                for sub in ("", SESSIONS, PENDING, QUARANTINE, LOCKS):
+                    self._folder.probe(sub)
+                if self._index_lock.acquire(0):  # held by another window: the lock works
+                    self._index_lock.release()
+            except OSError as error:
+                raise self._unusable(error) from error
+
+    def _unusable(self, error: OSError) -> StoreError:
+        where = "(in memory)" if self.directory is None else str(self.directory)
+        return StoreError("store.unusable", path=where, reason=os_reason(error, self.directory))
 
     @classmethod
     def in_memory(cls, folder: MemoryFolder | None = None) -> Store:
@@ -403,7 +428,10 @@ class Store:
                 entry.session.journal = _deleted_journal
                 lock = entry.lock
             else:
-                lock = self._lock_session(session_id)
+                try:
+                    lock = self._lock_session(session_id)
+                except SessionBusy as error:
+                    raise SessionInUse("store.in_use") from error
             try:
                 self._folder.remove(_session_file(session_id))
                 self._edit_index(lambda sessions: sessions.pop(session_id, None))
@@ -634,7 +662,8 @@ class Store:
         now = time.time()
         for entry in self._folder.scan(sub):
             if entry.name.startswith(".") and entry.name.endswith(".tmp") and now - entry.mtime > STALE_TEMP_SECONDS:
-                self._folder.remove(f"{sub}/{entry.name}" if sub else entry.name)
+                with contextlib.suppress(OSError):  # only tidying: a read-only folder keeps them
+                    self._folder.remove(f"{sub}/{entry.name}" if sub else entry.name)
 
     def _load(self, session_id: str, lock: Lock) -> _Open:
         """Read and check a session file (its lock held). Quarantines it if it is damaged."""
