@@ -27,7 +27,7 @@ def render(message_id: str, params: Mapping[str, Any], language: str = "en") -> 
     template = CATALOGS.get(language, {}).get(message_id) or CATALOGS["en"].get(message_id)
     if template is None:
         return message_id
-    return _FORMATTER.format(template, **{key: _plain(value) for key, value in params.items()})
+    return _FORMATTER.format(template, **{key: _plain(value, language) for key, value in params.items()})
 
 
 class _PluralFormatter(string.Formatter):
@@ -43,7 +43,12 @@ class _PluralFormatter(string.Formatter):
 _FORMATTER = _PluralFormatter()
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: Any, language: str) -> Any:
+    """A sentence inside a sentence is rendered in the same language; several are joined by '; '."""
+    if isinstance(value, Message):
+        return value.text(language).rstrip(".")
+    if isinstance(value, (list, tuple)) and value and all(isinstance(item, Message) for item in value):
+        return "; ".join(_plain(item, language) for item in value)
     if isinstance(value, (list, tuple)):
         return join_names([str(item) for item in value])
     return value
@@ -68,7 +73,13 @@ class Message:
 
 
 class RuleError(ValueError):
-    """An event or set-up the rules refuse; `str()` is a sentence a player understands."""
+    """An event or set-up the rules refuse; `str()` is a sentence a player understands.
+
+    `overridable` is True when the refusal is the table's call and resending the same
+    event with `"override": True` would be recorded (the app offers "Record anyway").
+    """
+
+    overridable: bool = False
 
     def __init__(self, message_id: str, **params: Any) -> None:
         self.message = Message(message_id, params)
@@ -83,6 +94,10 @@ register(
         "event.unknown_type": "Unknown event type '{type}'; allowed types: {allowed}.",
         "event.missing_field": "The {type} event is missing '{field}'.",
         "event.extra_field": "The {type} event has an unexpected field '{field}'.",
+        "event.nothing_to_override": "Nothing in this {type} goes against a rule; record it without 'override'.",
+        "event.overridden": "{sentence} — recorded against the rule: {reasons}",
+        "data.too_deep": "This {what} is nested more than {limit} levels deep; no real {what} is.",
+        "data.too_big": "This {what} is far larger than any the app writes.",
         "field.int": "'{field}' must be a whole number from {low} to {high}, not {value}.",
         "field.int_min": "'{field}' must be a whole number of at least {low}, not {value}.",
         "field.bool": "'{field}' must be true or false, not {value}.",
@@ -93,12 +108,15 @@ register(
         "field.per_player_extra": "'{field}' names {value}, who is not a player of this game.",
         "game.over": "The game is over; no more {type} events can be recorded.",
         "game.unknown": "Unknown game {game}; known games: {allowed}.",
+        "game.log.stopped": "The game was stopped: {note}",
         "players.not_a_list": "The players must be a list of names.",
         "players.count": "{title} is for {low} to {high} players, not {count}.",
         "players.count_exact": "{title} is for exactly {low} players, not {count}.",
         "players.name_empty": "A player's name cannot be empty.",
         "players.name_long": "The name '{name}' is longer than {high} characters.",
         "players.name_type": "A player's name must be text, not {value}.",
+        "players.name_control": "A player's name cannot hold a control character ({code} in '{name}').",
+        "players.name_bidi": "A player's name cannot hold a text-direction control ({code} in '{name}').",
         "players.duplicate": "Two players are called '{name}'; each name must be different.",
         "options.not_a_dict": "The options must be a set of named values.",
         "options.unknown": "Unknown option '{option}' for {title}; allowed: {allowed}.",

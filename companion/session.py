@@ -4,6 +4,12 @@ The log is the truth: the state is always what replaying the applied events give
 Undo and redo move the cursor; a new event drops the redo tail. A journal (the store)
 is told about every change *before* it takes effect in memory, so a change that cannot
 be saved is not made at all.
+
+Saved sessions carry a format number. Format 1 (the first version) had looser rules: a
+Heartland turn could end with no action, Great Plains ended at its 40th token and took
+zones at any time. A format-1 log is replayed under those rules: on loading, each of its
+events is marked `"rules": 1`, the game modules honour the mark, and the session is
+saved again as format 2 with the marks in place, so it reads exactly as it did.
 """
 
 from __future__ import annotations
@@ -14,9 +20,11 @@ from typing import Any
 
 from companion.messages import Message, RuleError
 from companion.rules import GAMES
-from companion.rules.base import Game, Standing, describe_value
+from companion.rules.base import RULES, Game, Standing, Stopped, check_depth, describe_value
 
-FORMAT_VERSION = 1
+# The newest session format this version writes and reads; it reads every older one too.
+FORMAT_VERSION = 2
+FORMATS = (1, 2)
 
 # journal(session, log, cursor, state): the whole log, the undo cursor and the state they give.
 Journal = Callable[["Session", list[dict[str, Any]], int, Any], None]
@@ -35,14 +43,13 @@ def find_game(game_id: Any) -> Game[Any]:
 def replay(game: Game[Any], players: tuple[str, ...], options: dict[str, Any], events: list[Any]) -> tuple[
     list[Any], list[Message], list[dict[str, Any]]
 ]:
-    """States after 0..n events, the log sentences and the cleaned events; raises on the first refusal."""
+    """States after 0..n saved events, the log sentences and the cleaned events; raises on the first refusal."""
     states = [game.setup(players, options)]
     sentences: list[Message] = []
     cleaned: list[dict[str, Any]] = []
     for number, event in enumerate(events, start=1):
         try:
-            kind, clean = game.check_event(states[-1], players, event)
-            state, sentence = kind.apply(states[-1], clean)
+            state, sentence, clean = game.apply_event(states[-1], players, event, saved=True)
         except RuleError as error:
             raise RuleError("session.bad_event", number=number, reason=str(error).rstrip(".")) from error
         states.append(state)
@@ -86,26 +93,33 @@ class Session:
     def new(cls, game_id: str, players: Any, options: Mapping[str, Any] | None = None) -> Session:
         game = find_game(game_id)
         names = game.check_players(players)
-        return cls(game, names, game.normalize_options(names, options or {}))
+        return cls(game, names, game.normalize_options(names, {} if options is None else options))
 
     @classmethod
     def from_dict(cls, data: Any) -> Session:
+        """A session saved by `to_dict` in any format this version reads (see FORMATS)."""
         if not isinstance(data, Mapping):
             raise RuleError("session.bad_data", reason="it is not a set of named fields")
+        check_depth(data, "saved session")
         expected = {"format", "game", "players", "options", "events", "cursor"}
         if set(data) != expected:
             missing = sorted(expected - set(data)) or sorted(map(str, set(data) - expected))
             raise RuleError("session.bad_data", reason=f"unexpected or missing fields {', '.join(map(str, missing))}")
-        if isinstance(data["format"], bool) or data["format"] != FORMAT_VERSION:
-            raise RuleError("session.bad_data", reason=f"format {describe_value(data['format'])} is not supported")
+        version = data["format"]
+        if type(version) is not int or version not in FORMATS:
+            raise RuleError("session.bad_data", reason=f"format {describe_value(version)} is not supported")
         game = find_game(data["game"])
-        players = game.check_players(data["players"])
+        # Names are checked as the first version did, so a game saved under a name today's
+        # rule refuses still opens.
+        players = game.check_saved_players(data["players"])
         if list(players) != list(data["players"]):
             raise RuleError("session.bad_data", reason="the player names are not in their saved form")
         options = game.normalize_options(players, data["options"])
         events, cursor = data["events"], data["cursor"]
         if not isinstance(events, list):
             raise RuleError("session.bad_data", reason="the events are not a list")
+        if version == 1:
+            events = [_recorded_under_first_rules(event) for event in events]
         if isinstance(cursor, bool) or not isinstance(cursor, int) or not 0 <= cursor <= len(events):
             raise RuleError("session.bad_data", reason=f"the undo position {describe_value(cursor)} is out of range")
         return cls(game, players, options, events, cursor)
@@ -170,7 +184,14 @@ class Session:
 
     @property
     def is_over(self) -> bool:
+        """True once the game has ended by its rules, been confirmed scored, or been stopped."""
         return bool(self.game.is_over(self.state))
+
+    @property
+    def stopped_note(self) -> str | None:
+        """Why the table stopped the game (`end_game`), or None when it was not stopped."""
+        state = self.state
+        return state.note if isinstance(state, Stopped) else None
 
     @property
     def current_player(self) -> str | None:
@@ -180,14 +201,17 @@ class Session:
         return self.game.standings(self.state)
 
     def check(self, event: Any) -> Message:
-        """The sentence the event would log, or RuleError; changes nothing."""
-        kind, clean = self.game.check_event(self.state, self.players, event)
-        return kind.apply(self.state, clean)[1]
+        """The sentence the event would log, or RuleError (see `RuleError.overridable`); changes nothing."""
+        return self.game.apply_event(self.state, self.players, event)[1]
 
     def apply(self, event: Any, *, at: int | None = None) -> Message:
+        """Record `event` and return its log sentence, or raise RuleError and change nothing.
+
+        Any event may carry `"override": True` to record what the table decided against a
+        rule that is its call; a refusal says so with `RuleError.overridable`.
+        """
         self._require_version(at)
-        kind, clean = self.game.check_event(self.state, self.players, event)
-        state, sentence = kind.apply(self.state, clean)
+        state, sentence, clean = self.game.apply_event(self.state, self.players, event)
         log = self._log[: self._cursor] + [clean]
         self._save(log, self._cursor + 1, state)
         self._log = log
@@ -218,3 +242,7 @@ class Session:
     def _save(self, log: list[dict[str, Any]], cursor: int, state: Any) -> None:
         if self.journal is not None:
             self.journal(self, log, cursor, state)
+
+
+def _recorded_under_first_rules(event: Any) -> Any:
+    return {**event, RULES: 1} if isinstance(event, Mapping) and RULES not in event else event

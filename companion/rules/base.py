@@ -7,8 +7,9 @@ Nothing here imports Flet or touches storage.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
 from companion.messages import Message, RuleError, join_names
@@ -17,16 +18,74 @@ State = TypeVar("State")
 Event = Mapping[str, Any]
 
 MAX_NAME_LENGTH = 30
+# Real events nest 3 levels (event, per-player counts, number) and a saved session 5; far
+# deeper data is damage or mischief, and must be refused before anything recurses into it.
+MAX_DEPTH = 32
+MAX_ITEMS = 2_000_000
+# Python refuses to print integers past 4,300 digits; no field of any game comes near 30.
+MAX_SHOWN_DIGITS = 30
+# Text-direction overrides and isolates reorder whatever follows them on screen.
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+OVERRIDE = "override"
+RULES = "rules"
+_WAIVED = "_waived"
 
 
 def describe_value(value: Any) -> str:
+    """How a refusal quotes a value; never fails, however large or deep the value is."""
     if isinstance(value, str):
         return f"'{value}'" if value else "an empty text"
     if value is None:
         return "nothing"
     if isinstance(value, bool):
         return "true" if value else "false"
-    return repr(value)
+    if _huge(value):
+        return f"a number of more than {MAX_SHOWN_DIGITS} digits"
+    if isinstance(value, (int, float)) or (isinstance(value, (list, tuple, dict)) and _small(value)):
+        return repr(value)
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    if isinstance(value, Mapping):
+        return "a set of named fields"
+    return f"a value of type {type(value).__name__}"
+
+
+def _small(value: Any, budget: int = 12) -> bool:
+    """A value short enough to quote whole: a few plain scalars, at most two levels deep."""
+    pending = [(value, 0)]
+    while pending:
+        item, depth = pending.pop()
+        budget -= 1
+        if budget < 0 or depth > 2:
+            return False
+        if isinstance(item, (list, tuple)):
+            pending.extend((inner, depth + 1) for inner in item)
+        elif isinstance(item, dict):
+            pending.extend((inner, depth + 1) for pair in item.items() for inner in pair)
+        elif _huge(item) or not isinstance(item, (str, int, float, type(None))):
+            return False
+    return True
+
+
+def _huge(value: Any) -> bool:
+    return isinstance(value, int) and abs(value) >= 10**MAX_SHOWN_DIGITS
+
+
+def check_depth(value: Any, what: str) -> None:
+    """Refuse data nested deeper, or far larger, than any real event or save (checked without recursion)."""
+    pending = [(value, 0)]
+    budget = MAX_ITEMS
+    while pending:
+        item, depth = pending.pop()
+        budget -= 1
+        if budget < 0:
+            raise RuleError("data.too_big", what=what)
+        if depth > MAX_DEPTH:
+            raise RuleError("data.too_deep", what=what, limit=MAX_DEPTH)
+        if isinstance(item, (list, tuple)):
+            pending.extend((inner, depth + 1) for inner in item)
+        elif isinstance(item, Mapping):
+            pending.extend((inner, depth + 1) for pair in item.items() for inner in pair)
 
 
 @dataclass(frozen=True)
@@ -132,8 +191,81 @@ class Standing:
     detail: Mapping[str, Any] = field(default_factory=dict)
 
 
+class TableCall(RuleError):
+    """A refusal that is the table's call, not a fact: `"override": true` records the event anyway."""
+
+
+def table_call(event: Mapping[str, Any], refusal: RuleError) -> None:
+    """Refuse with `refusal` unless the table chose to record this event against that rule."""
+    if refusal.message.id not in event.get(_WAIVED, ()):
+        raise TableCall(refusal.message.id, **refusal.message.params)
+
+
+@dataclass(frozen=True)
+class Stopped(Generic[State]):
+    """A game the table stopped early (`end_game`): its state as it stood, and why.
+
+    `over` is true and `current_player` is None; every other attribute reads through to
+    the game's own state, so whatever shows a game keeps working once it is stopped
+    (check `over` before anything that only makes sense in play, such as Great Plains'
+    `scoring`).
+    """
+
+    state: State
+    note: str
+
+    @property
+    def over(self) -> bool:
+        return True
+
+    @property
+    def current_player(self) -> None:
+        return None
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") or name == "state":  # copy and pickle probe before `state` exists
+            raise AttributeError(name)
+        return getattr(self.state, name)
+
+
+def stop(state: Any, event: dict[str, Any]) -> tuple[Any, Message]:
+    return Stopped(state, event["note"]), Message("game.log.stopped", {"note": event["note"]})
+
+
+# Every game can be stopped by its table: the standings as they stand become final.
+END_GAME: EventKind[Any] = EventKind({"note": TextField(60)}, stop)
+
+
+def _stop_aware(game: Game[Any]) -> None:
+    """Let the game's own is_over, current_player and standings answer for a stopped game too."""
+    is_over, current_player, standings = game.is_over, game.current_player, game.standings
+    if getattr(is_over, "stop_aware", False):
+        return
+
+    def over(state: Any) -> bool:
+        return True if isinstance(state, Stopped) else is_over(state)
+
+    def current(state: Any) -> str | None:
+        return None if isinstance(state, Stopped) else current_player(state)
+
+    def final(state: Any) -> list[Standing]:
+        if not isinstance(state, Stopped):
+            return standings(state)
+        return [replace(standing, winner=standing.rank == 1) for standing in standings(state.state)]
+
+    over.stop_aware = True  # type: ignore[attr-defined]
+    for name, function in (("is_over", over), ("current_player", current), ("standings", final)):
+        object.__setattr__(game, name, function)
+
+
 @dataclass(frozen=True)
 class Game(Generic[State]):
+    """One game: set-up, its events, the end check and the standings.
+
+    Every game also takes `end_game {note}` (the table stops it; see `Stopped`) and an
+    optional `"override": true` on any event (see `apply_event`), without a line of its own.
+    """
+
     id: str
     title: str
     min_players: int
@@ -147,10 +279,28 @@ class Game(Generic[State]):
     messages: Mapping[str, str]
     accepted_after_end: frozenset[str] = frozenset()
 
+    def __post_init__(self) -> None:
+        _stop_aware(self)
+
+    @property
+    def all_events(self) -> Mapping[str, EventKind[Any]]:
+        """The game's own events and `end_game`, which every game takes."""
+        return {**self.events, "end_game": END_GAME}
+
     def check_players(self, players: Any) -> tuple[str, ...]:
+        """A new game's player names, normalised; refuses empty, invisible, twin or garbling names."""
+        return self._check_players(players, _clean_name)
+
+    def check_saved_players(self, players: Any) -> tuple[str, ...]:
+        """A saved game's player names, under the first version's looser rule, so old games still open."""
+        return self._check_players(players, _clean_saved_name)
+
+    def _check_players(self, players: Any, clean: Callable[[Any], tuple[str, str]]) -> tuple[str, ...]:
         if not isinstance(players, (list, tuple)):
             raise RuleError("players.not_a_list")
-        names = tuple(_clean_name(name) for name in players)
+        check_depth(players, "list of players")
+        cleaned = [clean(name) for name in players]
+        names = tuple(name for name, _ in cleaned)
         if not self.min_players <= len(names) <= self.max_players:
             if self.min_players == self.max_players:
                 raise RuleError("players.count_exact", title=self.title, low=self.min_players, count=len(names))
@@ -158,27 +308,35 @@ class Game(Generic[State]):
                 "players.count", title=self.title, low=self.min_players, high=self.max_players, count=len(names)
             )
         seen: set[str] = set()
-        for name in names:
-            if name.casefold() in seen:
+        for name, key in cleaned:
+            if key in seen:
                 raise RuleError("players.duplicate", name=name)
-            seen.add(name.casefold())
+            seen.add(key)
         return names
 
-    def check_event(self, state: State, players: Sequence[str], event: Any) -> tuple[EventKind[State], dict[str, Any]]:
+    def check_event(
+        self, state: State, players: Sequence[str], event: Any, *, saved: bool = False
+    ) -> tuple[EventKind[State], dict[str, Any]]:
+        """The event's kind and its fields, checked; `saved` also takes the `rules` mark of old saves."""
         if not isinstance(event, Mapping):
             raise RuleError("event.not_a_dict", value=describe_value(event))
-        allowed = ", ".join(self.events)
+        check_depth(event, "event")
+        events = self.all_events
+        allowed = ", ".join(events)
         if "type" not in event:
             raise RuleError("event.no_type", allowed=allowed)
         kind_name = event["type"]
-        if not isinstance(kind_name, str) or kind_name not in self.events:
+        if not isinstance(kind_name, str) or kind_name not in events:
             raise RuleError("event.unknown_type", type=describe_value(kind_name).strip("'"), allowed=allowed)
-        if self.is_over(state) and kind_name not in self.accepted_after_end:
+        if self.is_over(state) and (isinstance(state, Stopped) or kind_name not in self.accepted_after_end):
             raise RuleError("game.over", type=kind_name)
-        kind = self.events[kind_name]
+        kind = events[kind_name]
+        extras: dict[str, FieldCheck] = {OVERRIDE: BoolField()}
+        if saved:
+            extras[RULES] = IntField(1, 1)
         clean: dict[str, Any] = {"type": kind_name}
         for name in event:
-            if name != "type" and name not in kind.fields:
+            if name != "type" and name not in kind.fields and name not in extras:
                 raise RuleError("event.extra_field", type=kind_name, field=describe_value(name).strip("'"))
         for name, check in kind.fields.items():
             if name not in event:
@@ -186,10 +344,44 @@ class Game(Generic[State]):
                     continue
                 raise RuleError("event.missing_field", type=kind_name, field=name)
             clean[name] = check.check(name, event[name], players)
+        for name, check in extras.items():
+            if name in event and check.check(name, event[name], players) is not False:
+                clean[name] = event[name]
         return kind, clean
 
+    def apply_event(
+        self, state: State, players: Sequence[str], event: Any, *, saved: bool = False
+    ) -> tuple[State, Message, dict[str, Any]]:
+        """The state after `event`, its log sentence and the event as the log keeps it; or RuleError.
 
-def _clean_name(raw: Any) -> str:
+        A refusal that is the table's call (raised through `table_call`) comes with
+        `overridable` true when the same event with `"override": true` would be recorded:
+        every such rule it breaks is then skipped and named in the log sentence ("… —
+        recorded against the rule: …"). Facts are never skipped, and an override with
+        nothing to override is refused.
+        """
+        kind, clean = self.check_event(state, players, event, saved=saved)
+        broken: list[TableCall] = []
+        while True:
+            try:
+                waived = frozenset(refusal.message.id for refusal in broken)
+                new_state, sentence = kind.apply(state, {**clean, _WAIVED: waived})
+                break
+            except TableCall as refusal:
+                broken.append(refusal)
+        if not clean.get(OVERRIDE):
+            if broken:
+                broken[0].overridable = True
+                raise broken[0].with_traceback(None)
+            return new_state, sentence, clean
+        if not broken:
+            raise RuleError("event.nothing_to_override", type=clean["type"])
+        reasons = tuple(refusal.message for refusal in broken)
+        return new_state, Message("event.overridden", {"sentence": sentence, "reasons": reasons}), clean
+
+
+def _clean_saved_name(raw: Any) -> tuple[str, str]:
+    """The first version's rule: trimmed, inner whitespace collapsed, 1 to 30 characters."""
     if not isinstance(raw, str):
         raise RuleError("players.name_type", value=describe_value(raw))
     name = " ".join(raw.split())
@@ -197,7 +389,26 @@ def _clean_name(raw: Any) -> str:
         raise RuleError("players.name_empty")
     if len(name) > MAX_NAME_LENGTH:
         raise RuleError("players.name_long", name=name, high=MAX_NAME_LENGTH)
-    return name
+    return name, name.casefold()
+
+
+def _clean_name(raw: Any) -> tuple[str, str]:
+    """A name in NFC, trimmed, and the key no two names may share (ignoring case and invisible marks)."""
+    if not isinstance(raw, str):
+        raise RuleError("players.name_type", value=describe_value(raw))
+    name, _ = _clean_saved_name(unicodedata.normalize("NFC", raw))
+    for character in name:
+        category = unicodedata.category(character)
+        if category == "Cc" or character in BIDI_CONTROLS:
+            shown = "".join(c for c in name if unicodedata.category(c) not in ("Cc", "Cf"))
+            reason = "players.name_control" if category == "Cc" else "players.name_bidi"
+            raise RuleError(reason, name=shown, code=f"U+{ord(character):04X}")
+    # Zero-width and other format characters stay in the name (emoji sequences need them)
+    # but neither make a name nor make two names different.
+    visible = "".join(character for character in name if unicodedata.category(character) != "Cf")
+    if not visible.strip():
+        raise RuleError("players.name_empty")
+    return name, unicodedata.normalize("NFC", visible.casefold())
 
 
 def check_option_names(title: str, options: Any, allowed: Sequence[str]) -> Mapping[str, Any]:
@@ -205,6 +416,7 @@ def check_option_names(title: str, options: Any, allowed: Sequence[str]) -> Mapp
         return {}
     if not isinstance(options, Mapping):
         raise RuleError("options.not_a_dict")
+    check_depth(options, "set of options")
     for name in options:
         if name not in allowed:
             raise RuleError("options.unknown", option=describe_value(name).strip("'"), title=title,
