@@ -53,6 +53,18 @@ def fail_with(code: int) -> Callable[..., Any]:
     return fail
 
 
+def refuse_file(monkeypatch: pytest.MonkeyPatch, store: Store, operation: str, name: str, code: int) -> None:
+    """`store.folder.<operation>(name, ...)` fails with `code`; every other file works."""
+    real = getattr(store.folder, operation)
+
+    def refuse(target: str, *args: Any) -> Any:
+        if target == name:
+            raise OSError(code, os.strerror(code), str(Path(store.directory or "") / target))
+        return real(target, *args)
+
+    monkeypatch.setattr(store.folder, operation, refuse)
+
+
 # --------------------------------------------------------------------------- the data folder itself
 
 
@@ -133,7 +145,7 @@ def test_a_data_folder_where_nothing_can_be_written_is_refused_in_words(
             raise OSError(code, os.strerror(code), path)
         return real_open(path, flags, *args, **kwargs)
 
-    monkeypatch.setattr(storage_module.os, "open", refuse_new_files)
+    monkeypatch.setattr(os, "open", refuse_new_files)
     with pytest.raises(StoreError, match=f"cannot be used: {reason}"):
         store.check_usable()
     assert snapshot(directory) == before
@@ -229,7 +241,7 @@ def test_ui_state_that_cannot_be_written_costs_nothing(
     app.remember_screen(session_id, "log")
     app.remember("heartland.price.corn", 4)
     before = snapshot(Path(app.store.directory or ""))
-    monkeypatch.setattr(storage_module.os, "replace", fail_with(code))
+    monkeypatch.setattr(os, "replace", fail_with(code))
     app.remember_screen(None)  # going home on a full disk
     app.remember_screen(session_id, "load", {"good": "pigs"})  # opening a game on a read-only disk
     app.remember("heartland.price.corn", 7)
@@ -275,3 +287,287 @@ def test_copying_a_data_folder_keeps_it_usable(played: tuple[Path, str], tmp_pat
     with Store(tmp_path / "copy") as store:
         store.check_usable()
         assert store.open(session_id).cursor == 1
+
+
+# --------------------------------------------------------------------------- locks
+
+
+def refuse_locks(monkeypatch: pytest.MonkeyPatch, code: int) -> None:
+    """Every session or index lock fails as on a read-only disk or a lock file owned by someone else."""
+    monkeypatch.setattr(storage_module._DiskLock, "acquire", fail_with(code))
+
+
+@pytest.mark.parametrize(
+    ("code", "reason"),
+    [(errno.EROFS, "the disk is read-only"), (errno.EACCES, "Companion is not allowed to use the data folder")],
+)
+def test_a_lock_that_cannot_be_taken_is_a_sentence_and_the_status_still_shows(
+    played: tuple[Path, str], monkeypatch: pytest.MonkeyPatch, code: int, reason: str
+) -> None:
+    directory, session_id = played
+    data = AppData(Store(directory))
+    summary = data.sessions()[0]
+    before = snapshot(directory)
+    refuse_locks(monkeypatch, code)
+    with pytest.raises(StoreError, match=f"^This game cannot be opened for changes: {reason}.$"):
+        data.open(session_id)
+    with pytest.raises(StoreError, match=reason):
+        data.delete(session_id)
+    with pytest.raises(StoreError, match=reason):
+        data.store.rename(session_id, "Saturday")
+    assert data.status_line(summary) == "Ann's turn · $6 / $50"  # read without a lock
+    assert [item.id for item in data.sessions()] == [session_id]
+    assert snapshot(directory) == before
+
+
+@pytest.mark.parametrize("kind", ["symlink", "folder"])
+def test_a_session_lock_of_the_wrong_kind_is_a_sentence(played: tuple[Path, str], tmp_path: Path, kind: str) -> None:
+    directory, session_id = played
+    lock = directory / "locks" / f"{session_id}.lock"
+    lock.unlink(missing_ok=True)
+    target = tmp_path / "precious.txt"
+    target.write_text("keep me")
+    if kind == "symlink":
+        lock.symlink_to(target)
+    else:
+        lock.mkdir()
+    before = snapshot(directory)
+    store = Store(directory)
+    with pytest.raises(StoreError, match="^This game cannot be opened for changes: 'locks/"):
+        store.open(session_id)
+    with pytest.raises(StoreError, match="cannot be opened for changes"):
+        store.delete(session_id)
+    assert store.peek(session_id).cursor == 1
+    assert snapshot(directory) == before and target.read_text() == "keep me"
+
+
+def test_listing_a_read_only_folder_that_needs_repair_still_lists(
+    played: tuple[Path, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    directory, session_id = played
+    (directory / "pending" / session_id).write_bytes(b"")  # the index may lag: the listing would repair it
+    before = snapshot(directory)
+    refuse_locks(monkeypatch, errno.EROFS)
+    listing = Store(directory).sessions()
+    assert [(item.id, item.title) for item in listing] == [(session_id, "Friday")]
+    assert snapshot(directory) == before
+
+
+# --------------------------------------------------------------------------- recording
+
+
+def fail_on_fsync_of(kind: str, code: int) -> Callable[[int], None]:
+    """os.fsync failing for files or for folders only."""
+    real_fsync = os.fsync
+
+    def fsync(fd: int) -> None:
+        is_folder = os.path.isdir(f"/proc/self/fd/{fd}") if os.path.exists("/proc/self/fd") else False
+        if is_folder == (kind == "folder"):
+            raise OSError(code, os.strerror(code))
+        real_fsync(fd)
+
+    return fsync
+
+
+@pytest.mark.parametrize(
+    ("target", "code", "reason"),
+    [
+        ("replace", errno.ENOSPC, "the disk is full"),
+        ("replace", errno.EROFS, "the disk is read-only"),
+        ("fsync", errno.EIO, "the disk reported an error"),
+        ("open", errno.EACCES, "Companion is not allowed to use 'sessions/"),
+    ],
+)
+def test_a_change_the_disk_refuses_is_not_recorded_and_says_so(
+    played: tuple[Path, str], monkeypatch: pytest.MonkeyPatch, target: str, code: int, reason: str
+) -> None:
+    directory, session_id = played
+    store = Store(directory)
+    session = store.open(session_id)
+    before, on_disk = session.to_dict(), snapshot(directory)
+    if target == "fsync":
+        monkeypatch.setattr(os, "fsync", fail_on_fsync_of("file", code))
+    else:
+        monkeypatch.setattr(os, target, fail_with(code))
+    changes: list[Callable[[], object]] = [lambda: session.apply(ADJUST), session.undo]
+    for change in changes:
+        with pytest.raises(StoreError, match=f"^Not saved, so not recorded: {reason}"):
+            change()
+        assert session.to_dict() == before
+    monkeypatch.undo()
+    store.close()
+    assert snapshot(directory) == on_disk
+    with Store(directory) as again:
+        assert again.open(session_id).to_dict() == before
+
+
+def test_a_folder_that_refuses_fsync_after_the_rename_keeps_the_change_it_shows(
+    played: tuple[Path, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    directory, session_id = played
+    store = Store(directory)
+    session = store.open(session_id)
+    monkeypatch.setattr(os, "fsync", fail_on_fsync_of("folder", errno.EIO))
+    session.apply(ADJUST)  # the rename made it visible: it is recorded, and says nothing else
+    assert session.cursor == 2
+    monkeypatch.undo()
+    store.close()
+    with Store(directory) as again:
+        assert again.open(session_id).to_dict() == session.to_dict()
+
+
+# --------------------------------------------------------------------------- new, rename, delete
+
+
+@pytest.mark.parametrize(
+    ("fault", "reason"), [("session file", "the disk is full"), ("index", "the disk is read-only")]
+)
+def test_a_new_game_the_disk_refuses_leaves_nothing(
+    played: tuple[Path, str], monkeypatch: pytest.MonkeyPatch, fault: str, reason: str
+) -> None:
+    directory, session_id = played
+    store = Store(directory)
+    before = snapshot(directory)
+    if fault == "index":  # the session file was written: it must go again
+        refuse_file(monkeypatch, store, "write", "index.json", errno.EROFS)
+    else:
+        monkeypatch.setattr(os, "replace", fail_with(errno.ENOSPC))
+    with pytest.raises(StoreError, match=f"^The new game could not be saved: {reason}\\.$"):
+        store.new("transamerica", ["Ann", "Bob"])
+    monkeypatch.undo()
+    assert snapshot(directory) == before
+    assert [item.id for item in store.sessions()] == [session_id]
+
+
+def test_a_new_game_is_one_write_of_a_whole_session(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = Store(tmp_path)
+    written: list[tuple[str, bytes]] = []
+    real_write = store.folder.write
+
+    def record(name: str, data: bytes) -> None:
+        written.append((name, data))
+        real_write(name, data)
+
+    monkeypatch.setattr(store.folder, "write", record)
+    store.new("heartland", ["Ann", "Bob"], title="Friday")
+    session_writes = [data for name, data in written if name.startswith("sessions/")]
+    assert len(session_writes) == 1
+    doc = json.loads(session_writes[0])["session"]["1"]
+    assert (doc["game"], doc["players"], doc["title"], doc["events"]) == ("heartland", ["Ann", "Bob"], "Friday", [])
+
+
+def test_a_title_the_disk_refuses_is_not_changed(played: tuple[Path, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    directory, session_id = played
+    store = Store(directory)
+    before = snapshot(directory)
+    monkeypatch.setattr(os, "replace", fail_with(errno.ENOSPC))
+    with pytest.raises(StoreError, match=r"^The title could not be saved: the disk is full\.$"):
+        store.rename(session_id, "Saturday")
+    monkeypatch.undo()
+    assert snapshot(directory) == before
+    assert store.sessions()[0].title == "Friday"
+
+
+@pytest.mark.parametrize("is_open", [False, True])
+def test_a_game_the_disk_will_not_delete_stays_whole_and_playable(
+    played: tuple[Path, str], monkeypatch: pytest.MonkeyPatch, is_open: bool
+) -> None:
+    directory, session_id = played
+    store = Store(directory)
+    session = store.open(session_id) if is_open else None
+    before = snapshot(directory)
+    monkeypatch.setattr(os, "unlink", fail_with(errno.EROFS))
+    with pytest.raises(StoreError, match=r"^The game could not be deleted: the disk is read-only\.$"):
+        store.delete(session_id)
+    monkeypatch.undo()
+    assert snapshot(directory) == before
+    if session is not None:
+        session.apply(ADJUST)
+        assert store.peek(session_id).cursor == 2
+
+
+def test_a_deleted_game_is_deleted_even_when_the_index_cannot_follow(
+    played: tuple[Path, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    directory, session_id = played
+    store = Store(directory)
+
+    def index_refused(change: object) -> None:
+        raise OSError(errno.EIO, "index unavailable")
+
+    monkeypatch.setattr(store, "_edit_index", index_refused)
+    store.delete(session_id)
+    monkeypatch.undo()
+    assert not (directory / "sessions" / f"{session_id}.json").exists()
+    assert Store(directory).sessions() == []
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def test_an_index_that_cannot_be_read_is_a_sentence(played: tuple[Path, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    directory, _ = played
+    store = Store(directory)
+    (directory / "index.json").write_bytes((directory / "index.json").read_bytes())  # a new file: read it again
+    before = snapshot(directory)
+    refuse_file(monkeypatch, store, "read", "index.json", errno.EACCES)
+    with pytest.raises(StoreError, match=r"^The saved games could not be read: Companion is not allowed to use 'index"):
+        store.sessions()
+    assert snapshot(directory) == before
+
+
+def test_a_folder_in_place_of_a_session_file_is_a_sentence(played: tuple[Path, str]) -> None:
+    directory, session_id = played
+    (directory / "sessions" / f"{session_id}.json").unlink()
+    (directory / "sessions" / f"{session_id}.json").mkdir()
+    store = Store(directory)
+    with pytest.raises(StoreError, match=r"is a folder, not a file\.$"):
+        store.open(session_id)
+    assert (directory / "sessions" / f"{session_id}.json").is_dir()
+
+
+def test_a_long_title_from_disk_obeys_the_limit(played: tuple[Path, str]) -> None:
+    directory, session_id = played
+    path = directory / "sessions" / f"{session_id}.json"
+    data = json.loads(path.read_bytes())
+    data["session"]["1"]["title"] = "Long  " + "x" * 200
+    path.write_text(json.dumps(data))
+    index = json.loads((directory / "index.json").read_bytes())
+    index["sessions"][session_id]["title"] = "y" * 200
+    (directory / "index.json").write_text(json.dumps(index))
+    store = Store(directory)
+    assert store.sessions()[0].title == "y" * 60
+    store.open(session_id)
+    store.close()
+    assert store.sessions()[0].title == ("Long " + "x" * 200)[:60]
+
+
+def test_a_game_this_version_does_not_know_is_left_untouched(played: tuple[Path, str]) -> None:
+    directory, session_id = played
+    path = directory / "sessions" / f"{session_id}.json"
+    data = json.loads(path.read_bytes())
+    data["session"]["1"]["game"] = "ticket_to_ride"
+    path.write_text(json.dumps(data))
+    (directory / "index.json").unlink()  # the listing parses it
+    content = path.read_bytes()
+    store = Store(directory)
+    listing = store.sessions()
+    assert list(listing) == [] and listing.newer == (session_id,) and listing.quarantined == 0
+    with pytest.raises(NewerFormat, match="is of a game this version does not know \\('ticket_to_ride'\\)"):
+        store.open(session_id)
+    assert path.read_bytes() == content and not any((directory / "quarantine").iterdir())
+
+
+def test_an_index_entry_of_the_wrong_shapes_is_rebuilt_from_its_file(played: tuple[Path, str]) -> None:
+    directory, session_id = played
+    index = json.loads((directory / "index.json").read_bytes())
+    index["sessions"][session_id]["players"] = [["Ann"], {"deep": []}]
+    (directory / "index.json").write_text(json.dumps(index))
+    assert Store(directory).sessions()[0].players == ("Ann", "Bob")
+
+
+@pytest.mark.parametrize("content", [b"[" * 10_000 + b"]" * 10_000, b'{"file": 1' + b"0" * 5000 + b"}", b"{}"])
+def test_a_damaged_quarantine_note_is_skipped(played: tuple[Path, str], content: bytes) -> None:
+    directory, _ = played
+    (directory / "quarantine" / "x.json.why.json").write_bytes(content)
+    assert Store(directory).quarantine_notes() == []

@@ -332,7 +332,7 @@ def test_failed_write_changes_nothing(store: Store, monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(store.folder, "write", disk_full)
     changes: list[Callable[[], object]] = [lambda: session.apply(ADJUST), session.undo]
     for change in changes:
-        with pytest.raises(OSError):
+        with pytest.raises(StoreError, match=r"^Not saved, so not recorded: the disk is full\.$"):
             change()
         assert session.to_dict() == before
         assert session_doc(store, session.id or "") == before_doc

