@@ -9,13 +9,38 @@ import pytest
 from companion import RuleError, Session
 
 
-def refused(session: Session, event: Any) -> str:
-    """The refusal's sentence; the session must be exactly as it was."""
+def refusal(session: Session, event: Any) -> RuleError:
+    """The refusal itself; the session must be exactly as it was."""
     before = session.to_dict()
     with pytest.raises(RuleError) as caught:
         session.apply(event)
     assert session.to_dict() == before
-    return str(caught.value)
+    return caught.value
+
+
+def refused(session: Session, event: Any) -> str:
+    """The refusal's sentence; the session must be exactly as it was."""
+    return str(refusal(session, event))
+
+
+def table_refuses(session: Session, event: dict[str, Any]) -> str:
+    """A refusal the table may overrule ("Record anyway"): its sentence."""
+    error = refusal(session, event)
+    assert error.overridable, str(error)
+    return str(error)
+
+
+def fact_refuses(session: Session, event: dict[str, Any]) -> str:
+    """A refusal no override changes: refused alike with and without `override`."""
+    error = refusal(session, event)
+    assert not error.overridable
+    assert str(refusal(session, {**event, "override": True})) == str(error)
+    return str(error)
+
+
+def recorded_anyway(session: Session, event: dict[str, Any]) -> str:
+    """The table records the event against the app's judgement: the log sentence."""
+    return str(session.apply({**event, "override": True}))
 
 
 def scores(session: Session) -> dict[str, int]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from rules_helpers import refused
+from rules_helpers import fact_refuses, recorded_anyway, refused, table_refuses
 
 from companion import RuleError, Session
 
@@ -54,10 +54,20 @@ def end_turn(player: str) -> dict[str, Any]:
     return {"type": "end_turn", "player": player}
 
 
+def correct_cargo(player: str, cubes: int, good: str = "corn", note: str = "missed a load") -> dict[str, Any]:
+    return {"type": "correct_cargo", "player": player, "good": good, "cubes": cubes, "note": note}
+
+
+def end_game(note: str = "the pizza arrived") -> dict[str, Any]:
+    return {"type": "end_game", "note": note}
+
+
 def turn(session: Session, player: str, *events: dict[str, Any]) -> None:
+    """The player's turn; one where nothing matters to the test passes with the table's leave."""
     for event in events:
         session.apply(event)
-    session.apply(end_turn(player))
+    acted = session.state.turn.action is not None
+    session.apply(end_turn(player) if acted else {**end_turn(player), "override": True})
 
 
 def money(session: Session, player: str) -> int:
@@ -155,7 +165,7 @@ def test_cy_triggers_from_the_last_seat_so_ann_and_bob_play_once_more() -> None:
     session.apply(move("Cy"))
     session.apply(adjust("Cy", 15, "sold to the co-op"))
     assert session.state.triggered_by == "Cy"
-    session.apply(end_turn("Cy"))
+    turn(session, "Cy")
     turn(session, "Ann")
     assert not session.is_over
     turn(session, "Bob")
@@ -183,7 +193,7 @@ def test_reaching_the_target_in_the_final_round_does_not_extend_it() -> None:
     turn(session, "Ann", move("Ann"), adjust("Ann", 5, "cash from the bank"))
     session.apply(move("Bob"))
     session.apply(adjust("Bob", 20, "big delivery"))
-    session.apply(end_turn("Bob"))
+    turn(session, "Bob")
     assert session.is_over
     assert [(s.player, s.winner) for s in session.standings()] == [("Bob", True), ("Ann", False)]
 
@@ -192,7 +202,7 @@ def test_a_correction_on_someone_elses_turn_waits_for_their_own_turn() -> None:
     session = new_game(target=20)
     session.apply(adjust("Bob", 15, "forgot a delivery"))
     assert session.state.triggered_by is None
-    session.apply(end_turn("Ann"))
+    turn(session, "Ann")
     assert session.state.triggered_by == "Bob"
     turn(session, "Bob")
     turn(session, "Cy")
@@ -208,7 +218,7 @@ def test_cash_costs_a_dollar_a_space_and_fuel_costs_nothing() -> None:
     session = new_game()
     assert str(session.apply(move("Ann", 2, "cash"))) == "Ann moved 2 spaces for $2"
     assert money(session, "Ann") == 3
-    session.apply(end_turn("Ann"))
+    turn(session, "Ann")
     assert str(session.apply(move("Bob", 3, "fuel"))) == "Bob moved 3 spaces with fuel"
     assert money(session, "Bob") == 5
 
@@ -232,7 +242,6 @@ def test_one_move_and_one_action_per_turn_and_the_move_comes_first() -> None:
     session = new_game()
     session.apply(move("Ann"))
     assert "Ann has already moved this turn" in refused(session, move("Ann"))
-    assert "already moved" in refused(session, tow("Ann"))
     session.apply(load("Ann", 2))
     assert "only one action per turn" in refused(session, unload("Ann", 1))
     assert "only one action per turn" in refused(session, discard("Ann"))
@@ -250,10 +259,24 @@ def test_only_the_current_player_acts() -> None:
     assert "Ann's turn" in refused(session, end_turn("Cy"))
 
 
-def test_a_turn_may_end_with_nothing_recorded() -> None:
+def test_a_turn_needs_an_action_unless_the_table_says_otherwise() -> None:
     session = new_game()
-    assert str(session.apply(end_turn("Ann"))) == "Ann ended the turn; Bob plays"
+    session.apply(move("Ann"))
+    with pytest.raises(RuleError) as caught:
+        session.apply(end_turn("Ann"))
+    assert str(caught.value) == (
+        "Ann has not loaded, unloaded or discarded this turn; a player who cannot act is towed "
+        "and discards (a forced discard, free with $0)."
+    )
+    assert caught.value.overridable
+    assert refused(session, end_turn("Ann")).startswith("Ann has not loaded")
+    sentence = session.apply({**end_turn("Ann"), "override": True})
+    assert str(sentence) == (
+        "Ann ended the turn; Bob plays — recorded against the rule: Ann has not loaded, unloaded or "
+        "discarded this turn; a player who cannot act is towed and discards (a forced discard, free with $0)"
+    )
     assert session.current_player == "Bob"
+    assert session.events[-1] == {"type": "end_turn", "player": "Ann", "override": True}
 
 
 # --- towing and discarding ------------------------------------------------------------------
@@ -380,7 +403,7 @@ def test_truck_stops_sell_one_upgrade_per_player_and_each_upgrade_once() -> None
     session.apply(move("Ann"))
     assert str(session.apply(buy_upgrade("Ann", "Sleeper Cab", 3))) == "Ann bought the Sleeper Cab upgrade for $3"
     assert "Ann already owns the Sleeper Cab upgrade" in refused(session, buy_upgrade("Ann", "Big Tank", 1))
-    session.apply(end_turn("Ann"))
+    turn(session, "Ann")
     session.apply(move("Bob"))
     assert refused(session, buy_upgrade("Bob", "sleeper cab", 2)) == "Ann already owns the sleeper cab upgrade."
     assert "Bob has $5 and cannot pay $6 for Big Tank" in refused(session, buy_upgrade("Bob", "Big Tank", 6))
@@ -496,3 +519,238 @@ def test_unknown_or_malformed_options_are_refused(options: dict[str, Any], words
 def test_heartland_is_for_2_to_4_players(count: int) -> None:
     with pytest.raises(RuleError, match=f"2 to 4 players, not {count}"):
         new_game(tuple(f"P{n}" for n in range(count)))
+
+
+# --- rounds -----------------------------------------------------------------------------------
+
+
+def test_turns_are_counted_in_rounds_of_one_turn_each() -> None:
+    session = new_game()
+    assert (session.state.round, session.current_player) == (1, "Ann")
+    turn(session, "Ann")
+    turn(session, "Bob")
+    assert (session.state.round, session.current_player) == (1, "Cy")
+    turn(session, "Cy")
+    assert (session.state.round, session.current_player) == (2, "Ann")
+
+
+def test_the_final_round_knows_who_is_still_to_play_and_when_the_last_turn_comes() -> None:
+    session = new_game(target=10)
+    turn(session, "Ann")
+    session.apply(adjust("Bob", 6, "sold the farm"))
+    turn(session, "Bob")
+    assert session.state.final_round and session.state.final_round_players == ("Cy", "Ann")
+    assert not session.state.last_turn
+    turn(session, "Cy")
+    assert (session.state.round, session.current_player, session.state.last_turn) == (2, "Ann", True)
+
+
+# --- towing after a move ------------------------------------------------------------------------
+
+
+def test_ann_moves_cannot_load_and_is_towed_the_move_stays_paid_and_she_discards() -> None:
+    session = new_game()
+    session.apply(move("Ann", 2, "cash"))
+    assert str(session.apply(tow("Ann"))) == "Ann was towed to the Distribution Center"
+    assert money(session, "Ann") == 3
+    assert "must take the discard action" in refused(session, load("Ann", 1))
+    assert "the discard is a forced one" in refused(session, discard("Ann"))
+    assert str(session.apply(discard("Ann", forced=True))) == "Ann discarded for $1"
+    turn(session, "Ann")
+    assert money(session, "Ann") == 2
+
+
+def test_a_player_with_nothing_left_is_towed_after_a_fuel_move_and_discards_for_free() -> None:
+    session = new_game(("Ann", "Bob"))
+    session.apply(adjust("Ann", -5, "spent it all"))
+    session.apply(move("Ann", 3))
+    session.apply(tow("Ann"))
+    assert str(session.apply(discard("Ann", forced=True))) == "Ann discarded for free (forced, with $0)"
+
+
+def test_a_tow_comes_before_the_action_and_only_once() -> None:
+    session = new_game()
+    session.apply(tow("Ann"))
+    assert table_refuses(session, tow("Ann")) == "Ann has already been towed this turn."
+    turn(session, "Ann", discard("Ann", forced=True))
+    session.apply(move("Bob"))
+    session.apply(discard("Bob"))
+    assert table_refuses(session, tow("Bob")) == "Bob has already chosen to discard this turn; the move comes first."
+
+
+# --- cargo corrections --------------------------------------------------------------------------
+
+
+def test_a_missed_load_is_corrected_later_and_the_unload_goes_through() -> None:
+    session = new_game()
+    turn(session, "Ann", move("Ann"), load("Ann", 2, "pigs"))
+    turn(session, "Bob")
+    assert str(session.apply(correct_cargo("Ann", 3, "pigs", "forgot the second load"))) == (
+        "Ann +3 pigs on the truck (forgot the second load), now 5 pigs"
+    )
+    assert session.current_player == "Cy"
+    turn(session, "Cy")
+    session.apply(move("Ann"))
+    assert str(session.apply(unload("Ann", 5, "pigs", 4))) == "Ann unloaded 5 pigs at $4 (+$20)"
+
+
+def test_any_player_corrects_any_truck_down_to_zero_but_not_below() -> None:
+    session = new_game()
+    session.apply(load("Ann", 3, "soybeans"))
+    sentence = session.apply(correct_cargo("Ann", -2, "soybeans", "loaded corn, not soybeans"))
+    assert str(sentence) == "Ann -2 soybeans on the truck (loaded corn, not soybeans), now 1 soybeans"
+    assert fact_refuses(session, correct_cargo("Ann", -2, "soybeans")) == (
+        "Ann carries 1 soybeans and cannot give back 2."
+    )
+    assert fact_refuses(session, correct_cargo("Bob", -1, "cattle")) == "Bob carries 0 cattle and cannot give back 1."
+    assert fact_refuses(session, correct_cargo("Bob", 0)) == "A correction of 0 cubes changes nothing."
+    assert "'note' must be a text" in refused(session, correct_cargo("Bob", 1, note=""))
+    assert "'cubes' must be a whole number from -15 to 15, not 16" in refused(session, correct_cargo("Bob", 16))
+
+
+def test_a_correction_past_the_truck_s_capacity_needs_the_table_s_word() -> None:
+    session = new_game(short_haul=True)
+    session.apply(load("Ann", 5))
+    assert table_refuses(session, correct_cargo("Ann", 2, "cattle")) == (
+        "Ann's truck holds 5 of 6 cubes and cannot carry 2 more."
+    )
+    assert recorded_anyway(session, correct_cargo("Ann", 2, "cattle", "Big Tank upgrade")) == (
+        "Ann +2 cattle on the truck (Big Tank upgrade), now 2 cattle — recorded against the rule: "
+        "Ann's truck holds 5 of 6 cubes and cannot carry 2 more"
+    )
+    assert standing_of(session, "Ann").detail["cubes"] == 7
+
+
+def test_corrections_count_in_the_final_penalty() -> None:
+    session = new_game(("Ann", "Bob"), target=6)
+    session.apply(correct_cargo("Bob", 2, "cattle", "cubes left from the last game"))
+    turn(session, "Ann", move("Ann"), adjust("Ann", 1, "found a dollar"))
+    turn(session, "Bob")
+    assert session.is_over
+    assert [(s.player, s.score, s.detail["penalty"]) for s in session.standings()] == [("Ann", 6, 0), ("Bob", 1, 4)]
+    assert "The game is over" in fact_refuses(session, correct_cargo("Bob", -2, "cattle"))
+
+
+# --- what the table may overrule ----------------------------------------------------------------
+
+
+def test_a_truck_stop_ability_lets_ann_load_past_capacity_and_act_twice() -> None:
+    session = new_game()
+    session.apply(move("Ann"))
+    session.apply(load("Ann", 6))
+    assert table_refuses(session, load("Ann", 3, "pigs")) == (
+        "Ann has already chosen to load this turn; only one action per turn."
+    )
+    assert recorded_anyway(session, load("Ann", 3, "pigs")) == (
+        "Ann loaded 3 pigs — recorded against the rule: Ann has already chosen to load this turn; "
+        "only one action per turn; Ann's truck holds 6 of 8 cubes and cannot load 3 more"
+    )
+    assert standing_of(session, "Ann").detail["cubes"] == 9
+    assert recorded_anyway(session, unload("Ann", 6, "corn", 1)).startswith("Ann unloaded 6 corn at $1 (+$6) — ")
+
+
+def test_ann_moves_twice_and_moves_after_her_action_when_the_table_allows_it() -> None:
+    session = new_game()
+    session.apply(move("Ann", 1, "cash"))
+    assert table_refuses(session, move("Ann", 2, "cash")) == "Ann has already moved this turn."
+    assert recorded_anyway(session, move("Ann", 2, "cash")) == (
+        "Ann moved 2 spaces for $2 — recorded against the rule: Ann has already moved this turn"
+    )
+    session.apply(discard("Ann"))
+    assert table_refuses(session, move("Ann", 1, "fuel")) == "Ann has already moved this turn."
+    assert recorded_anyway(session, move("Ann", 1, "fuel")) == (
+        "Ann moved 1 space with fuel — recorded against the rule: Ann has already moved this turn; "
+        "Ann has already chosen to discard this turn; the move comes first"
+    )
+    assert money(session, "Ann") == 1
+
+
+@pytest.mark.parametrize(
+    ("before", "event", "reason"),
+    [
+        ((), toll("Ann"), "Record Ann's move before the toll."),
+        ((tow("Ann"),), toll("Ann"), "Ann was towed this turn and passed no toll."),
+        ((move("Ann"), discard("Ann")), toll("Ann"), "Ann has already chosen to discard; a toll is paid while moving."),
+        ((), weigh_station("Ann"), "Record Ann's move before the weigh station."),
+        ((tow("Ann"),), weigh_station("Ann"), "Ann was towed this turn and passed no weigh station."),
+        ((), buy_upgrade("Ann", "Big Tank", 1), "Ann buys an upgrade at the truck stop where a move ends: "
+         "record the move first."),
+        ((tow("Ann"),), buy_upgrade("Ann", "Big Tank", 1), "Ann was towed to the Distribution Center this turn, "
+         "where there is no truck stop."),
+    ],
+)
+def test_when_tolls_weigh_stations_and_upgrades_happen_is_the_table_s_call(
+    before: tuple[dict[str, Any], ...], event: dict[str, Any], reason: str
+) -> None:
+    session = new_game(alternate_routes=True, truck_stops=True)
+    for earlier in before:
+        session.apply(earlier)
+    assert table_refuses(session, event) == reason
+    assert recorded_anyway(session, event).endswith(f" — recorded against the rule: {reason.rstrip('.')}")
+    assert money(session, "Ann") < 5 or event["type"] == "weigh_station"
+
+
+@pytest.mark.parametrize(
+    ("event", "reason"),
+    [
+        (move("Ann", 3, "cash"), "Ann has $0 and cannot pay $3 to move 3 spaces; pay with fuel, or be towed."),
+        (unload("Ann", 1), "Ann carries 0 corn and cannot unload 1."),
+        (discard("Ann"), "Ann has $0 and cannot pay $1 to discard; a forced discard with $0 is free."),
+        (move("Bob"), "It is Ann's turn, not Bob's."),
+        (adjust("Ann", -1), "Ann has $0; taking $1 would go below $0."),
+        (toll("Ann"), "There is no toll road without the Alternate Routes variant."),
+        (buy_upgrade("Ann", "Big Tank", 0), "There are no upgrades to buy without the Truck Stops expansion."),
+        ({**move("Ann"), "spaces": 4}, "'spaces' must be a whole number from 1 to 3, not 4."),
+    ],
+)
+def test_facts_are_never_overridden(event: dict[str, Any], reason: str) -> None:
+    session = new_game()
+    session.apply(adjust("Ann", -5, "spent at the diner"))
+    assert fact_refuses(session, event) == reason
+
+
+def test_a_towed_truck_stands_at_the_distribution_center_whatever_the_table_says() -> None:
+    session = new_game()
+    session.apply(tow("Ann"))
+    assert fact_refuses(session, load("Ann", 1)) == "Ann was towed this turn and must take the discard action."
+
+
+def test_an_override_with_nothing_to_override_is_refused() -> None:
+    session = new_game()
+    session.apply(move("Ann"))
+    message = refused(session, {**load("Ann", 2), "override": True})
+    assert message == "Nothing in this load goes against a rule; record it without 'override'."
+    assert refused(session, {**load("Ann", 2), "override": "yes"}) == "'override' must be true or false, not 'yes'."
+    assert str(session.apply({**load("Ann", 2), "override": False})) == "Ann loaded 2 corn"
+    assert session.events[-1] == load("Ann", 2)
+
+
+# --- stopping early -----------------------------------------------------------------------------
+
+
+def test_the_pizza_arrives_and_the_game_stops_with_cargo_penalties_applied() -> None:
+    session = new_game()
+    turn(session, "Ann", move("Ann"), load("Ann", 3, "pigs"))
+    turn(session, "Bob", move("Bob"), load("Bob", 1, "corn"))
+    assert str(session.apply(end_game("the pizza arrived"))) == "The game was stopped: the pizza arrived"
+    assert session.is_over and session.current_player is None
+    assert session.stopped_note == "the pizza arrived"
+    assert session.state.over and session.state.round == 1
+    assert [(s.player, s.score, s.winner) for s in session.standings()] == [
+        ("Cy", 5, True), ("Bob", 4, False), ("Ann", -1, False),
+    ]
+    assert "The game is over" in fact_refuses(session, move("Cy"))
+    assert "The game is over" in fact_refuses(session, end_game("again"))
+    session.undo()
+    assert (session.is_over, session.stopped_note, session.current_player) == (False, None, "Cy")
+    assert not any(s.winner for s in session.standings())
+
+
+def test_a_game_can_be_stopped_in_its_final_round_but_not_after_it_ended() -> None:
+    session = new_game(("Ann", "Bob"), target=6)
+    turn(session, "Ann", move("Ann"), adjust("Ann", 1, "found a dollar"))
+    session.apply(end_game("Bob had to leave"))
+    assert [s.player for s in session.standings() if s.winner] == ["Ann"]
+    session.undo()
+    turn(session, "Bob")
+    assert fact_refuses(session, end_game()) == "The game is over; no more end_game events can be recorded."

@@ -19,6 +19,10 @@ def move(player: str, spaces: int = 1, pay: str = "fuel") -> dict[str, Any]:
     return {"type": "move", "player": player, "spaces": spaces, "pay": pay}
 
 
+def load(player: str, cubes: int = 1) -> dict[str, Any]:
+    return {"type": "load", "player": player, "good": "corn", "cubes": cubes}
+
+
 def end_turn(player: str) -> dict[str, Any]:
     return {"type": "end_turn", "player": player}
 
@@ -51,15 +55,17 @@ def test_undo_goes_back_one_event_and_redo_brings_it_back() -> None:
     session = heartland()
     assert (session.can_undo, session.can_redo) == (False, False)
     session.apply(move("Ann", 2, "cash"))
+    session.apply(load("Ann"))
     session.apply(end_turn("Ann"))
     assert session.current_player == "Bob"
     assert str(session.undo_sentence) == "Ann ended the turn; Bob plays"
 
     assert str(session.undo()) == "Ann ended the turn; Bob plays"
     assert session.current_player == "Ann"
-    assert (session.can_undo, session.can_redo, session.cursor) == (True, True, 1)
+    assert (session.can_undo, session.can_redo, session.cursor) == (True, True, 2)
     assert str(session.redo_sentence) == "Ann ended the turn; Bob plays"
 
+    session.undo()
     session.undo()
     assert session.events == []
     assert session.standings()[0].detail["money"] == 5
@@ -69,6 +75,7 @@ def test_undo_goes_back_one_event_and_redo_brings_it_back() -> None:
 
     assert str(session.redo()) == "Ann moved 2 spaces for $2"
     session.redo()
+    session.redo()
     assert session.current_player == "Bob"
     with pytest.raises(RuleError, match="There is nothing to redo."):
         session.redo()
@@ -77,7 +84,7 @@ def test_undo_goes_back_one_event_and_redo_brings_it_back() -> None:
 def test_a_new_event_after_undo_drops_the_redo_tail() -> None:
     session = heartland()
     session.apply(move("Ann", 2, "cash"))
-    session.apply(end_turn("Ann"))
+    session.apply(load("Ann"))
     session.undo()
     session.undo()
     session.apply(move("Ann", 3, "fuel"))
@@ -115,6 +122,7 @@ def test_check_tells_what_an_event_would_log_and_changes_nothing() -> None:
 def test_a_change_the_journal_cannot_save_is_not_made() -> None:
     session = heartland()
     session.apply(move("Ann"))
+    session.apply(load("Ann"))
     calls: list[tuple[int, int]] = []
 
     def failing_journal(_: Session, log: list[dict[str, Any]], cursor: int, state: Any) -> None:
@@ -127,7 +135,7 @@ def test_a_change_the_journal_cannot_save_is_not_made() -> None:
         with pytest.raises(OSError):
             change()
         assert session.to_dict() == before
-    assert calls == [(2, 2), (1, 0)]
+    assert calls == [(3, 3), (2, 1)]
 
 
 # --- refusals -----------------------------------------------------------------------------------
@@ -212,6 +220,7 @@ def test_the_options_chosen_are_kept_in_the_save() -> None:
 def test_a_saved_session_loads_with_its_undo_position_and_redo_tail() -> None:
     session = heartland()
     session.apply(move("Ann", 1, "cash"))
+    session.apply(load("Ann"))
     session.apply(end_turn("Ann"))
     session.apply(move("Bob", 3, "cash"))
     session.undo()
@@ -240,6 +249,7 @@ def test_every_game_round_trips_through_json() -> None:
 def good_save() -> dict[str, Any]:
     session = heartland()
     session.apply(move("Ann", 2, "cash"))
+    session.apply(load("Ann"))
     session.apply(end_turn("Ann"))
     return saved(session)
 
@@ -273,7 +283,7 @@ BAD_SAVES: list[tuple[str, Any]] = [
     ("an event with a list for a type", {**good_save(), "events": [{"type": ["move"]}], "cursor": 1}),
     ("an event out of turn", {**good_save(), "events": [move("Bob")], "cursor": 1}),
     ("an event with a nested field", {**good_save(), "events": [{**move("Ann"), "player": {"n": 1}}], "cursor": 1}),
-    ("a cursor past the end", {**good_save(), "cursor": 3}),
+    ("a cursor past the end", {**good_save(), "cursor": 4}),
     ("a negative cursor", {**good_save(), "cursor": -1}),
     ("a cursor that is true", {**good_save(), "cursor": True}),
     ("a cursor that is a text", {**good_save(), "cursor": "2"}),
@@ -290,11 +300,11 @@ def test_a_damaged_save_is_refused_in_words_never_with_a_crash(shape: str, data:
 
 
 def test_a_refused_saved_event_says_which_one_and_why() -> None:
-    data = {**good_save(), "events": [move("Ann"), end_turn("Ann"), move("Ann")], "cursor": 3}
+    data = {**good_save(), "events": [move("Ann"), load("Ann"), end_turn("Ann"), move("Ann")], "cursor": 4}
     with pytest.raises(RuleError) as caught:
         Session.from_dict(data)
     assert str(caught.value) == (
-        "This saved session cannot be read: event 3 was refused (It is Bob's turn, not Ann's)."
+        "This saved session cannot be read: event 4 was refused (It is Bob's turn, not Ann's)."
     )
 
 

@@ -3,8 +3,10 @@
 Truckers haul corn, soybeans, cattle and pigs around a board of Location cards. The app
 keeps each player's money and the cubes on their truck; the cards stay on the table.
 A turn is a Move (fuel or $1 a space, or a tow), one Action (load, unload or discard) and
-a refuel the app ignores. Reaching the money target during one's own turn starts the
-final round: every other player takes exactly one more turn. Cubes still on a truck at
+a refuel the app ignores; a player who moved and then cannot act is towed, and a towed
+player's discard is forced (free with $0). Turns are counted in rounds of one turn per
+player. Reaching the money target during one's own turn starts the final round: every
+other player takes exactly one more turn. Cubes still on a truck at
 the end cost $1 (corn, soybeans) or $2 (cattle, pigs). Most money wins; a tie goes to
 fewer cubes, then the victory is shared.
 """
@@ -17,6 +19,7 @@ from typing import Any
 
 from companion.messages import Message, RuleError
 from companion.rules.base import (
+    RULES,
     BoolField,
     ChoiceField,
     EventKind,
@@ -29,6 +32,7 @@ from companion.rules.base import (
     describe_value,
     rank_by,
     require_turn,
+    table_call,
 )
 
 GOODS = ("corn", "soybeans", "cattle", "pigs")
@@ -38,6 +42,7 @@ CAPACITY = 8
 SHORT_HAUL_CAPACITY = 6
 WEIGH_STATION_FREE_CUBES = 4
 MAX_PRICE = 20
+CUBES_PER_GOOD = 15  # in the box
 # The rulebook (es-rules) and the how-to blog (fr-blog) disagree for 4 players.
 TARGETS = {
     "rulebook": {2: 50, 3: 40, 4: 40},
@@ -73,7 +78,7 @@ class Truck:
 
 @dataclass(frozen=True)
 class Turn:
-    """What the current player has recorded so far this turn."""
+    """What the current player has recorded so far this turn; `number` counts turns since the start."""
 
     number: int = 1
     seat: int = 0
@@ -103,8 +108,19 @@ class HeartlandState:
         return None if self.over else self.players[self.turn.seat]
 
     @property
+    def round(self) -> int:
+        """The round being played, from 1: a round is one turn for each player, first seat first."""
+        return (self.turn.number - 1) // len(self.players) + 1
+
+    @property
     def final_round(self) -> bool:
+        """Someone reached the target: `final_round_players` are those still to take their last turn."""
         return self.triggered_by is not None
+
+    @property
+    def last_turn(self) -> bool:
+        """The turn being played is the last one of the game."""
+        return self.final_round and self.final_round_players == (self.current_player,)
 
     @property
     def leader_money(self) -> int:
@@ -173,18 +189,28 @@ def _start_turn(state: HeartlandState, event: dict[str, Any]) -> Truck:
     return state.truck(event["player"])
 
 
-def _require_move_phase(state: HeartlandState, player: str, what: str) -> None:
+def _require_move_phase(state: HeartlandState, event: dict[str, Any], what: str) -> None:
+    """Tolls and weigh stations are paid while moving: after a move, before the action (the table's call)."""
+    player = event["player"]
     if state.turn.move == "tow":
-        raise RuleError("heartland.towed_no_road", player=player, what=what)
+        table_call(event, RuleError("heartland.towed_no_road", player=player, what=what))
     if state.turn.move is None:
-        raise RuleError("heartland.move_first", player=player, what=what)
+        table_call(event, RuleError("heartland.move_first", player=player, what=what))
     if state.turn.action is not None:
-        raise RuleError("heartland.road_after_action", player=player, what=what, action=state.turn.action)
+        table_call(event, RuleError("heartland.road_after_action", player=player, what=what, action=state.turn.action))
 
 
-def _require_action_free(state: HeartlandState, player: str) -> None:
+def _require_action_free(state: HeartlandState, event: dict[str, Any]) -> None:
     if state.turn.action is not None:
-        raise RuleError("heartland.one_action", player=player, action=state.turn.action)
+        table_call(event, RuleError("heartland.one_action", player=event["player"], action=state.turn.action))
+
+
+def _require_no_move_yet(state: HeartlandState, event: dict[str, Any]) -> None:
+    player = event["player"]
+    if state.turn.move is not None:
+        table_call(event, RuleError("heartland.already_moved", player=player))
+    if state.turn.action is not None:
+        table_call(event, RuleError("heartland.move_before_action", player=player, action=state.turn.action))
 
 
 def _require_not_towed(state: HeartlandState, player: str) -> None:
@@ -198,10 +224,7 @@ def _require_not_towed(state: HeartlandState, player: str) -> None:
 def move(state: HeartlandState, event: dict[str, Any]) -> tuple[HeartlandState, Message]:
     truck = _start_turn(state, event)
     player, spaces = event["player"], event["spaces"]
-    if state.turn.move is not None:
-        raise RuleError("heartland.already_moved", player=player)
-    if state.turn.action is not None:
-        raise RuleError("heartland.move_before_action", player=player, action=state.turn.action)
+    _require_no_move_yet(state, event)
     if event["pay"] == "cash":
         truck = _pay(truck, spaces, "heartland.cannot_pay_move", spaces=spaces)
         sentence = Message("heartland.log.move_cash", {"player": player, "spaces": spaces, "cost": spaces})
@@ -212,12 +235,14 @@ def move(state: HeartlandState, event: dict[str, Any]) -> tuple[HeartlandState, 
 
 
 def tow(state: HeartlandState, event: dict[str, Any]) -> tuple[HeartlandState, Message]:
+    """A player who cannot move, or moved and then cannot load, unload or pay, is towed
+    ("remorqué … gratuitement"); a move already recorded stays paid."""
     _start_turn(state, event)
     player = event["player"]
-    if state.turn.move is not None:
-        raise RuleError("heartland.already_moved", player=player)
+    if state.turn.move == "tow":
+        table_call(event, RuleError("heartland.already_towed", player=player))
     if state.turn.action is not None:
-        raise RuleError("heartland.move_before_action", player=player, action=state.turn.action)
+        table_call(event, RuleError("heartland.move_before_action", player=player, action=state.turn.action))
     state = replace(state, turn=replace(state.turn, move="tow"))
     return state, Message("heartland.log.tow", {"player": player})
 
@@ -226,11 +251,11 @@ def load(state: HeartlandState, event: dict[str, Any]) -> tuple[HeartlandState, 
     truck = _start_turn(state, event)
     player, good, cubes = event["player"], event["good"], event["cubes"]
     _require_not_towed(state, player)
-    _require_action_free(state, player)
+    _require_action_free(state, event)
     if truck.cubes + cubes > state.capacity:
-        raise RuleError(
+        table_call(event, RuleError(
             "heartland.truck_full", player=player, cubes=truck.cubes, capacity=state.capacity, wanted=cubes
-        )
+        ))
     state = replace(state, turn=replace(state.turn, action="load"))
     sentence = Message("heartland.log.load", {"player": player, "cubes": cubes, "good": good})
     return _with_truck(state, truck.with_cargo(good, cubes)), sentence
@@ -240,7 +265,7 @@ def unload(state: HeartlandState, event: dict[str, Any]) -> tuple[HeartlandState
     truck = _start_turn(state, event)
     player, good, cubes, price = event["player"], event["good"], event["cubes"], event["price"]
     _require_not_towed(state, player)
-    _require_action_free(state, player)
+    _require_action_free(state, event)
     if truck.carried(good) < cubes:
         raise RuleError("heartland.not_carried", player=player, carried=truck.carried(good), good=good, wanted=cubes)
     earned = cubes * price
@@ -260,7 +285,7 @@ def discard_cost(state: HeartlandState, player: str, forced: bool) -> int:
 def discard(state: HeartlandState, event: dict[str, Any]) -> tuple[HeartlandState, Message]:
     truck = _start_turn(state, event)
     player, forced = event["player"], event["forced"]
-    _require_action_free(state, player)
+    _require_action_free(state, event)
     if state.turn.move == "tow" and not forced:
         raise RuleError("heartland.towed_discard_forced", player=player)
     cost = discard_cost(state, player, forced)
@@ -275,7 +300,7 @@ def toll(state: HeartlandState, event: dict[str, Any]) -> tuple[HeartlandState, 
     player = event["player"]
     if not state.alternate_routes:
         raise RuleError("heartland.needs_alternate_routes", what="toll road")
-    _require_move_phase(state, player, "toll")
+    _require_move_phase(state, event, "toll")
     truck = _pay(truck, 1, "heartland.cannot_pay_toll")
     return _with_truck(state, truck), Message("heartland.log.toll", {"player": player})
 
@@ -289,7 +314,7 @@ def weigh_station(state: HeartlandState, event: dict[str, Any]) -> tuple[Heartla
     player = event["player"]
     if not state.alternate_routes:
         raise RuleError("heartland.needs_alternate_routes", what="weigh station")
-    _require_move_phase(state, player, "weigh station")
+    _require_move_phase(state, event, "weigh station")
     cost = weigh_station_cost(truck)
     truck = _pay(truck, cost, "heartland.cannot_pay_weigh", cubes=truck.cubes)
     sentence = Message("heartland.log.weigh_station", {"player": player, "cubes": truck.cubes, "cost": cost})
@@ -307,9 +332,9 @@ def buy_upgrade(state: HeartlandState, event: dict[str, Any]) -> tuple[Heartland
     if owner is not None:
         raise RuleError("heartland.upgrade_taken", name=name, owner=owner)
     if state.turn.move == "tow":
-        raise RuleError("heartland.towed_no_upgrade", player=player)
-    if state.turn.move != "move":
-        raise RuleError("heartland.upgrade_after_move", player=player)
+        table_call(event, RuleError("heartland.towed_no_upgrade", player=player))
+    elif state.turn.move != "move":
+        table_call(event, RuleError("heartland.upgrade_after_move", player=player))
     truck = _pay(truck, cost, "heartland.cannot_pay_upgrade", name=name)
     truck = replace(truck, upgrade=name, upgrade_cost=cost)
     sentence = Message("heartland.log.buy_upgrade", {"player": player, "name": name, "cost": cost})
@@ -329,9 +354,32 @@ def adjust(state: HeartlandState, event: dict[str, Any]) -> tuple[HeartlandState
     return _with_truck(state, truck), sentence
 
 
+def correct_cargo(state: HeartlandState, event: dict[str, Any]) -> tuple[HeartlandState, Message]:
+    """A load or unload recorded wrong (or not at all), fixed without undoing what came after."""
+    player, good, cubes, note = event["player"], event["good"], event["cubes"], event["note"]
+    truck = state.truck(player)
+    if cubes == 0:
+        raise RuleError("heartland.correct_zero")
+    if truck.carried(good) + cubes < 0:
+        raise RuleError("heartland.correct_negative", player=player, carried=truck.carried(good), good=good,
+                        wanted=-cubes)
+    if cubes > 0 and truck.cubes + cubes > state.capacity:
+        table_call(event, RuleError("heartland.correct_full", player=player, cubes=truck.cubes,
+                                    capacity=state.capacity, wanted=cubes))
+    truck = truck.with_cargo(good, cubes)
+    message_id = "heartland.log.correct_cargo_up" if cubes > 0 else "heartland.log.correct_cargo_down"
+    sentence = Message(
+        message_id, {"player": player, "cubes": abs(cubes), "good": good, "note": note, "carried": truck.carried(good)}
+    )
+    return _with_truck(state, truck), sentence
+
+
 def end_turn(state: HeartlandState, event: dict[str, Any]) -> tuple[HeartlandState, Message]:
     _start_turn(state, event)
     player = event["player"]
+    # The first version let a turn end with no action; its saves replay that way.
+    if state.turn.action is None and event.get(RULES) != 1:
+        table_call(event, RuleError("heartland.no_action", player=player))
     remaining = tuple(name for name in state.final_round_players if name != player)
     seat = (state.turn.seat + 1) % len(state.players)
     next_turn = Turn(number=state.turn.number + 1, seat=seat)
@@ -395,6 +443,10 @@ EVENTS: dict[str, EventKind[HeartlandState]] = {
     "weigh_station": EventKind({"player": PLAYER}, weigh_station),
     "buy_upgrade": EventKind({"player": PLAYER, "name": TextField(30), "cost": IntField(0, 99)}, buy_upgrade),
     "adjust": EventKind({"player": PLAYER, "amount": IntField(-999, 999), "note": TextField(60)}, adjust),
+    "correct_cargo": EventKind(
+        {"player": PLAYER, "good": GOOD, "cubes": IntField(-CUBES_PER_GOOD, CUBES_PER_GOOD), "note": TextField(60)},
+        correct_cargo,
+    ),
     "end_turn": EventKind({"player": PLAYER}, end_turn),
 }
 
@@ -402,6 +454,9 @@ MESSAGES = {
     "heartland.option.target": "The money target must be 'rulebook', 'blog' or a whole number of dollars "
     "from 1 to 999, not {value}.",
     "heartland.already_moved": "{player} has already moved this turn.",
+    "heartland.already_towed": "{player} has already been towed this turn.",
+    "heartland.no_action": "{player} has not loaded, unloaded or discarded this turn; a player who cannot act "
+    "is towed and discards (a forced discard, free with $0).",
     "heartland.move_before_action": "{player} has already chosen to {action} this turn; the move comes first.",
     "heartland.cannot_pay_move": "{player} has ${money} and cannot pay ${cost} to move {spaces} {spaces:space|spaces}; "
     "pay with fuel, or be towed.",
@@ -429,6 +484,9 @@ MESSAGES = {
     "heartland.cannot_pay_upgrade": "{player} has ${money} and cannot pay ${cost} for {name}.",
     "heartland.adjust_zero": "A correction of $0 changes nothing.",
     "heartland.adjust_negative": "{player} has ${money}; taking ${amount} would go below $0.",
+    "heartland.correct_zero": "A correction of 0 cubes changes nothing.",
+    "heartland.correct_negative": "{player} carries {carried} {good} and cannot give back {wanted}.",
+    "heartland.correct_full": "{player}'s truck holds {cubes} of {capacity} cubes and cannot carry {wanted} more.",
     "heartland.log.move_cash": "{player} moved {spaces} {spaces:space|spaces} for ${cost}",
     "heartland.log.move_fuel": "{player} moved {spaces} {spaces:space|spaces} with fuel",
     "heartland.log.tow": "{player} was towed to the Distribution Center",
@@ -441,6 +499,8 @@ MESSAGES = {
     "heartland.log.buy_upgrade": "{player} bought the {name} upgrade for ${cost}",
     "heartland.log.adjust_up": "{player} +${amount} ({note}), now ${money}",
     "heartland.log.adjust_down": "{player} -${amount} ({note}), now ${money}",
+    "heartland.log.correct_cargo_up": "{player} +{cubes} {good} on the truck ({note}), now {carried} {good}",
+    "heartland.log.correct_cargo_down": "{player} -{cubes} {good} on the truck ({note}), now {carried} {good}",
     "heartland.log.end_turn": "{player} ended the turn; {next} plays",
     "heartland.log.end_turn_last": "{player} ended the last turn; the game is over",
 }
