@@ -1,18 +1,23 @@
-"""Kill a process that records a game, again and again; check that nothing acknowledged is lost.
+"""Kill a process that keeps a shelf of games, again and again; check that nothing acknowledged is lost.
 
     python tests/bench/crash.py [KILLS] [--seed N] [--dir DIR]
 
-A child process opens one session through the store and records operations (events,
-undos, redos) chosen by a seeded random generator; before each operation it prints how
-many it has completed so far. The parent kills it (SIGKILL on POSIX) at a random moment,
-in half of the rounds right after the child announced an undo (a write that makes the
-file shrink). Then the parent checks:
+A child process opens the data folder through the store and makes changes chosen by a
+seeded random generator: events, undos and redos in Heartland and TransAmerica games
+(a TransAmerica round that takes a player to zero *finishes* the game, which also
+rewrites the index), new games, new titles and deletions. It prints `go KIND` before
+each change and `ok [ID]` after it. The parent kills it (SIGKILL on POSIX) at a random
+moment; in half of the rounds right after the child announced a change of a chosen kind
+(undo, finish, new, rename, delete in turn), a fraction of a millisecond into its writes.
+Then the parent checks:
 
 - every file of the data folder parses (index and session files; stray temporary files
-  of the killed write are counted but are not store files);
-- the saved session equals the state after the last acknowledged operation, or after the
-  one in flight (the parent replays the same seeded choices in memory to know both);
-- the session list agrees with the saved session (finished or not, winners).
+  of the killed write are counted but are not store files), and nothing was quarantined;
+- the saved games equal the games after the last acknowledged change, or after the one
+  in flight (the parent replays the same seeded choices in memory to know both): the
+  same games, each with the same events, cursor and title, and no placeholder of a half
+  created game;
+- the game list agrees with the saved games: titles, finished or not, winners.
 
 The next round starts from what is on disk. Exit status 1 if anything was corrupt or lost.
 The test suite runs the same with ~50 kills (tests/test_store_kill.py).
@@ -27,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -43,13 +49,30 @@ from companion.store.storage import check_document  # noqa: E402
 
 PLAYERS = ["Ann", "Bob", "Cy"]
 NOTE = "a fairly long note so that every event weighs something"
+TITLES = ["", "Friday", "Zoë's birthday 🎂", "Rematch", "Long evening " + "x" * 40]
+MOST_GAMES = 4
+TARGETS = ("undo", "finish", "new", "rename", "delete")
+WAIT_AFTER = {"undo": 0.0008, "finish": 0.0025, "new": 0.0025, "rename": 0.003, "delete": 0.002}
 
 
-def choose(rng: random.Random, session: Session) -> tuple[str, dict[str, Any] | None]:
-    """The next operation; depends only on the generator and the session's state."""
+@dataclass
+class Game:
+    """One saved game as the bench knows it: its id (None until the child said it), session and title."""
+
+    id: str | None
+    session: Session
+    title: str
+
+
+# An operation: (kind, index of the game in the shelf, payload). Kinds: apply, finish, undo,
+# redo, new (payload: game id and title), rename (payload: title), delete.
+Operation = tuple[str, int, Any]
+
+
+def _heartland_change(rng: random.Random, session: Session) -> tuple[str, Any]:
     roll = rng.random()
     if session.is_over or (roll < 0.30 and session.can_undo):
-        return ("undo", None) if session.can_undo else ("stop", None)
+        return "undo", None
     if roll < 0.42 and session.can_redo:
         return "redo", None
     current = session.current_player or PLAYERS[0]
@@ -64,41 +87,93 @@ def choose(rng: random.Random, session: Session) -> tuple[str, dict[str, Any] | 
     return "apply", event
 
 
-def perform(session: Session, operation: str, event: dict[str, Any] | None) -> None:
-    if operation == "undo":
-        session.undo()
-    elif operation == "redo":
-        session.redo()
-    elif operation == "apply":
-        session.apply(event)
+def _transamerica_change(rng: random.Random, session: Session) -> tuple[str, Any]:
+    roll = rng.random()
+    if session.is_over or (roll < 0.25 and session.can_undo):
+        return "undo", None
+    if roll < 0.35 and session.can_redo:
+        return "redo", None
+    points = {standing.player: standing.score for standing in session.standings()}
+    if roll < 0.55:  # someone loses every point left: the game ends with this round
+        loser = rng.choice(sorted(points))
+        missing = {player: points[player] if player == loser else 0 for player in points}
+        return "finish", {"type": "end_round", "missing": missing}
+    connected = rng.choice(sorted(points))  # a round ends when someone has connected every city
+    missing = {player: 0 if player == connected else min(rng.randint(0, 2), points[player] - 1) for player in points}
+    return "apply", {"type": "end_round", "missing": missing}
 
 
-def child(directory: str, session_id: str, seed: int) -> None:
+def choose(rng: random.Random, shelf: list[Game]) -> Operation:
+    """The next change; depends only on the generator, the order of the games and their states."""
+    roll = rng.random()
+    if not shelf or (roll < 0.05 and len(shelf) < MOST_GAMES):
+        return "new", len(shelf), (rng.choice(("heartland", "transamerica")), rng.choice(TITLES))
+    index = rng.randrange(len(shelf))
+    if roll < 0.09:
+        return "rename", index, rng.choice(TITLES)
+    if roll < 0.12 and len(shelf) > 1:
+        return "delete", index, None
+    session = shelf[index].session
+    change = _heartland_change if session.game.id == "heartland" else _transamerica_change
+    kind, event = change(rng, session)
+    return kind, index, event
+
+
+def perform(shelf: list[Game], operation: Operation, store: Store | None = None, made: str | None = None) -> str:
+    """Make the change on the shelf (through `store` in the child, in memory in the parent); the new id if any."""
+    kind, index, payload = operation
+    if kind == "new":
+        game, title = payload
+        session = store.new(game, PLAYERS, title=title) if store else Session.new(game, PLAYERS)
+        shelf.append(Game(session.id if store else made, session, " ".join(title.split())))
+        return session.id or ""
+    game = shelf[index]
+    if kind == "rename":
+        if store:
+            store.rename(game.id or "", payload)
+        game.title = " ".join(payload.split())
+    elif kind == "delete":
+        if store:
+            store.delete(game.id or "")
+        shelf.pop(index)
+    elif kind == "undo":
+        game.session.undo()
+    elif kind == "redo":
+        game.session.redo()
+    else:
+        game.session.apply(payload)
+    return ""
+
+
+def child(directory: str, ids: list[str], seed: int) -> None:
     store = Store(directory)  # kept: a session holds its store only weakly
-    session = store.open(session_id)
+    titles = {summary.id: summary.title for summary in store.sessions()}
+    shelf = [Game(session_id, store.open(session_id), titles[session_id]) for session_id in ids]
     rng = random.Random(seed)
-    done = 0
     while True:
-        operation, event = choose(rng, session)
-        if operation == "stop":
-            print(f"{done} stop", flush=True)
-            time.sleep(60)
-        print(f"{done} {operation}", flush=True)
-        perform(session, operation, event)
-        done += 1
+        operation = choose(rng, shelf)
+        print(f"go {operation[0]}", flush=True)
+        made = perform(shelf, operation, store)
+        print(f"ok {made}".rstrip(), flush=True)
 
 
 @dataclass
 class Result:
     kills: int = 0
     operations: int = 0
-    undo_kills: int = 0
+    in_flight: Counter[str] = field(default_factory=Counter)  # what each kill interrupted
+    in_flight_saved: int = 0
     corrupt: int = 0
     lost: int = 0
-    in_flight_saved: int = 0
-    finished_rounds: int = 0  # rounds that ended with the game over (the index path was exercised)
+    finished_games: int = 0  # games that were over when a round was checked (the index path ran)
+    games_made: int = 0
     stray_temp_files: set[str] = field(default_factory=set)
+    quarantined: set[str] = field(default_factory=set)
     problems: list[str] = field(default_factory=list)
+
+    @property
+    def undo_kills(self) -> int:
+        return self.in_flight["undo"]
 
 
 def _check_files(directory: Path, result: Result) -> None:
@@ -111,82 +186,123 @@ def _check_files(directory: Path, result: Result) -> None:
         except (DamagedFile, NewerFile, OSError) as error:
             result.corrupt += 1
             result.problems.append(f"{path.name}: {error}")
-    if any((directory / "quarantine").iterdir()):
+    set_aside = {path.name for path in (directory / "quarantine").iterdir()} - result.quarantined
+    if set_aside:
         result.corrupt += 1
-        result.problems.append("something was quarantined")
+        result.problems.append(f"quarantined: {', '.join(sorted(set_aside))}")
+        result.quarantined |= set_aside
+
+
+def _read_disk(directory: Path) -> tuple[list[Game], dict[str, tuple[str, bool, tuple[str, ...]]]]:
+    """The saved games in creation order, and what the game list says of each (title, over, winners)."""
+    with Store(directory) as store:
+        listing = {summary.id: (summary.title, summary.is_over, summary.winners) for summary in store.sessions()}
+        shelf = []
+        for session_id in sorted(listing):  # ids sort by creation time
+            session = store.open(session_id)
+            shelf.append(Game(session_id, Session.from_dict(session.to_dict()), ""))
+    return shelf, listing
+
+
+def _matches(disk: list[Game], titles: dict[str, str], model: list[Game]) -> bool:
+    """The disk holds exactly the model's games; a game the model knows no id of may have any new id."""
+    if len(disk) != len(model):
+        return False
+    known = {game.id for game in model}
+    for saved, expected in zip(disk, model, strict=True):
+        if expected.id is None and saved.id in known:
+            return False
+        if expected.id is not None and saved.id != expected.id:
+            return False
+        if (saved.session.to_dict(), titles[saved.id or ""]) != (expected.session.to_dict(), expected.title):
+            return False
+    return True
+
+
+def _check_listing(disk: list[Game], listing: dict[str, tuple[str, bool, tuple[str, ...]]], note: str,
+                   result: Result) -> None:
+    for game in disk:
+        _, is_over, winners = listing[game.id or ""]
+        truth = tuple(standing.player for standing in game.session.standings() if standing.winner)
+        if (is_over, winners) != (game.session.is_over, truth if game.session.is_over else ()):
+            result.lost += 1
+            result.problems.append(f"{note}: the list says over={is_over} winners={winners} for {game.id}")
+
+
+def _kill_child(process: subprocess.Popen[str], rng: random.Random, target: str | None, max_delay: float
+                ) -> list[str]:
+    assert process.stdout is not None
+    lines = [process.stdout.readline()]  # the child is running and has its games open
+    if target is not None:
+        wanted = rng.randrange(1, 12)
+        while lines[-1] and not (lines[-1] == f"go {target}\n" and len(lines) // 2 >= wanted) and len(lines) < 4000:
+            lines.append(process.stdout.readline())
+        time.sleep(rng.random() * WAIT_AFTER[target])  # land somewhere inside its writes
+    else:
+        time.sleep(rng.random() * max_delay)
+    process.kill()
+    lines.append(process.stdout.read())
+    process.wait()
+    return "".join(lines).splitlines()
 
 
 def run(kills: int, directory: Path, seed: int = 0, *, max_delay: float = 0.04, log: bool = False) -> Result:
     rng = random.Random(seed)
-    store = Store(directory)
-    session = store.new("heartland", PLAYERS)
-    session_id = session.id or ""
-    store.close()
-    saved = session.to_dict()
+    Store(directory).close()
+    shelf: list[Game] = []
     result = Result()
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     for round_number in range(kills):
         child_seed = rng.randrange(2**32)
-        targeted = round_number % 2 == 1
+        target = TARGETS[(round_number // 2) % len(TARGETS)] if round_number % 2 == 1 else None
+        ids = [game.id or "" for game in shelf]
         process = subprocess.Popen(
-            [sys.executable, __file__, "--child", str(directory), session_id, str(child_seed)],
+            [sys.executable, __file__, "--child", str(directory), str(child_seed), *ids],
             stdout=subprocess.PIPE,
             text=True,
             env=env,
         )
-        assert process.stdout is not None
-        received = [process.stdout.readline()]  # the child is running and has the session open
-        if targeted:
-            wanted = rng.randrange(1, 12)
-            while received[-1] and not (received[-1].endswith(" undo\n") and int(received[-1].split()[0]) >= wanted):
-                received.append(process.stdout.readline())
-            time.sleep(rng.random() * 0.0008)  # a write takes ~0.5 ms: land somewhere inside it
-        else:
-            time.sleep(rng.random() * max_delay)
-        process.kill()
-        received.append(process.stdout.read())
-        process.wait()
-        lines = "".join(received).splitlines()
-        acknowledged = int(lines[-1].split()[0]) if lines else 0
-        in_flight = lines[-1].split()[1] if lines else "?"
+        lines = _kill_child(process, rng, target, max_delay)
+        made = [line[3:] for line in lines if line.startswith("ok ") and len(line) > 3]
+        acknowledged = sum(line.startswith("ok") for line in lines)
+        in_flight = lines[-1][3:] if lines and lines[-1].startswith("go ") else None
         result.kills += 1
         result.operations += acknowledged
-        result.undo_kills += in_flight == "undo"
+        result.in_flight[in_flight or "nothing"] += 1
 
-        # Replay the same choices in memory: the disk must hold step n or step n + 1.
-        model = Session.from_dict(saved)
+        # Replay the same choices in memory: the disk must hold the shelf after n or n + 1 changes.
         replica = random.Random(child_seed)
         for _ in range(acknowledged):
-            perform(model, *choose(replica, model))
-        expected = model.to_dict()
-        operation, event = choose(replica, model)
-        perform(model, operation, event)
-        following = model.to_dict()
+            operation = choose(replica, shelf)
+            made_id = made.pop(0) if operation[0] == "new" else None
+            perform(shelf, operation, made=made_id)
+        following = [Game(game.id, Session.from_dict(game.session.to_dict()), game.title) for game in shelf]
+        if in_flight is not None:
+            perform(following, choose(replica, following))
 
         _check_files(directory, result)
-        store = Store(directory)
+        note = f"round {round_number} (killed during {in_flight or 'nothing'})"
         try:
-            reopened = store.open(session_id)
+            disk, listing = _read_disk(directory)
         except Exception as error:  # noqa: BLE001 - a report, not a crash
             result.lost += 1
-            result.problems.append(f"round {round_number}: cannot open: {error}")
+            result.problems.append(f"{note}: cannot open: {error}")
             break
-        on_disk = reopened.to_dict()
-        if on_disk == following and on_disk != expected:
+        titles = {session_id: title for session_id, (title, _, _) in listing.items()}
+        if _matches(disk, titles, following) and not _matches(disk, titles, shelf):
             result.in_flight_saved += 1
-        elif on_disk != expected:
+        elif not _matches(disk, titles, shelf):
             result.lost += 1
             result.problems.append(
-                f"round {round_number}: disk has cursor {on_disk['cursor']}/{len(on_disk['events'])}, "
-                f"acknowledged cursor {expected['cursor']}/{len(expected['events'])}"
+                f"{note}: the disk holds {[(game.id, game.session.cursor, titles[game.id or '']) for game in disk]}, "
+                f"acknowledged {[(game.id, game.session.cursor, game.title) for game in shelf]}"
             )
-        summary = next(item for item in store.sessions() if item.id == session_id)
-        if summary.is_over != reopened.is_over:
-            result.problems.append(f"round {round_number}: the list says is_over={summary.is_over}")
-            result.lost += 1
-        result.finished_rounds += reopened.is_over
-        saved = on_disk
-        store.close()
+        _check_listing(disk, listing, note, result)
+        for game in disk:
+            game.title = titles[game.id or ""]
+        result.games_made += len(set(titles) - set(ids))
+        result.finished_games += sum(game.session.is_over for game in disk)
+        shelf = disk
         if log:
             print(f"kill {round_number + 1}: {acknowledged} acknowledged, killed during {in_flight}", flush=True)
     return result
@@ -194,7 +310,7 @@ def run(kills: int, directory: Path, seed: int = 0, *, max_delay: float = 0.04, 
 
 def main() -> int:
     if len(sys.argv) > 1 and sys.argv[1] == "--child":
-        child(sys.argv[2], sys.argv[3], int(sys.argv[4]))
+        child(sys.argv[2], sys.argv[4:], int(sys.argv[3]))
         return 0
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("kills", nargs="?", type=int, default=500)
@@ -206,10 +322,11 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as temporary:
         directory = Path(options.dir or temporary)
         result = run(options.kills, directory, options.seed, log=options.verbose)
+    during = ", ".join(f"{count} {kind}" for kind, count in sorted(result.in_flight.items()))
     print(
-        f"{result.kills} kills ({result.undo_kills} during an undo), {result.operations} acknowledged operations, "
-        f"{result.corrupt} corrupt, {result.lost} lost; in-flight operation saved {result.in_flight_saved} times; "
-        f"{result.finished_rounds} rounds left the game finished; "
+        f"{result.kills} kills (during: {during}), {result.operations} acknowledged changes, "
+        f"{result.games_made} games made; {result.corrupt} corrupt, {result.lost} lost; "
+        f"in-flight change saved {result.in_flight_saved} times; {result.finished_games} finished games checked; "
         f"{len(result.stray_temp_files)} temporary files of killed writes seen; {time.perf_counter() - started:.1f} s"
     )
     for problem in result.problems:
