@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from rules_helpers import refused, scores
+from rules_helpers import fact_refuses, recorded_anyway, refused, scores, table_refuses
 
 from companion import RuleError, Session
 
@@ -31,16 +31,25 @@ def zone(spaces: int, water: int = 0, **tokens: int) -> dict[str, Any]:
     return {"type": "zone", "spaces": spaces, "water": water, "tokens": tokens}
 
 
+SCORING_DONE = {"type": "scoring_done"}
+
+
 def place_caves(session: Session) -> None:
-    for _ in range(3):
-        session.apply(cave(session.players[0]))
-        session.apply(cave(session.players[1]))
+    for _ in range(6):
+        session.apply(cave(session.current_player or ""))
 
 
 def place_tokens(session: Session, pairs: int) -> None:
     for _ in range(pairs):
-        session.apply(token(session.players[0]))
-        session.apply(token(session.players[1]))
+        session.apply(token(session.current_player or ""))
+        session.apply(token(session.current_player or ""))
+
+
+def scoring(session: Session) -> None:
+    """Caves and all 40 tokens are down: the table is counting prairies."""
+    place_caves(session)
+    place_tokens(session, 20)
+    assert session.state.scoring
 
 
 # --- set-up ------------------------------------------------------------------------------------
@@ -116,8 +125,7 @@ def test_only_horse_eagle_and_bear_spirits_exist() -> None:
 
 def test_the_strict_majority_scores_the_spaces_and_the_water_and_a_tie_scores_nobody() -> None:
     session = new_game()
-    place_caves(session)
-    place_tokens(session, 5)
+    scoring(session)
     assert str(session.apply(zone(8, 2, Ann=3, Bob=1))) == "Zone 1: 8 spaces + 2 water, 3–1: Ann +10"
     assert str(session.apply(zone(6, 1, Ann=2, Bob=2))) == "Zone 2: 6 spaces + 1 water, 2–2: tied, nobody scores"
     session.apply(zone(4, Bob=2))
@@ -128,29 +136,102 @@ def test_the_strict_majority_scores_the_spaces_and_the_water_and_a_tie_scores_no
 
 def test_a_zone_cannot_hold_more_tokens_than_spaces_or_more_than_were_placed() -> None:
     session = new_game()
-    place_caves(session)
-    place_tokens(session, 3)
-    assert refused(session, zone(3, Ann=2, Bob=2)) == "A zone of 3 spaces cannot hold 4 tokens."
-    session.apply(zone(5, Ann=2))
-    assert refused(session, zone(5, Ann=2)) == "Ann has placed 3 tokens, but the zones count 4."
+    scoring(session)
+    assert fact_refuses(session, zone(3, Ann=2, Bob=2)) == "A zone of 3 spaces cannot hold 4 tokens."
+    session.apply(zone(30, Ann=18))
+    assert fact_refuses(session, zone(5, Ann=3)) == "Ann has placed 20 tokens, but the zones count 21."
     assert "'spaces' must be a whole number from 1 to 200, not 0" in refused(session, zone(0))
     assert "not -1" in refused(session, zone(3, water=-1))
     assert "'tokens' names 'Cy', who is not a player" in refused(session, zone(3, Cy=1))
 
 
-def test_zones_can_be_counted_before_and_after_the_last_token() -> None:
+def test_after_the_last_token_the_prairies_are_counted_and_nobody_has_won_until_scoring_is_done() -> None:
+    session = new_game()
+    scoring(session)
+    assert (session.is_over, session.current_player) == (False, None)
+    assert [(s.player, s.score, s.winner) for s in session.standings()] == [("Ann", 0, False), ("Bob", 0, False)]
+    assert fact_refuses(session, token("Ann")) == "All 40 tokens are placed; the prairies are being scored."
+    session.apply(zone(12, 1, Ann=6, Bob=4))
+    session.apply(zone(20, 2, Ann=7, Bob=13))
+    assert scores(session) == {"Bob": 22, "Ann": 13}
+    assert not any(s.winner for s in session.standings())
+
+    assert str(session.apply(SCORING_DONE)) == "Scoring done; the game is over"
+    assert session.is_over and not session.state.scoring
+    assert [s.winner for s in session.standings()] == [True, False]
+    assert "The game is over" in fact_refuses(session, zone(3, Ann=1))
+    assert "The game is over" in fact_refuses(session, SCORING_DONE)
+
+    session.undo()
+    assert session.state.scoring and not session.is_over
+    assert str(session.apply(zone(3, Ann=1))) == "Zone 3: 3 spaces + 0 water, 1–0: Ann +3"
+
+
+def test_counting_a_prairie_before_the_last_token_is_the_table_s_call() -> None:
     session = new_game()
     place_caves(session)
     place_tokens(session, 10)
-    session.apply(zone(12, 1, Ann=6, Bob=4))
-    place_tokens(session, 10)
-    assert session.is_over
-    assert session.current_player is None
-    assert "The game is over" in refused(session, token("Ann"))
-    assert "The game is over" in refused(session, use_spirit("Ann", "horse"))
-    session.apply(zone(20, 2, Ann=7, Bob=13))
-    assert scores(session) == {"Bob": 22, "Ann": 13}
-    assert [s.winner for s in session.standings()] == [True, False]
+    assert table_refuses(session, zone(12, 1, Ann=6, Bob=4)) == (
+        "20 of 40 tokens are placed; the prairies are scored once all are down."
+    )
+    assert recorded_anyway(session, zone(12, 1, Ann=6, Bob=4)) == (
+        "Zone 1: 12 spaces + 1 water, 6–4: Ann +13 — recorded against the rule: "
+        "20 of 40 tokens are placed; the prairies are scored once all are down"
+    )
+    assert session.current_player == "Ann" and not session.is_over
+
+
+def test_a_table_may_call_the_scoring_done_before_the_last_token() -> None:
+    session = new_game()
+    place_caves(session)
+    place_tokens(session, 19)
+    session.apply({**zone(30, 2, Ann=12, Bob=10), "override": True})
+    assert table_refuses(session, SCORING_DONE) == (
+        "38 of 40 tokens are placed; the prairies are scored once all are down."
+    )
+    assert recorded_anyway(session, SCORING_DONE).startswith("Scoring done; the game is over — recorded against")
+    assert session.is_over and session.current_player is None
+    assert [(s.player, s.winner) for s in session.standings()] == [("Ann", True), ("Bob", False)]
+
+
+def test_spirits_left_after_the_last_token_are_kept_unless_the_table_says_one_was_used() -> None:
+    session = new_game()
+    place_caves(session)
+    session.apply(token("Ann", "eagle"))
+    place_tokens(session, 19)
+    session.apply(token("Bob"))
+    assert session.state.scoring
+    assert table_refuses(session, use_spirit("Ann", "eagle")) == (
+        "All 40 tokens are placed: Ann's spirits are kept for the tie-break."
+    )
+    assert fact_refuses(session, use_spirit("Bob", "eagle")) == "Bob holds no eagle spirit."
+    assert recorded_anyway(session, use_spirit("Ann", "eagle")).startswith("Ann used an eagle spirit")
+    assert session.state.spirits_of("Ann")["eagle"] == 0
+
+
+def test_the_first_player_is_chosen_apart_from_the_fox() -> None:
+    session = new_game(fox="Ann", first="bob")
+    assert session.options == {"fox": "Ann", "first": "Bob"}
+    assert session.current_player == "Bob"
+    assert refused(session, cave("Ann")) == "It is Bob's turn, not Ann's."
+    place_caves(session)
+    assert session.current_player == "Bob"
+    session.apply(token("Bob"))
+    assert session.current_player == "Ann"
+    assert session.standings()[0].detail["tribe"] == "fox"
+    with pytest.raises(RuleError, match="The first player must be one of Ann and Bob, not 'Cy'"):
+        new_game(first="Cy")
+
+
+def test_the_table_stops_a_game_being_scored_with_the_zones_entered_so_far() -> None:
+    session = new_game()
+    scoring(session)
+    session.apply(zone(10, 1, Bob=4))
+    assert str(session.apply({"type": "end_game", "note": "closing time"})) == "The game was stopped: closing time"
+    assert session.is_over and session.stopped_note == "closing time"
+    assert [(s.player, s.score, s.winner) for s in session.standings()] == [("Bob", 11, True), ("Ann", 0, False)]
+    assert "The game is over" in fact_refuses(session, zone(3, Ann=1))
+    assert "The game is over" in fact_refuses(session, SCORING_DONE)
 
 
 # --- a whole game ----------------------------------------------------------------------------
@@ -162,20 +243,20 @@ def play_to_the_end(session: Session, ann_spirits: int, bob_spirits: int) -> Non
     for number in range(20):
         session.apply(token("Ann", "horse" if number < ann_spirits else None))
         session.apply(token("Bob", "eagle" if number < bob_spirits else None))
-    assert session.is_over
+    assert session.state.scoring
 
 
-def test_the_game_ends_once_both_tribes_have_placed_all_20_tokens() -> None:
+def test_the_game_is_scored_once_both_tribes_have_placed_all_20_tokens() -> None:
     session = new_game(("Ann", "Bob"), fox="Bob")
     place_caves(session)
     place_tokens(session, 19)
     session.apply(token("Ann"))
-    assert not session.is_over
     assert session.current_player == "Bob"
     session.apply(token("Bob"))
-    assert session.is_over
+    assert session.state.scoring
     session.apply(zone(30, 3, Ann=12, Bob=8))
     session.apply(zone(25, 0, Ann=8, Bob=12))
+    session.apply(SCORING_DONE)
     ann, bob = session.standings()
     assert (ann.player, ann.score, ann.winner, ann.detail["tribe"]) == ("Ann", 33, True, "snake")
     assert (bob.score, bob.winner, bob.detail["tribe"]) == (25, False, "fox")
@@ -186,6 +267,7 @@ def test_equal_points_go_to_the_player_who_kept_more_spirits() -> None:
     play_to_the_end(session, ann_spirits=1, bob_spirits=2)
     session.apply(zone(10, 0, Ann=5, Bob=3))
     session.apply(zone(9, 1, Ann=3, Bob=5))
+    session.apply(SCORING_DONE)
     assert [(s.player, s.score, s.detail["spirits"], s.rank, s.winner) for s in session.standings()] == [
         ("Bob", 10, 2, 1, True),
         ("Ann", 10, 1, 2, False),
@@ -197,6 +279,7 @@ def test_equal_points_and_equal_spirits_share_the_victory() -> None:
     play_to_the_end(session, ann_spirits=2, bob_spirits=2)
     session.apply(zone(10, 0, Ann=5, Bob=3))
     session.apply(zone(9, 1, Ann=3, Bob=5))
+    session.apply(SCORING_DONE)
     assert [(s.player, s.rank, s.winner) for s in session.standings()] == [("Ann", 1, True), ("Bob", 1, True)]
 
 
@@ -211,6 +294,7 @@ def test_spirits_used_are_no_longer_kept_for_the_tie_break() -> None:
         session.apply(token("Bob"))
     session.apply(zone(5, Ann=1, Bob=0))
     session.apply(zone(5, Ann=0, Bob=1))
+    session.apply(SCORING_DONE)
     assert [(s.player, s.detail["spirits"], s.winner) for s in session.standings()] == [
         ("Bob", 1, True),
         ("Ann", 0, False),

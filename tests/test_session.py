@@ -212,6 +212,10 @@ def test_the_options_chosen_are_kept_in_the_save() -> None:
         "truck_stops": False,
     }
     assert Session.new("great_plains", ["Ann", "Bob"]).to_dict()["options"] == {"fox": "Ann"}
+    assert Session.new("great_plains", ["Ann", "Bob"], {"first": "Bob"}).to_dict()["options"] == {
+        "fox": "Ann",
+        "first": "Bob",
+    }
 
 
 # --- saving and loading -------------------------------------------------------------------------
@@ -238,7 +242,8 @@ def test_every_game_round_trips_through_json() -> None:
         Session.new("great_plains", ["Ann", "Bob"], options={"fox": "Bob"}),
     ]
     sessions[1].apply({"type": "end_round", "missing": {"Ann": 0, "Bob": 4}})
-    sessions[2].apply({"type": "zone", "spaces": 3, "water": 1, "tokens": {}})
+    sessions[2].apply({"type": "place_cave", "player": "Ann"})
+    sessions[2].apply({"type": "end_game", "note": "Bob's bus came"})
     for session in sessions:
         loaded = Session.from_dict(saved(session))
         assert (loaded.state, loaded.to_dict()) == (session.state, session.to_dict())

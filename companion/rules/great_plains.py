@@ -1,11 +1,13 @@
 """Great Plains (exactly 2 players).
 
 Fox (orange) and Snake (blue) each place 3 caves, then take turns placing their 20 tribe
-tokens next to their caves or tokens. Landing on a spirit symbol takes a Horse, Eagle or
-Bear from the common supply (3 of each), to be used on a later turn and returned. The
-game ends as soon as both have placed all 20 tokens. Each prairie zone scores its spaces
-plus its water sources for the player with the strict majority of tokens in it; a tie
-scores nothing. Highest total wins; a tie goes to more spirits kept, then is shared.
+tokens next to their caves or tokens, the first player (drawn at set-up, whoever is the
+Fox) first. Landing on a spirit symbol takes a Horse, Eagle or Bear from the common
+supply (3 of each), to be used on a later turn and returned. Once both have placed all
+20 tokens the game is scored: each prairie zone scores its spaces plus its water sources
+for the player with the strict majority of tokens in it (a tie scores nothing), and the
+game ends when the table confirms the scoring is done. Highest total wins; a tie goes to
+more spirits kept, then is shared.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 
 from companion.messages import Message, RuleError
 from companion.rules.base import (
+    RULES,
     ChoiceField,
     EventKind,
     Game,
@@ -27,6 +30,7 @@ from companion.rules.base import (
     describe_value,
     rank_by,
     require_turn,
+    table_call,
 )
 
 TRIBES = ("fox", "snake")
@@ -36,6 +40,7 @@ TOKENS = 20
 SPIRITS_PER_KIND = 3
 MAX_ZONE_SPACES = 200
 MAX_ZONE_WATER = 50
+OPTIONS = ("fox", "first")
 
 
 @dataclass(frozen=True)
@@ -59,8 +64,17 @@ class Zone:
 
 @dataclass(frozen=True)
 class GreatPlainsState:
+    """Caves, tokens and spirits by seat (the order of `players`), and the zones counted so far.
+
+    `scored` is set by `scoring_done`; `ended_at_last_token` marks a game recorded by the
+    first version, which ended at the last token and still took zones afterwards.
+    """
+
     players: tuple[str, ...]
     fox: str
+    first: str
+    scored: bool = False
+    ended_at_last_token: bool = False
     caves: tuple[int, ...] = (0, 0)
     tokens: tuple[int, ...] = (0, 0)
     spirits: tuple[tuple[int, ...], ...] = ((0, 0, 0), (0, 0, 0))
@@ -82,15 +96,24 @@ class GreatPlainsState:
         return sum(self.caves) < CAVES * 2
 
     @property
-    def over(self) -> bool:
+    def all_placed(self) -> bool:
         return all(placed == TOKENS for placed in self.tokens)
 
     @property
+    def scoring(self) -> bool:
+        """All tokens are placed and the table is counting prairies: nobody has won yet."""
+        return self.all_placed and not self.over
+
+    @property
+    def over(self) -> bool:
+        return self.scored or self.ended_at_last_token
+
+    @property
     def current_player(self) -> str | None:
-        if self.over:
+        if self.all_placed or self.over:
             return None
         placed = sum(self.caves) if self.cave_phase else sum(self.tokens)
-        return self.players[placed % 2]
+        return self.players[(self.players.index(self.first) + placed) % 2]
 
     @property
     def supply(self) -> tuple[int, ...]:
@@ -110,16 +133,24 @@ class GreatPlainsState:
 
 
 def normalize_options(players: tuple[str, ...], options: Mapping[str, Any]) -> dict[str, Any]:
-    options = check_option_names("Great Plains", options, ("fox",))
-    fox = options.get("fox", players[0])
-    match = next((player for player in players if isinstance(fox, str) and player.casefold() == fox.casefold()), None)
-    if match is None:
-        raise RuleError("great_plains.option.fox", value=describe_value(fox), players=list(players))
-    return {"fox": match}
+    """`fox` names the Fox player and `first` who places first, both by default the first listed.
+
+    `first` is kept only when chosen, so games saved before it existed keep their options.
+    """
+    options = check_option_names("Great Plains", options, OPTIONS)
+    chosen = {}
+    for name in OPTIONS:
+        if name == "fox" or name in options:
+            value = options.get(name, players[0])
+            match = next((p for p in players if isinstance(value, str) and p.casefold() == value.casefold()), None)
+            if match is None:
+                raise RuleError(f"great_plains.option.{name}", value=describe_value(value), players=list(players))
+            chosen[name] = match
+    return chosen
 
 
 def setup(players: tuple[str, ...], options: dict[str, Any]) -> GreatPlainsState:
-    return GreatPlainsState(players=players, fox=options["fox"])
+    return GreatPlainsState(players=players, fox=options["fox"], first=options.get("first", players[0]))
 
 
 def _bump(values: tuple[int, ...], index: int, change: int) -> tuple[int, ...]:
@@ -141,9 +172,13 @@ def place_token(state: GreatPlainsState, event: dict[str, Any]) -> tuple[GreatPl
     player = event["player"]
     if state.cave_phase:
         raise RuleError("great_plains.caves_first", player=state.current_player, placed=sum(state.caves))
+    if state.all_placed:
+        raise RuleError("great_plains.tokens_done")
     require_turn(state.current_player, player)
     seat = state.seat(player)
     state = replace(state, tokens=_bump(state.tokens, seat, 1))
+    if state.all_placed and event.get(RULES) == 1:
+        state = replace(state, ended_at_last_token=True)
     placed = {"player": player, "placed": state.tokens[seat], "of": TOKENS}
     spirit = event.get("spirit")
     if spirit is None:
@@ -159,7 +194,10 @@ def place_token(state: GreatPlainsState, event: dict[str, Any]) -> tuple[GreatPl
 
 def use_spirit(state: GreatPlainsState, event: dict[str, Any]) -> tuple[GreatPlainsState, Message]:
     player, spirit = event["player"], event["spirit"]
-    require_turn(state.current_player, player)
+    if state.all_placed:
+        table_call(event, RuleError("great_plains.spirit_after_tokens", player=player))
+    else:
+        require_turn(state.current_player, player)
     seat, kind = state.seat(player), SPIRITS.index(spirit)
     if state.spirits[seat][kind] == 0:
         raise RuleError("great_plains.no_spirit", player=player, spirit=spirit)
@@ -169,6 +207,11 @@ def use_spirit(state: GreatPlainsState, event: dict[str, Any]) -> tuple[GreatPla
 
 def zone(state: GreatPlainsState, event: dict[str, Any]) -> tuple[GreatPlainsState, Message]:
     spaces, water, counts = event["spaces"], event["water"], event["tokens"]
+    if state.over and not state.ended_at_last_token:
+        raise RuleError("game.over", type="zone")
+    # The first version took zones at any time; its saves replay that way.
+    if not state.all_placed and event.get(RULES) != 1:
+        table_call(event, RuleError("great_plains.scoring_early", placed=sum(state.tokens)))
     if sum(counts.values()) > spaces:
         raise RuleError("great_plains.zone_crowded", spaces=spaces, tokens=sum(counts.values()))
     for player in state.players:
@@ -185,6 +228,12 @@ def zone(state: GreatPlainsState, event: dict[str, Any]) -> tuple[GreatPlainsSta
         return state, Message("great_plains.log.zone_tied", params)
     winner = state.players[new_zone.winner_seat]
     return state, Message("great_plains.log.zone", {**params, "winner": winner, "points": new_zone.points})
+
+
+def scoring_done(state: GreatPlainsState, event: dict[str, Any]) -> tuple[GreatPlainsState, Message]:
+    if not state.all_placed:
+        table_call(event, RuleError("great_plains.scoring_early", placed=sum(state.tokens)))
+    return replace(state, scored=True), Message("great_plains.log.scoring_done")
 
 
 def is_over(state: GreatPlainsState) -> bool:
@@ -229,10 +278,15 @@ EVENTS: dict[str, EventKind[GreatPlainsState]] = {
         },
         zone,
     ),
+    "scoring_done": EventKind({}, scoring_done),
 }
 
 MESSAGES = {
     "great_plains.option.fox": "The Fox player must be one of {players}, not {value}.",
+    "great_plains.option.first": "The first player must be one of {players}, not {value}.",
+    "great_plains.tokens_done": "All 40 tokens are placed; the prairies are being scored.",
+    "great_plains.spirit_after_tokens": "All 40 tokens are placed: {player}'s spirits are kept for the tie-break.",
+    "great_plains.scoring_early": "{placed} of 40 tokens are placed; the prairies are scored once all are down.",
     "great_plains.caves_done": "All 6 caves are placed; now the players place tribe tokens.",
     "great_plains.caves_first": "{placed} of 6 caves are placed: {player} places a cave next.",
     "great_plains.no_spirit": "{player} holds no {spirit} spirit.",
@@ -248,6 +302,7 @@ MESSAGES = {
     "great_plains.log.use_bear": "{player} used a bear spirit to push a token back",
     "great_plains.log.zone": "Zone {number}: {spaces} {spaces:space|spaces} + {water} water, {score}: "
     "{winner} +{points}",
+    "great_plains.log.scoring_done": "Scoring done; the game is over",
     "great_plains.log.zone_tied": "Zone {number}: {spaces} {spaces:space|spaces} + {water} water, {score}: "
     "tied, nobody scores",
 }
