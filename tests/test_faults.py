@@ -17,10 +17,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.app.data import AppData
 from companion.store import NewerFormat, SessionInUse, Store, StoreError
 from companion.store import storage as storage_module
+from companion.store.storage import MemoryFolder
 
 ADJUST = {"type": "adjust", "player": "Ann", "amount": 1, "note": "fix"}
 
@@ -571,3 +574,45 @@ def test_a_damaged_quarantine_note_is_skipped(played: tuple[Path, str], content:
     directory, _ = played
     (directory / "quarantine" / "x.json.why.json").write_bytes(content)
     assert Store(directory).quarantine_notes() == []
+
+
+# --------------------------------------------------------------------------- ui-state.json, whatever it holds
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=80),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=12), inner, max_size=5),
+    max_leaves=40,
+)
+SCALARS = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text()
+SHALLOW = SCALARS | st.lists(SCALARS, max_size=4) | st.dictionaries(st.text(max_size=8), SCALARS, max_size=4)
+FIELDS = st.fixed_dictionaries(
+    {},
+    optional={"open_session": JSON | st.text(max_size=70), "panel": JSON | st.text(max_size=50),
+              "draft": JSON, "habits": JSON | st.dictionaries(st.text(max_size=20), JSON)},
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(state=FIELDS | JSON)
+def test_whatever_ui_state_holds_the_app_reads_shapes_it_can_use(state: Any) -> None:
+    data = AppData(Store.in_memory())
+    data.store.folder.write("ui-state.json", json.dumps(state).encode())
+    session_id, panel, draft = data.last_view()
+    assert session_id is None or (isinstance(session_id, str) and 0 < len(session_id) <= 64)
+    assert panel is None or (isinstance(panel, str) and session_id is not None)
+    assert isinstance(draft, dict) and (panel is not None or draft == {})
+    assert len(json.dumps(draft)) <= 16 * 1024
+    for name in ("corn", "heartland.price.corn"):
+        value = data.recall(name)
+        assert value is None or (type(value) is int and -(2**31) <= value < 2**31)
+    data.remember("corn", 3)  # and the next write leaves a file that reads back whole
+    assert data.recall("corn") == 3 and data.last_view() == (session_id, panel, draft)
+
+
+@settings(max_examples=100, deadline=None)
+@given(panel=st.text(min_size=1, max_size=40), draft=st.dictionaries(st.text(max_size=10), SHALLOW, max_size=6))
+def test_a_small_draft_comes_back_as_it_was_left(panel: str, draft: dict[str, Any]) -> None:
+    folder = MemoryFolder()
+    AppData(Store.in_memory(folder)).remember_screen("01m8qk4vwbqs57st", panel, draft)
+    restarted = AppData(Store.in_memory(folder))
+    assert restarted.last_view() == ("01m8qk4vwbqs57st", panel, json.loads(json.dumps(draft)))

@@ -335,7 +335,9 @@ class _DiskLock:
 
     def release(self) -> None:
         if self._lock.is_locked:
-            self._lock.release(force=True)
+            # The OS lock goes with its file handle; a lock file that cannot be tidied is harmless.
+            with contextlib.suppress(OSError):
+                self._lock.release(force=True)
 
 
 class MemoryFolder:
