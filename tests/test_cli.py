@@ -1,8 +1,15 @@
 """Launching: a desktop window when possible, else one plain line and the browser UI on
-127.0.0.1; never a traceback. `ft.run` itself is replaced: no window can open here."""
+127.0.0.1; every fault is one line on stderr and exit code 1, before anything is announced.
+
+`ft.run` (the desktop window) and `web.serve` (uvicorn) are replaced: no window can open
+here, and serving would never return. The port is really taken, so a port in use is real.
+"""
 
 from __future__ import annotations
 
+import json
+import shutil
+import socket
 import urllib.error
 from pathlib import Path
 from typing import Any
@@ -12,7 +19,8 @@ import flet_desktop
 import pytest
 
 from companion import cli
-from companion.app import desktop
+from companion.app import desktop, web
+from companion.store import Store
 
 
 @pytest.fixture
@@ -23,36 +31,58 @@ def runs(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
 
 
 @pytest.fixture
+def served(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
+    """The addresses `web.serve` was given a listening socket for (the socket is closed)."""
+    calls: list[tuple[str, int]] = []
+
+    def serve(main: Any, sock: socket.socket, **kwargs: Any) -> None:
+        assert callable(main)
+        calls.append(sock.getsockname()[:2])
+        sock.close()
+
+    monkeypatch.setattr(web, "serve", serve)
+    return calls
+
+
+@pytest.fixture
 def display(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ("FLET_PLATFORM", "FLET_DISPLAY_URL_PREFIX", "FLET_VIEW_PATH", "WAYLAND_DISPLAY"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("DISPLAY", ":0")
 
 
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((web.LOOPBACK, 0))
+        return int(s.getsockname()[1])
+
+
 def test_no_network_for_the_desktop_client_falls_back_to_the_browser_in_one_line(
-    runs: list[dict[str, Any]], display: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
+    runs: list[dict[str, Any]], served: list[tuple[str, int]], display: None, monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
 ) -> None:
     def offline() -> None:
         raise urllib.error.URLError("Name or service not known")
 
     monkeypatch.setattr(flet_desktop, "ensure_client_cached", offline)
-    assert cli.main(["--data", str(tmp_path), "--port", "8765"]) == 0
+    port = free_port()
+    assert cli.main(["--data", str(tmp_path), "--port", str(port)]) == 0
     out = capsys.readouterr()
     assert out.out.strip().splitlines() == [
         "companion: the desktop window's client could not be downloaded (no network?); "
-        "serving in a browser instead at http://127.0.0.1:8765/"
+        f"serving in a browser instead at http://127.0.0.1:{port}/"
     ]
-    assert "Traceback" not in out.err
-    assert runs == [{"view": ft.AppView.WEB_BROWSER, "host": "127.0.0.1", "port": 8765, "no_cdn": True,
-                     "assets_dir": runs[0]["assets_dir"]}]
+    assert out.err == ""
+    assert runs == [] and served == [("127.0.0.1", port)]
 
 
-def test_a_cached_desktop_client_opens_a_window(runs: list[dict[str, Any]], display: None,
-                                                monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_a_cached_desktop_client_opens_a_window(runs: list[dict[str, Any]], served: list[tuple[str, int]],
+                                                display: None, monkeypatch: pytest.MonkeyPatch,
+                                                tmp_path: Path) -> None:
     monkeypatch.setattr(flet_desktop, "ensure_client_cached", lambda: tmp_path)
     assert cli.main(["--data", str(tmp_path)]) == 0
     assert runs[0]["view"] == ft.AppView.FLET_APP and runs[0]["host"] == "127.0.0.1"
+    assert served == []
 
 
 def test_no_display_is_said_plainly(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -68,17 +98,119 @@ def test_flet_run_and_built_apps_are_left_to_flet(monkeypatch: pytest.MonkeyPatc
     assert desktop.desktop_problem() is None
 
 
-def test_web_mode_serves_on_loopback_offline_with_the_chosen_data_folder(
-    runs: list[dict[str, Any]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+def test_web_mode_serves_on_loopback_with_the_chosen_data_folder(
+    runs: list[dict[str, Any]], served: list[tuple[str, int]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert cli.main(["--web", "--port", "9001", "--data", str(tmp_path / "games")]) == 0
-    assert runs[0]["view"] == ft.AppView.WEB_BROWSER
-    assert (runs[0]["host"], runs[0]["port"], runs[0]["no_cdn"]) == ("127.0.0.1", 9001, True)
+    port = free_port()
+    assert cli.main(["--web", "--port", str(port), "--data", str(tmp_path / "games")]) == 0
+    assert served == [("127.0.0.1", port)] and runs == []
     assert (tmp_path / "games").is_dir()
-    assert "http://127.0.0.1:9001/" in capsys.readouterr().out
+    out = capsys.readouterr()
+    assert out.out.splitlines() == [f"companion: serving at http://127.0.0.1:{port}/ (data in {tmp_path / 'games'})"]
+    assert out.err == ""
 
 
-def test_a_bad_port_is_refused_in_words(runs: list[dict[str, Any]], capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_bad_port_is_refused_in_words(served: list[tuple[str, int]], capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["--web", "--port", "70000"]) == 2
     assert "--port must be between 1 and 65535, not 70000" in capsys.readouterr().err
-    assert runs == []
+    assert served == []
+
+
+# --- every fault: one line on stderr, exit code 1, nothing announced ---------------------------
+
+
+def refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    """Run the CLI expecting a refusal; return its one line."""
+    assert cli.main(argv) == 1
+    out = capsys.readouterr()
+    assert out.out == ""  # no "serving at …" before the refusal
+    lines = out.err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("companion: "), out.err
+    assert "Traceback" not in out.err
+    return lines[0]
+
+
+def test_a_port_in_use_is_said_before_serving(served: list[tuple[str, int]], tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    with socket.socket() as other:  # another program already listens there
+        other.bind((web.LOOPBACK, 0))
+        other.listen()
+        port = other.getsockname()[1]
+        line = refused(["--web", "--port", str(port), "--data", str(tmp_path)], capsys)
+    assert line == f"companion: port {port} is already in use (another Companion, or another program); " \
+                   "choose another with --port"
+    assert served == []
+
+
+def test_a_data_folder_that_is_a_file(served: list[tuple[str, int]], tmp_path: Path,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    data = tmp_path / "games"
+    data.write_text("not a folder")
+    line = refused(["--web", "--port", str(free_port()), "--data", str(data)], capsys)
+    assert line.startswith(f"companion: The data folder {data} cannot be used: ")
+    assert data.read_text() == "not a folder" and served == []
+
+
+def test_a_data_folder_that_cannot_be_created(served: list[tuple[str, int]], tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "file").write_text("")
+    data = tmp_path / "file" / "games"  # its parent is a file: no folder can be made there
+    line = refused(["--web", "--port", str(free_port()), "--data", str(data)], capsys)
+    assert line.startswith(f"companion: The data folder {data} cannot be used: ")
+    assert served == []
+
+
+def make_store(data: Path) -> None:
+    store = Store(data)
+    store.new("transamerica", ["Ann", "Bob"])
+    del store  # releases its locks
+
+
+@pytest.mark.parametrize("folder", ["sessions", "quarantine"])
+def test_a_data_subfolder_that_is_a_file(folder: str, served: list[tuple[str, int]], tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    data = tmp_path / "games"
+    make_store(data)
+    shutil.rmtree(data / folder)
+    (data / folder).write_text("")
+    line = refused(["--web", "--port", str(free_port()), "--data", str(data)], capsys)
+    assert line.startswith(f"companion: The data folder {data} cannot be used: ")
+    assert folder in line
+    assert (data / folder).is_file() and served == []  # left as found
+
+
+def test_an_index_that_is_a_folder(served: list[tuple[str, int]], tmp_path: Path,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    data = tmp_path / "games"
+    make_store(data)
+    (data / "index.json").unlink()
+    (data / "index.json").mkdir()
+    line = refused(["--web", "--port", str(free_port()), "--data", str(data)], capsys)
+    assert line.startswith(f"companion: The data folder {data} cannot be used: ")
+    assert "index.json" in line
+    assert (data / "index.json").is_dir() and served == []
+
+
+def test_an_index_written_by_a_newer_version(served: list[tuple[str, int]], tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    data = tmp_path / "games"
+    make_store(data)
+    index = json.loads((data / "index.json").read_text())
+    for meta in index["_meta"].values():
+        meta["format"] = 99
+    newer = json.dumps(index)
+    (data / "index.json").write_text(newer)
+    line = refused(["--web", "--port", str(free_port()), "--data", str(data)], capsys)
+    assert "newer version of Companion (format 99)" in line
+    assert (data / "index.json").read_text() == newer and served == []  # untouched
+
+
+def test_an_unexpected_error_is_still_one_line(served: list[tuple[str, int]], tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    def broken(*args: Any) -> None:
+        raise RuntimeError("something nobody foresaw")
+
+    monkeypatch.setattr(cli, "make_main", broken)
+    line = refused(["--web", "--port", str(free_port()), "--data", str(tmp_path)], capsys)
+    assert line == "companion: stopped by an unexpected error (RuntimeError: something nobody foresaw)"
