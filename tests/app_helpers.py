@@ -81,7 +81,10 @@ async def playing(game: str, players: Iterable[str], data: AppData | None = None
 
 
 def notice(screen: Screen) -> str | None:
-    return screen.text_of("notice") if screen.exists("notice") else None
+    """The refusal or warning on screen (in the floating slot, or an open sheet's), if any."""
+    shown = [text for control in screen.find_all("notice", visible_only=True) if (text := control.value)]
+    assert len(shown) <= 1, f"two notices at once: {shown}"
+    return shown[0] if shown else None
 
 
 def last_act(screen: Screen) -> str:

@@ -682,6 +682,25 @@ class Screen:
             raise AssertionError(f"{_describe(c)} is disabled")
         if not any(x is c for x in self.walk(visible_only=True)):
             raise AssertionError(f"{_describe(c)} is not on screen (hidden, in a closed dialog or a lower view)")
+        barrier = self.modal_barrier()
+        if barrier is not None and not self._inside(c, barrier):
+            raise AssertionError(f"{_describe(c)} is under the open {_describe(barrier)}: a tap there hits the "
+                                 "dialog's barrier instead")
+
+    def modal_barrier(self) -> ft.DialogControl | None:
+        """The top open dialog or bottom sheet, which covers everything below it (a snack bar
+        does not)."""
+        covering = [d for d in self.dialogs if not isinstance(d, ft.SnackBar)]
+        return covering[-1] if covering else None
+
+    @staticmethod
+    def _inside(c: BaseControl, ancestor: BaseControl) -> bool:
+        node: BaseControl | None = c
+        while node is not None:
+            if node is ancestor:
+                return True
+            node = node.parent
+        return False
 
     async def _client_update(
         self, c: BaseControl, props: dict[str, Any], name: str, data: Any, label: str, *, always: bool = False

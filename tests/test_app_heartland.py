@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import flet as ft
 from app_helpers import (
     app_screen,
     last_act,
@@ -21,9 +22,18 @@ TRIO = ["Ann", "Bob", "Cy"]
 
 
 async def pass_turn(screen: Screen) -> None:
-    """A quiet turn: move with fuel, end the turn."""
+    """A quiet turn: move with fuel, end the turn with no action (the table's call)."""
     await screen.tap("move-fuel-1")
+    await end_turn_anyway(screen)
+
+
+async def end_turn_anyway(screen: Screen) -> None:
+    """End a turn that had no action: refused, then recorded anyway with one more tap."""
     await screen.tap("end-turn")
+    assert (notice(screen) or "").endswith("a player who cannot act is towed and discards (a forced discard, "
+                                           "free with $0)."), notice(screen)
+    await screen.tap("record-anyway")
+    assert notice(screen) is None
 
 
 def playing_now(screen: Screen, player: str) -> bool:
@@ -62,7 +72,6 @@ async def test_cash_move_then_undo_and_redo_name_the_act() -> None:
 
         assert await refused(screen, "move-cash-1") == "Ann has already moved this turn."
         assert await refused(screen, "move-fuel-2") == "Ann has already moved this turn."
-        assert await refused(screen, "tow") == "Ann has already moved this turn."
         await screen.tap("notice-close")
         assert notice(screen) is None
 
@@ -95,8 +104,8 @@ async def test_fuel_moves_cost_nothing_and_end_turn_passes_to_the_next_seat() ->
             assert last_act(screen).endswith(" with fuel")
             await screen.tap("undo")
         await screen.tap("move-fuel-3")
-        await screen.tap("end-turn")
-        assert last_act(screen) == "Last: Ann ended the turn; Bob plays"
+        await end_turn_anyway(screen)
+        assert last_act(screen).startswith("Last: Ann ended the turn; Bob plays — recorded against the rule: ")
         assert screen.text_of("subtitle") == "Bob's turn · turn 2"
         assert playing_now(screen, "Bob") and not playing_now(screen, "Ann")
         assert screen.text_of("end-turn") == "End Bob's turn (Cy next)"
@@ -157,10 +166,10 @@ async def test_tow_then_the_forced_discard() -> None:
         await screen.tap("discard")
         await screen.tap("end-turn")
         await pass_turn(screen)
-        await screen.tap("end-turn")  # Ann: nothing this turn
+        await end_turn_anyway(screen)  # Ann: nothing this turn
         await screen.tap("move-cash-1")
         assert screen.text_of("money-bob") == "$0"
-        await screen.tap("end-turn")
+        await end_turn_anyway(screen)
         await pass_turn(screen)
         await pass_turn(screen)
         await screen.tap("tow")
@@ -170,7 +179,7 @@ async def test_tow_then_the_forced_discard() -> None:
 
 
 @table
-async def test_load_sheet_then_unload_with_the_price_stepper_and_the_remembered_price() -> None:
+async def test_load_sheet_then_unload_with_a_price_tap_and_the_remembered_price() -> None:
     async with playing("heartland", TRIO) as screen:
         await screen.tap("move-fuel-1")
         await screen.tap("load")
@@ -195,15 +204,15 @@ async def test_load_sheet_then_unload_with_the_price_stepper_and_the_remembered_
         await screen.tap("move-fuel-2")
         await screen.tap("unload")
         assert screen.text_of("panel-title") == "Unload · Ann"
-        assert screen.text_of("price-corn") == "corn: price? 0 +1"
+        assert screen.text_of("price-corn") == "corn: tap a price first"
         assert not screen.exists("price-pigs")  # only the goods on the truck
-        assert screen.is_disabled("price-corn-minus")
         assert screen.text_of("unload-corn-2") == "2"
-        assert await refused(screen, "unload-corn-2") == "Set the price paid for corn first."
-        for _ in range(5):
-            await screen.tap("price-corn-plus")
-        await screen.tap("price-corn-minus")
-        assert screen.text_of("price-corn") == "corn: $4/cube 4 +1"
+        assert await refused(screen, "unload-corn-2") == "Tap the price paid for corn first."
+        assert screen.find("unload-corn-2").icon == ft.Icons.ERROR_OUTLINE  # marked where the finger is
+        await screen.tap("price-5")
+        await screen.tap("price-4")  # a slip of the finger is one more tap
+        assert screen.text_of("price-4") == "$4✓"
+        assert screen.text_of("price-corn") == "corn: at $4"
         assert screen.text_of("unload-corn-1") == "1 (+$4)"
         assert screen.text_of("unload-corn-3") == "3 (+$12)"
         await screen.tap("unload-corn-2")
@@ -220,7 +229,8 @@ async def test_load_sheet_then_unload_with_the_price_stepper_and_the_remembered_
         # Next time the table's last price for corn is already set.
         await screen.tap("move-fuel-1")
         await screen.tap("unload")
-        assert screen.text_of("price-corn") == "corn: $4/cube 4 +1"
+        assert screen.text_of("price-corn") == "corn: at $4 (last paid)"
+        assert screen.text_of("price-4") == "$4★"  # a suggestion, not a choice
         assert screen.text_of("unload-corn-1") == "1 (+$4)"
         assert not screen.exists("unload-corn-2")
         await screen.tap("unload-corn-1")
@@ -272,7 +282,7 @@ async def test_toll_and_weigh_station_with_alternate_routes() -> None:
             "Ann carries 7 cubes and has $1: the weigh station costs $3.")
         await screen.tap("toll")
         assert await refused(screen, "toll") == "Ann has $0 and cannot pay the $1 toll."
-        await screen.tap("end-turn")
+        await end_turn_anyway(screen)
 
         await screen.tap("tow")
         assert await refused(screen, "toll") == "Bob was towed this turn and passed no toll."
@@ -301,7 +311,7 @@ async def test_buying_an_upgrade_with_truck_stops() -> None:
         assert screen.text_of("money-ann") == "$0"
         assert "Upgrade: Refrigerated" in screen.text_of("card-ann")
         assert not screen.exists("upgrade")  # one upgrade per player per game
-        await screen.tap("end-turn")
+        await end_turn_anyway(screen)
         assert screen.text_of("cargo-ann") == "empty truck · 0/8 · Refrigerated"
 
         await screen.tap("move-fuel-1")
@@ -350,7 +360,7 @@ async def test_the_log_reads_newest_first_and_closes() -> None:
     async with playing("heartland", TRIO) as screen:
         await screen.tap("log")
         assert "Nothing recorded yet." in screen.text_of("log-panel")
-        await screen.tap("log")
+        await screen.dismiss_dialog()  # a tap beside the sheet closes it
         assert not screen.exists("log-panel")
         await screen.tap("move-cash-1")
         await screen.tap("discard")
@@ -386,8 +396,7 @@ async def test_final_round_banner_then_end_screen_with_penalties_and_tie_break()
         # Ann sells 7 corn at $5: $40, the target, during her own turn.
         await screen.tap("move-fuel-1")
         await screen.tap("unload")
-        for _ in range(5):
-            await screen.tap("price-corn-plus")
+        await screen.tap("price-5")
         await screen.tap("unload-corn-7")
         assert screen.text_of("money-ann") == "$40"
         assert screen.text_of("final-round") == "Final round — Bob and Cy still play"
@@ -399,9 +408,9 @@ async def test_final_round_banner_then_end_screen_with_penalties_and_tie_break()
         assert screen.text_of("final-round") == "Final round — Cy plays"
         assert screen.text_of("end-turn") == "End Cy's turn: last turn of the game"
         await screen.tap("move-fuel-1")
-        await screen.tap("end-turn")
+        await end_turn_anyway(screen)
 
-        assert last_act(screen) == "Last: Cy ended the last turn; the game is over"
+        assert last_act(screen).startswith("Last: Cy ended the last turn; the game is over")
         assert screen.text_of("subtitle") == "Game over"
         assert screen.text_of("final-standings") == "Final standings"
         assert screen.text_of("rank-ann") == "1st Ann — winner"
@@ -435,7 +444,7 @@ async def test_a_tie_with_equal_cargo_is_a_shared_victory() -> None:
                 await screen.tap("adjust-amount-plus5")
             await screen.tap("adjust-save")
             assert screen.text_of(f"money-{player}") == "$50"
-            await screen.tap("end-turn")
+            await end_turn_anyway(screen)
         assert screen.text_of("rank-ann") == "1st Ann — winner"
         assert screen.text_of("rank-bob") == "1st Bob — winner"
         assert screen.texts().count("No cargo left: no penalty") == 2
@@ -460,7 +469,7 @@ async def test_a_long_log_shows_the_newest_hundred_then_the_older_lines_on_reque
     while len(session.events) < 105:
         player = session.state.current_player
         session.apply({"type": "move", "player": player, "spaces": 1, "pay": "fuel"})
-        session.apply({"type": "end_turn", "player": player})
+        session.apply({"type": "end_turn", "player": player, "override": True})
     assert session.id is not None
     data.remember_screen(session.id)
     async with app_screen(data) as screen:
@@ -471,7 +480,7 @@ async def test_a_long_log_shows_the_newest_hundred_then_the_older_lines_on_reque
         await screen.tap("log-older")
         assert screen.text_of("log-1") == "1. Ann moved 1 space with fuel · turn 1"
         assert not screen.exists("log-older")
-        await screen.tap("log")
+        await screen.tap("panel-close")
         await screen.tap("log")
         assert not screen.exists("log-1")  # a fresh look starts with the newest again
 
@@ -480,12 +489,14 @@ async def test_a_long_log_shows_the_newest_hundred_then_the_older_lines_on_reque
 async def test_the_log_says_which_turn_each_line_belongs_to() -> None:
     async with playing("heartland", ["Ann", "Bob"]) as screen:
         await screen.tap("move-fuel-2")
+        await screen.tap("discard")
         await screen.tap("end-turn")
         await screen.tap("move-cash-1")
         await screen.tap("log")
         assert log_lines(screen) == [
-            "3. Bob moved 1 space for $1 · turn 2",
-            "2. Ann ended the turn; Bob plays · turn 1",
+            "4. Bob moved 1 space for $1 · turn 2",
+            "3. Ann ended the turn; Bob plays · turn 1",
+            "2. Ann discarded for $1 · turn 1",
             "1. Ann moved 2 spaces with fuel · turn 1",
         ]
 
@@ -497,7 +508,7 @@ async def test_a_penalty_below_zero_reads_as_minus_dollars() -> None:
     for event in (
         {"type": "move", "player": "Ann", "spaces": 1, "pay": "fuel"},
         {"type": "adjust", "player": "Ann", "amount": 1, "note": "found a dollar"},
-        {"type": "end_turn", "player": "Ann"},
+        {"type": "end_turn", "player": "Ann", "override": True},
         {"type": "move", "player": "Bob", "spaces": 3, "pay": "cash"},
         {"type": "load", "player": "Bob", "good": "pigs", "cubes": 2},
         {"type": "end_turn", "player": "Bob"},
@@ -517,6 +528,7 @@ async def test_every_action_button_says_what_it_will_record() -> None:
         assert screen.find("move-cash-2").tooltip == "Ann moved 2 spaces for $2"
         await screen.tap("load")
         assert screen.find("load-corn-3").tooltip == "Ann loaded 3 corn"
+        await screen.tap("load-corn-3")
         assert screen.find("end-turn").tooltip == "Ann ended the turn; Bob plays"
 
 
@@ -529,12 +541,10 @@ async def test_the_next_game_at_this_table_starts_from_the_price_paid_last_time(
         await screen.tap("load")
         await screen.tap("load-corn-2")
         await screen.tap("end-turn")
-        await screen.tap("move-fuel-1")
-        await screen.tap("end-turn")
+        await pass_turn(screen)
         await screen.tap("move-fuel-1")
         await screen.tap("unload")
-        for _ in range(4):
-            await screen.tap("price-corn-plus")
+        await screen.tap("price-4")
         await screen.tap("unload-corn-2")
         await screen.tap("back")
         await start_game(screen, "heartland", ["Cy", "Dee"])
@@ -542,9 +552,8 @@ async def test_the_next_game_at_this_table_starts_from_the_price_paid_last_time(
         await screen.tap("load")
         await screen.tap("load-corn-1")
         await screen.tap("end-turn")
-        await screen.tap("move-fuel-1")
-        await screen.tap("end-turn")
+        await pass_turn(screen)
         await screen.tap("move-fuel-1")
         await screen.tap("unload")
-        assert screen.text_of("price-corn") == "corn: $4/cube 4 +1"
+        assert screen.text_of("price-corn") == "corn: at $4 (last paid)"
         assert screen.text_of("unload-corn-1") == "1 (+$4)"

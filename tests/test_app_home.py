@@ -19,8 +19,9 @@ def ids_by_game(data: AppData) -> dict[str, str]:
 
 async def finish_transamerica(screen: Screen, loser: str) -> None:
     await screen.tap("end-round")
+    await screen.tap(f"missing-{loser.lower()}-6")
     for _ in range(7):
-        await screen.tap(f"missing-{loser.lower()}-plus2")
+        await screen.tap(f"missing-{loser.lower()}-plus")
     await screen.tap("save-round")
 
 
@@ -47,6 +48,7 @@ async def test_in_progress_first_with_status_lines_then_finished_with_winners() 
         await screen.tap("back")
         await start_game(screen, "heartland", ["Ann", "Bob", "Cy"])
         await screen.tap("move-cash-2")
+        await screen.tap("discard")
         await screen.tap("end-turn")
         await screen.tap("back")
 
@@ -67,7 +69,7 @@ async def test_in_progress_first_with_status_lines_then_finished_with_winners() 
         # One tap resumes a game where it was.
         await screen.tap(f"session-{heartland}")
         assert screen.text_of("subtitle") == "Bob's turn · turn 2"
-        assert screen.text_of("money-ann") == "$3"
+        assert screen.text_of("money-ann") == "$2"
         assert screen.text_of("last-act") == "Last: Ann ended the turn; Bob plays"
         await screen.tap("back")
         await screen.tap(f"session-{finished}")
@@ -97,7 +99,7 @@ async def test_delete_asks_first_keep_cancels() -> None:
         doomed = ids["heartland"]
 
         await screen.tap(f"delete-{doomed}")
-        assert screen.text_of(f"session-{doomed}").startswith(
+        assert screen.text_of(f"card-{doomed}").startswith(
             "Delete Heartland · Ann and Bob? This cannot be undone.")
         assert not screen.exists(f"delete-{doomed}")
         await screen.tap(f"keep-{doomed}")
@@ -163,14 +165,14 @@ async def test_deleting_a_game_open_in_another_window_is_refused_in_words(tmp_pa
         try:
             await screen.tap(f"delete-{summary.id}")
             await screen.tap(f"confirm-delete-{summary.id}")
-            assert notice(screen) == "This game is open in another window. Close it there first."
+            assert notice(screen) == "This game is open on another screen; close it there before deleting it."
             assert screen.text_of(f"status-{summary.id}") == "Ann's turn · $5 / $50"
         finally:
             other.close()
 
 
 @table
-async def test_a_tab_playing_a_game_another_tab_deleted_says_so() -> None:
+async def test_a_game_another_tab_is_playing_cannot_be_deleted_from_under_it() -> None:
     data = memory_app()
     async with app_screen(data) as playing_tab:
         await start_game(playing_tab, "heartland", ["Ann", "Bob"])
@@ -180,11 +182,10 @@ async def test_a_tab_playing_a_game_another_tab_deleted_says_so() -> None:
             (summary,) = data.sessions()
             await other_tab.tap(f"delete-{summary.id}")
             await other_tab.tap(f"confirm-delete-{summary.id}")
+            assert notice(other_tab) == "This game is open on another screen; close it there before deleting it."
         await playing_tab.tap("move-cash-1")
-        assert notice(playing_tab) == "This game was closed; open it again to keep recording."
-        assert playing_tab.text_of("money-ann") == "$5"
-        await playing_tab.tap("back")
-        assert playing_tab.exists("empty")
+        assert notice(playing_tab) is None
+        assert playing_tab.text_of("money-ann") == "$4"
 
 
 @table
@@ -202,6 +203,7 @@ async def test_finished_games_show_their_result_and_the_oldest_wait_behind_a_tap
         for player in ("Léa", "Tom"):
             plains.apply({"type": "place_token", "player": player})
     plains.apply({"type": "zone", "spaces": 6, "water": 1, "tokens": {"Léa": 3, "Tom": 2}})
+    plains.apply({"type": "scoring_done"})
     data.close_session(plains.id or "")
     async with app_screen(data) as screen:
         assert screen.text_of(f"status-{plains.id}") == "Léa won 7–0"

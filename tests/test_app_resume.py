@@ -107,7 +107,7 @@ async def test_a_kill_after_any_tap_loses_nothing(tmp_path: Path) -> None:
         await start_game(screen, "transamerica", ["Ann", "Bob", "Eve"])
         assert await view_after_kill(data_dir, tmp_path) == view(screen)
         await screen.tap("end-round")
-        await screen.tap("missing-bob-plus2")
+        await screen.tap("missing-bob-2")
         await screen.tap("save-round")
         assert await view_after_kill(data_dir, tmp_path) == view(screen)
         await screen.tap("undo")
@@ -123,7 +123,7 @@ async def test_a_kill_after_any_tap_loses_nothing(tmp_path: Path) -> None:
 
 
 @table
-async def test_a_refusal_or_an_open_sheet_is_not_a_change(tmp_path: Path) -> None:
+async def test_a_refusal_is_not_kept_and_the_open_sheet_reopens(tmp_path: Path) -> None:
     async with app_screen(reopen(tmp_path)) as screen:
         await start_game(screen, "heartland", ["Ann", "Bob"])
         await screen.tap("move-cash-1")
@@ -132,8 +132,8 @@ async def test_a_refusal_or_an_open_sheet_is_not_a_change(tmp_path: Path) -> Non
         await screen.tap("load")
         saved = view(screen)
     async with app_screen(reopen(tmp_path)) as screen:
-        # Same game, same state; the refusal and the half-filled sheet are not kept.
-        assert notice(screen) is None and not screen.exists("load-panel")
+        # Same game, same state, the same sheet open; the refusal is not kept.
+        assert notice(screen) is None and screen.text_of("panel-title") == "Load · Ann"
         assert screen.text_of("money-ann") == "$4"
         assert (view(screen)["undo"], view(screen)["redo"]) == (saved["undo"], saved["redo"])
 
@@ -143,8 +143,9 @@ async def test_a_finished_game_reopens_finished(tmp_path: Path) -> None:
     async with app_screen(reopen(tmp_path)) as screen:
         await start_game(screen, "transamerica", ["Ann", "Bob"])
         await screen.tap("end-round")
-        for _ in range(7):
-            await screen.tap("missing-bob-plus2")
+        await screen.tap("missing-bob-6")
+        for _ in range(8):
+            await screen.tap("missing-bob-plus")
         await screen.tap("save-round")
         before = view(screen)
     async with app_screen(reopen(tmp_path)) as screen:
@@ -210,8 +211,7 @@ async def test_a_last_game_damaged_since_lands_on_home_saying_so(tmp_path: Path)
     (tmp_path / "sessions" / f"{summary.id}.json").write_bytes(b'{"session": {"1": {"events": [')
     async with app_screen(reopen(tmp_path)) as screen:
         assert screen.exists("new-game")
-        assert (notice(screen) or "").startswith("A saved game could not be read and was set aside in the quarantine")
-        assert "it is not valid JSON" in (notice(screen) or "")
+        assert screen.text_of("quarantined").startswith("1 saved game file could not be read and was set aside")
         assert not screen.exists(f"session-{summary.id}")
 
 

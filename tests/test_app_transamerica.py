@@ -8,16 +8,20 @@ from flet_harness import Screen
 PLAYERS = ["Ann", "Bob", "Eve"]
 
 
-async def end_round(screen: Screen, missing: dict[str, int]) -> None:
-    """Open the sheet, step each player's missing segments up, save."""
+async def end_round(screen: Screen, missing: dict[str, int]) -> int:
+    """Open the sheet, tap each player's missing count (counting up past 6), save; the taps it took."""
+    taps = 1
     await screen.tap("end-round")
     for player, count in missing.items():
-        for _ in range(count // 2):
-            await screen.tap(f"missing-{player.lower()}-plus2")
-        for _ in range(count % 2):
+        if count:
+            await screen.tap(f"missing-{player.lower()}-{min(count, 6)}")
+            taps += 1
+        for _ in range(count - 6):
             await screen.tap(f"missing-{player.lower()}-plus")
+            taps += 1
     await screen.tap("save-round")
     assert notice(screen) is None, notice(screen)
+    return taps + 1
 
 
 @table
@@ -38,26 +42,25 @@ async def test_end_round_sheet_steppers_plus_two_and_connected_all() -> None:
     async with playing("transamerica", PLAYERS) as screen:
         await screen.tap("end-round")
         assert screen.text_of("panel-title") == "End of round 1"
-        assert not screen.exists("end-round")  # the sheet replaces the button
+        assert screen.modal_barrier() is screen.find("end-round-panel")  # a sheet over the screen
         assert screen.text_of("after-bob") == "13 to 13"
         assert screen.is_disabled("missing-bob-minus")
 
-        await screen.tap("missing-bob-plus")
-        await screen.tap("missing-bob-plus2")  # a hard segment counts 2
+        await screen.tap("missing-bob-3")  # one tap for the count (a hard segment counts 2)
+        assert screen.text_of("missing-bob-3") == "3✓"
         assert screen.text_of("missing-bob-value") == "3"
         assert screen.text_of("after-bob") == "13 to 10"
         await screen.tap("missing-bob-minus")
         assert screen.text_of("after-bob") == "13 to 11"
-        await screen.tap("missing-ann-plus")
-        await screen.tap("missing-eve-plus2")
-        await screen.tap("missing-eve-plus2")
+        await screen.tap("missing-ann-1")
+        await screen.tap("missing-eve-4")
         assert screen.text_of("after-eve") == "13 to 9"
 
         why = "Someone must have 0 segments missing: a round ends when a player's cities are all connected."
         assert await refused(screen, "save-round") == why
         assert screen.exists("end-round-panel")  # the entries are kept to fix
 
-        await screen.tap("finished-ann")
+        await screen.tap("missing-ann-0")
         assert screen.text_of("missing-ann-value") == "0"
         assert screen.text_of("after-ann") == "13 to 13"
         await screen.tap("save-round")
@@ -96,9 +99,8 @@ async def test_close_to_zero_warning_then_game_over_with_one_winner() -> None:
         assert screen.text_of("warn-bob") == ""
 
         await screen.tap("end-round")
-        await screen.tap("missing-ann-plus2")
-        await screen.tap("missing-eve-plus2")
-        await screen.tap("missing-eve-plus2")
+        await screen.tap("missing-ann-2")
+        await screen.tap("missing-eve-4")
         assert screen.text_of("after-eve") == "3 to -1"
         assert screen.text_of("ends-game") == "This ends the game: Eve at 0 or below."
         await screen.tap("save-round")
@@ -108,7 +110,11 @@ async def test_close_to_zero_warning_then_game_over_with_one_winner() -> None:
         assert screen.text_of("ranking") == "1st Ann 11 · 2nd Bob 9 · 3rd Eve -1"
         assert screen.text_of("points-eve") == "-1"
         assert not screen.exists("end-round") and not screen.exists("starter")
-        assert screen.text_of("warn-eve") == ""  # the game is over: no more warning
+        # Only the result: ranked best first, no more warnings or countdown rows.
+        assert not screen.exists("warn-eve") and not screen.exists("row-eve")
+        ranks = [c.value for c in screen.find_all(where=lambda c: str(c.key or "").startswith("rank-"))]
+        assert ranks == ["1st Ann", "2nd Bob", "3rd Eve"]
+        assert screen.exists("play-again")
 
         await screen.tap("undo")
         assert screen.text_of("subtitle") == "Round 2 · Bob starts"

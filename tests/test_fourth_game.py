@@ -98,5 +98,6 @@ async def test_a_fourth_game_gets_the_generic_screen(tally_registered: None) -> 
         await screen.tap("log")  # any tap rebuilds the screen from the session
         assert "1st Bob: 4" in screen.texts()
         assert "1. Bob scored 4" in screen.texts()
+        await screen.tap("panel-close")
         await screen.tap("undo")
         assert "1st Ann: 0" in screen.texts()

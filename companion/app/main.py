@@ -10,13 +10,12 @@ from typing import Any
 
 import flet as ft
 
-from companion.app import screens
+from companion.app import screens, theme
 from companion.app.data import AppData
 from companion.app.shell import Shell
 from companion.store import Store, default_data_dir
 
 log = logging.getLogger(__name__)
-SEED_COLOUR = ft.Colors.GREEN_700
 WAKELOCK_TIMEOUT_S = 2
 
 
@@ -26,16 +25,20 @@ def make_main(data: AppData) -> Callable[[ft.Page], None]:
     def main(page: ft.Page) -> None:
         page.title = "Companion"
         page.theme_mode = ft.ThemeMode.SYSTEM
-        page.theme = ft.Theme(color_scheme_seed=SEED_COLOUR)
-        page.dark_theme = ft.Theme(color_scheme_seed=SEED_COLOUR)
+        page.theme = theme.theme(dark=False)
+        page.dark_theme = theme.theme(dark=True)
         page.padding = 0
         # A desktop window opens phone-shaped but resizable; browsers and phones ignore these.
         page.window.width, page.window.height = 480, 900
         page.window.min_width, page.window.min_height = 360, 560
-        shell = Shell(page, data, screens.build)
+        shell = Shell(page, data, screens.build, screens.sheet)
+        # A dropped socket (a phone's screen locked, Wi-Fi blinked, a reload) keeps the page's
+        # session and its game: the client reconnects to it. Only an expired session lets go.
         page.on_close = lambda _: shell.release()
-        page.on_disconnect = lambda _: shell.release()
+        page.on_connect = lambda _: reconnected(page, shell)
+        page.on_platform_brightness_change = lambda _: shell.render()  # player colours have a shade per theme
         keep_awake(page)
+        shell.mount()
         shell.resume()
 
     return main
@@ -52,10 +55,17 @@ def main(page: ft.Page) -> None:
     _default(page)
 
 
+def reconnected(page: ft.Page, shell: Shell) -> None:
+    keep_awake(page)  # the browser dropped the lock with the page's socket
+    shell.reconnected()
+
+
 def keep_awake(page: ft.Page) -> None:
     """Keep the screen on during a game where the platform allows it."""
-    wakelock = ft.Wakelock()
-    page.services.append(wakelock)
+    wakelock = next((service for service in page.services if isinstance(service, ft.Wakelock)), None)
+    if wakelock is None:
+        wakelock = ft.Wakelock()
+        page.services.append(wakelock)
 
     async def enable() -> None:
         try:

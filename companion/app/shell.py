@@ -2,11 +2,17 @@
 
 Screens are functions of (`Shell`, session) that return controls; every button calls one
 of the methods here. Game changes go through `session.apply/undo/redo` only, which the
-store has written to disk before they return; then the whole screen is rebuilt.
+store has written to disk before they return.
+
+The page is one declarative component (`Root`): a change asks it to draw again, and Flet
+diffs the new tree against the old one, so controls keep their identity and the page its
+scroll position. Every change carries the version of the game the screen was drawn from:
+a tap on a screen another tab or device has overtaken records nothing and says so.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -14,31 +20,56 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 
 from companion.messages import RuleError
-from companion.session import Session
+from companion.session import Session, StaleError
 from companion.store import StoreError
 
 if TYPE_CHECKING:
     from companion.app.data import AppData
 
+_sheet_numbers = itertools.count(1)
+
 
 @dataclass
 class UiState:
     screen: str = "home"  # "home", "new" or "game"
-    panel: str | None = None  # an open sheet inside the screen: "log", "load", "end_round", ...
-    draft: dict[str, Any] = field(default_factory=dict)  # the open sheet's inputs
+    panel: str | None = None  # the open sheet: "log", "load", "end_round", ...
+    draft: dict[str, Any] = field(default_factory=dict)  # the open sheet's (or screen's) inputs
     notice: str | None = None  # the last refusal or warning, in words
     notice_is_error: bool = True
+    refused: str | None = None  # the key of the control whose tap was refused, marked where it is
+    override: dict[str, Any] | None = None  # the refused event the table may record anyway (its call)
+    sheet_number: int = 0  # tells a sheet apart from the next one opened under the same name
+
+
+@ft.component
+def Root(shell: Shell) -> ft.Control:
+    """The whole page: the screen, and the open sheet as a dialog on top of it."""
+    _, set_draws = ft.use_state(0)
+    shell.request_draw = lambda: set_draws(lambda draws: draws + 1)
+    shell.drawn_version = shell.session.version if shell.session is not None else None
+    view = shell.build_screen(shell)
+    ft.use_dialog(shell.build_sheet(shell))
+    return view
 
 
 class Shell:
-    """Owns the page, the store and the UI state; rebuilds the screen after each change."""
+    """Owns the page, the store and the UI state; asks the page to draw again after each change."""
 
-    def __init__(self, page: ft.Page, store: AppData, build: Callable[[Shell], ft.Control]) -> None:
+    def __init__(
+        self,
+        page: ft.Page,
+        store: AppData,
+        build: Callable[[Shell], ft.Control],
+        sheet: Callable[[Shell], ft.DialogControl | None] = lambda shell: None,
+    ) -> None:
         self.page = page
         self.store = store
         self.ui = UiState()
         self.session: Session | None = None
-        self._build = build
+        self.build_screen = build
+        self.build_sheet = sheet
+        self.request_draw: Callable[[], None] | None = None
+        self.drawn_version: int | None = None  # the game's version the screen shows now
         page.pubsub.subscribe(self._on_game_changed)
 
     async def _on_game_changed(self, session_id: str) -> None:
@@ -48,24 +79,38 @@ class Shell:
 
     # --- rendering ------------------------------------------------------------------
 
+    @property
+    def dark(self) -> bool:
+        """Whether the page shows the dark theme (it follows the system's setting)."""
+        return self.page.platform_brightness == ft.Brightness.DARK
+
+    def mount(self) -> None:
+        self.page.render(Root, self)
+
     def render(self) -> None:
-        self.page.controls = [self._build(self)]
-        self.page.update()
+        if self.request_draw is not None:
+            self.request_draw()
+
+    def reconnected(self) -> None:
+        """The page's socket came back (a phone woke up, a reload): show what is true now."""
+        if self.session is not None and self.ui.panel is not None and self.drawn_version != self.session.version:
+            self._close_sheet()
+        self.render()
 
     # --- navigation -----------------------------------------------------------------
 
     def go_home(self) -> None:
         self._release_session()
         self.ui = UiState()
-        self.store.remember_screen(None)
+        self.remember()
         self.render()
 
-    def go_new_game(self) -> None:
+    def go_new_game(self, **draft: Any) -> None:
         self._release_session()
-        self.ui = UiState(screen="new", draft={})
+        self.ui = UiState(screen="new", draft=dict(draft))
         self.render()
 
-    def open_session(self, session_id: str) -> None:
+    def open_session(self, session_id: str, panel: str | None = None, draft: dict[str, Any] | None = None) -> None:
         self._release_session()
         try:
             self.session = self.store.open(session_id)
@@ -74,7 +119,9 @@ class Shell:
             self.render()
             return
         self.ui = UiState(screen="game")
-        self.store.remember_screen(session_id)
+        if panel is not None:
+            self.ui.panel, self.ui.draft, self.ui.sheet_number = panel, dict(draft or {}), next(_sheet_numbers)
+        self.remember()
         self.render()
 
     def start_game(self, game: str, players: list[str], options: dict[str, Any]) -> None:
@@ -88,14 +135,22 @@ class Shell:
             return
         self.session = session
         self.ui = UiState(screen="game")
-        self.store.remember_screen(session.id)
+        self.remember()
         self.render()
 
+    def play_again(self) -> None:
+        """A new game of the same title with the same players (same seats) and options."""
+        if self.session is None:
+            return
+        game, players, options = self.session.game.id, list(self.session.players), dict(self.session.options)
+        self._release_session()
+        self.start_game(game, players, options)
+
     def resume(self) -> None:
-        """Land where the last run left off: the game that was open, else home."""
-        last = self.store.last_screen()
-        if last is not None and self.store.exists(last):
-            self.open_session(last)
+        """Land where the last run left off: the game (and sheet) that was open, else home."""
+        session_id, panel, draft = self.store.last_view()
+        if session_id is not None and self.store.exists(session_id):
+            self.open_session(session_id, panel, draft)
         else:
             self.render()
 
@@ -117,6 +172,11 @@ class Shell:
             self.store.close_session(self.session.id)
         self.session = None
 
+    def remember(self) -> None:
+        """Note the open game and sheet, so a reload or a restart lands on them again."""
+        session_id = self.session.id if self.session is not None and self.ui.screen == "game" else None
+        self.store.remember_screen(session_id, panel=self.ui.panel, draft=self.ui.draft)
+
     # --- the one write path ---------------------------------------------------------
 
     def check(self, event: dict[str, Any]) -> str | None:
@@ -125,38 +185,56 @@ class Shell:
 
     def preview(self, event: dict[str, Any]) -> tuple[str | None, str | None]:
         """(the sentence it would log, None) when allowed; (None, why not) when refused."""
+        sentence, refusal, _ = self.verdict(event)
+        return sentence, refusal
+
+    def verdict(self, event: dict[str, Any]) -> tuple[str | None, str | None, bool]:
+        """Like `preview`, and whether a refusal is the table's call (it may record anyway)."""
         if self.session is None:
-            return None, "No game is open."
+            return None, "No game is open.", False
         try:
-            return str(self.session.check(event)), None
+            return str(self.session.check(event)), None, False
         except RuleError as error:
-            return None, str(error)
+            return None, str(error), error.overridable
 
-    def apply(self, event: dict[str, Any], *, close_panel: bool = True) -> bool:
+    def apply(self, event: dict[str, Any], *, close_panel: bool = True, tapped: str | None = None) -> bool:
         """Record the event; False (and the reason shown) when it was refused or not saved."""
-        assert self.session is not None
-        return self._change(lambda session: session.apply(event), close_panel)
+        return self._change(lambda session, at: session.apply(event, at=at), close_panel, tapped, event)
 
-    def undo(self) -> None:
-        assert self.session is not None
-        if self.session.can_undo:
-            self._change(lambda session: session.undo(), True)
+    def record_anyway(self) -> None:
+        """The table overrules a refusal that is its call: one more tap, never the default."""
+        if self.ui.override is not None:
+            self.apply(self.ui.override, close_panel=True, tapped="record-anyway")
 
-    def redo(self) -> None:
-        assert self.session is not None
-        if self.session.can_redo:
-            self._change(lambda session: session.redo(), True)
+    def undo(self, tapped: str | None = None) -> None:
+        if self.session is not None and self.session.can_undo:
+            self._change(lambda session, at: session.undo(at=at), True, tapped)
 
-    def _change(self, change: Callable[[Session], object], close_panel: bool) -> bool:
+    def redo(self, tapped: str | None = None) -> None:
+        if self.session is not None and self.session.can_redo:
+            self._change(lambda session, at: session.redo(at=at), True, tapped)
+
+    def _change(self, change: Callable[[Session, int | None], object], close_panel: bool,
+                tapped: str | None, event: dict[str, Any] | None = None) -> bool:
         """Make one change; a refusal or a failed save is shown in words and changes nothing."""
-        assert self.session is not None
+        if self.session is None:
+            self.show_notice("This game was closed; open it again to keep recording.")
+            return False
         try:
-            change(self.session)
-        except (RuleError, StoreError) as error:
+            change(self.session, self.drawn_version)
+        except StaleError as error:  # drawn before another screen changed the game
+            self._close_sheet()
             self.show_notice(str(error))
             return False
+        except RuleError as error:
+            overrule = dict(event, override=True) if error.overridable and event is not None else None
+            self.show_notice(str(error), tapped=tapped, override=overrule)
+            return False
+        except StoreError as error:
+            self.show_notice(str(error), tapped=tapped)
+            return False
         except OSError as error:  # the disk is full or gone: the session refused the change
-            self.show_notice(f"Not saved, so not recorded: {error.strerror or error}.")
+            self.show_notice(f"Not saved, so not recorded: {error.strerror or error}.", tapped=tapped)
             return False
         self._after_change(close_panel)
         return True
@@ -164,10 +242,10 @@ class Shell:
     def _after_change(self, close_panel: bool) -> None:
         assert self.session is not None
         self.page.pubsub.send_others(self.session.id)
-        self.ui.notice = None
-        if close_panel:
-            self.ui.panel = None
-            self.ui.draft = {}
+        self.ui.notice = self.ui.refused = self.ui.override = None
+        if close_panel and self.ui.panel is not None:
+            self._close_sheet()
+            self.remember()
         self.render()
 
     # --- sheets and notices ---------------------------------------------------------
@@ -175,19 +253,33 @@ class Shell:
     def open_panel(self, panel: str, **draft: Any) -> None:
         self.ui.panel = panel
         self.ui.draft = dict(draft)
-        self.ui.notice = None
+        self.ui.sheet_number = next(_sheet_numbers)
+        self.ui.notice = self.ui.refused = self.ui.override = None
+        self.remember()
         self.render()
 
     def close_panel(self) -> None:
-        self.ui.panel = None
-        self.ui.draft = {}
+        self._close_sheet()
+        self.remember()
         self.render()
 
+    def sheet_dismissed(self, sheet_number: int) -> None:
+        """The user closed a sheet by tapping beside it or going back; a later sheet stays open."""
+        if self.ui.panel is not None and self.ui.sheet_number == sheet_number:
+            self.close_panel()
+
+    def _close_sheet(self) -> None:
+        if self.ui.panel is not None:
+            self.ui.panel = None
+            self.ui.draft = {}
+            self.ui.notice = self.ui.refused = self.ui.override = None
+
     def set_draft(self, *, quiet: bool = False, **values: Any) -> None:
-        """Update the open sheet's inputs; `quiet` for typing, where a rebuild would fight the cursor."""
+        """Update the open sheet's inputs; `quiet` for typing, where a redraw would fight the cursor."""
         self.ui.draft.update(values)
         if not quiet:
-            self.ui.notice = None
+            self.ui.notice = self.ui.refused = self.ui.override = None
+            self._remember_draft()
             self.render()
 
     def draft_get(self, path: tuple[str, ...], default: Any) -> Any:
@@ -202,14 +294,22 @@ class Shell:
         for name in path[:-1]:
             node = node.setdefault(name, {})
         node[path[-1]] = value
-        self.ui.notice = None
+        self.ui.notice = self.ui.refused = self.ui.override = None
+        self._remember_draft()
         self.render()
 
-    def show_notice(self, text: str, *, error: bool = True) -> None:
+    def _remember_draft(self) -> None:
+        if self.ui.panel is not None:
+            self.remember()
+
+    def show_notice(self, text: str, *, error: bool = True, tapped: str | None = None,
+                    override: dict[str, Any] | None = None) -> None:
         self.ui.notice = text
         self.ui.notice_is_error = error
+        self.ui.refused = tapped
+        self.ui.override = override
         self.render()
 
     def clear_notice(self) -> None:
-        self.ui.notice = None
+        self.ui.notice = self.ui.refused = self.ui.override = None
         self.render()

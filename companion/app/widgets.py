@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
+from companion.app import theme
 from companion.messages import join_names
 from companion.rules.base import Standing
 
@@ -15,22 +17,19 @@ if TYPE_CHECKING:
 
 BIG = 36  # scores and money: readable across a table
 BUTTON_HEIGHT = 48
-COMPACT_WIDTH = 42
-PLAYER_COLOURS = (
-    ft.Colors.RED_700,
-    ft.Colors.BLUE_700,
-    ft.Colors.GREEN_700,
-    ft.Colors.PURPLE_700,
-    ft.Colors.ORANGE_800,
-    ft.Colors.TEAL_700,
-)
-MUTED = ft.Colors.with_opacity(0.45, ft.Colors.ON_SURFACE)
+TARGET = 48  # the smallest tappable size, both ways
+CHIP_SPACING = 4
+SHEET_INSET = 8  # a sheet leaves this much of the page visible at each side
+SHEET_PADDING = 16
+QUIET = ft.Colors.ON_SURFACE_VARIANT
 ERROR_BG = ft.Colors.ERROR_CONTAINER
 INFO_BG = ft.Colors.SECONDARY_CONTAINER
+NOTICE_SLOT_HEIGHT = 60  # a sheet keeps this room for a refusal, so it never pushes its buttons
 
 
-def player_colour(players: Sequence[str], player: str) -> str:
-    return PLAYER_COLOURS[list(players).index(player) % len(PLAYER_COLOURS)]
+def player_colour(shell: Shell, players: Sequence[str], player: str) -> str:
+    """The player's colour in a shade that reads on this page's theme."""
+    return theme.player_colour(players, player, dark=shell.dark)
 
 
 def slug(text: str) -> str:
@@ -82,32 +81,41 @@ def action(
     expand: bool | int = False,
     describe: str | None = None,
     compact: bool = False,
+    chosen: bool = False,
+    overrule: dict[str, Any] | None = None,
 ) -> ft.Control:
     """A big button. When the rules refuse it right now it stays tappable but muted, and a
     tap explains why instead of recording anything. `describe` (what it does, in words) is
-    its tooltip, which screen readers announce too. `compact` buttons (a count) are narrow
-    enough for a row of eight on a phone, and still 48 px tall."""
+    its tooltip, which screen readers announce too. `compact` buttons (a count, a price)
+    are 48 px square, so a row of seven fits a phone. A refused tap marks the button
+    itself (an error outline and icon) besides saying why in the notice slot. `overrule`
+    is the event the table may record anyway when the refusal is its call."""
 
     def tapped(_: ft.Event[Any]) -> None:
         if refusal is not None and shell is not None:
-            shell.show_notice(refusal)
+            shell.show_notice(refusal, tapped=key, override=overrule)
         else:
             on_tap()
 
-    style = ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=0 if compact else 12, vertical=8))
-    button_type = ft.FilledButton if primary and refusal is None else ft.OutlinedButton
-    button = button_type(
+    marked = shell is not None and shell.ui.refused == key and shell.ui.notice is not None
+    style = ft.ButtonStyle(
+        padding=ft.Padding.symmetric(horizontal=0 if compact else 12, vertical=8),
+        side=ft.BorderSide(2, ft.Colors.ERROR) if marked else None,
+    )
+    filled = (primary or chosen) and refusal is None
+    button_type = ft.FilledButton if filled else ft.OutlinedButton
+    return button_type(
         content=label,
+        icon=ft.Icons.ERROR_OUTLINE if marked and not compact else (ft.Icons.CHECK if chosen and not compact else None),
         on_click=tapped,
         key=key,
         height=BUTTON_HEIGHT,
-        width=COMPACT_WIDTH if compact else None,
+        width=TARGET if compact else None,
         style=style,
         expand=expand or None,  # an explicit expand=False breaks layout inside a wrapping Row
         opacity=0.5 if refusal is not None else 1.0,
         tooltip=refusal or describe,
     )
-    return button
 
 
 def event_button(
@@ -123,10 +131,10 @@ def event_button(
 ) -> ft.Control:
     """A button that records one event; the rules are asked first whether it is allowed,
     and the sentence it would log becomes its tooltip. `after` runs once it is recorded."""
-    sentence, refusal = shell.preview(event)
+    sentence, refusal, overridable = shell.verdict(event)
 
     def record() -> None:
-        if shell.apply(event) and after is not None:
+        if shell.apply(event, tapped=key) and after is not None:
             after()
 
     return action(
@@ -139,7 +147,23 @@ def event_button(
         primary=primary,
         expand=expand,
         compact=compact,
+        overrule=dict(event, override=True) if overridable else None,
     )
+
+
+def record_anyway(shell: Shell) -> ft.Control:
+    """Overrule a refusal that is the table's call: an outlined button, never the default."""
+    return ft.OutlinedButton("Record anyway", key="record-anyway", height=TARGET,
+                             on_click=lambda _: shell.record_anyway(), visible=shell.ui.override is not None,
+                             tooltip="The table decides: record it as tapped, noting the rule it goes against")
+
+
+def icon_button(icon: ft.IconData, tooltip: str, on_tap: Callable[[], None], *, key: str,
+                disabled: bool = False) -> ft.Control:
+    """An icon with its words as tooltip and screen-reader label, in a 48 px square."""
+    return ft.IconButton(icon, tooltip=tooltip, on_click=lambda _: on_tap(), key=key, disabled=disabled,
+                         width=TARGET, height=TARGET,
+                         size_constraints=ft.BoxConstraints(min_width=TARGET, min_height=TARGET))
 
 
 def top_bar(shell: Shell, title: str, subtitle: str | None = None) -> ft.Control:
@@ -152,24 +176,17 @@ def top_bar(shell: Shell, title: str, subtitle: str | None = None) -> ft.Control
         heading.append(text(subtitle, 13, key="subtitle"))
     return ft.Row(
         [
-            ft.IconButton(ft.Icons.ARROW_BACK, tooltip="Back to all games", on_click=lambda _: shell.go_home(),
-                          key="back"),
+            icon_button(ft.Icons.ARROW_BACK, "Back to all games", shell.go_home, key="back"),
             ft.Column(heading, spacing=0, expand=True),
-            ft.IconButton(ft.Icons.UNDO, tooltip=undo_label, on_click=lambda _: shell.undo(),
-                          disabled=not session.can_undo, key="undo"),
-            ft.IconButton(ft.Icons.REDO, tooltip=redo_label, on_click=lambda _: shell.redo(),
-                          disabled=not session.can_redo, key="redo"),
-            ft.IconButton(ft.Icons.MENU, tooltip="Session log", key="log", on_click=lambda _: toggle_log(shell)),
+            icon_button(ft.Icons.UNDO, undo_label, lambda: shell.undo(tapped="undo"), key="undo",
+                        disabled=not session.can_undo),
+            icon_button(ft.Icons.REDO, redo_label, lambda: shell.redo(tapped="redo"), key="redo",
+                        disabled=not session.can_redo),
+            icon_button(ft.Icons.MENU, "Session log", lambda: shell.open_panel("log"), key="log"),
         ],
         spacing=0,
+        key="top-bar",
     )
-
-
-def toggle_log(shell: Shell) -> None:
-    if shell.ui.panel == "log":
-        shell.close_panel()
-    else:
-        shell.open_panel("log")
 
 
 def undo_strip(shell: Shell) -> ft.Control:
@@ -177,43 +194,48 @@ def undo_strip(shell: Shell) -> ft.Control:
     session = shell.session
     assert session is not None
     if session.undo_sentence is None:
-        return text("Nothing recorded yet.", 13, colour=MUTED, key="last-act")
-    return ft.Row(
-        [
-            text(f"Last: {session.undo_sentence}", 13, key="last-act"),
-            ft.TextButton("Undo", on_click=lambda _: shell.undo(), key="undo-last"),
-        ],
-        alignment=ft.MainAxisAlignment.SPACE_BETWEEN,
-        wrap=True,
-    )
+        last: ft.Control = text("Nothing recorded yet.", 13, colour=QUIET, key="last-act")
+    else:
+        last = text(f"Last: {session.undo_sentence}", 13, key="last-act")
+    undo = ft.TextButton("Undo", on_click=lambda _: shell.undo(tapped="undo-last"), key="undo-last",
+                         height=TARGET, disabled=not session.can_undo, visible=session.can_undo, width=72)
+    return ft.Row([ft.Container(last, expand=True), undo], key="undo-strip",
+                  vertical_alignment=ft.CrossAxisAlignment.CENTER)
 
 
-def notice(shell: Shell) -> ft.Control | None:
-    if not shell.ui.notice:
-        return None
+def notice_box(shell: Shell, *, key: str = "notice") -> ft.Control:
+    """The last refusal or warning, dismissible. Always in the tree (hidden when empty), so
+    showing one patches a few properties and rebuilds nothing."""
+    shown = shell.ui.notice or ""
+    is_error = shell.ui.notice_is_error
     return ft.Container(
         ft.Row(
             [
-                ft.Icon(ft.Icons.ERROR_OUTLINE if shell.ui.notice_is_error else ft.Icons.INFO_OUTLINE),
-                ft.Text(shell.ui.notice, expand=True, key="notice"),
-                ft.IconButton(ft.Icons.CLOSE, tooltip="Dismiss", on_click=lambda _: shell.clear_notice(),
-                              key="notice-close"),
-            ]
+                ft.Icon(ft.Icons.ERROR_OUTLINE if is_error else ft.Icons.INFO_OUTLINE,
+                        color=ft.Colors.ON_ERROR_CONTAINER if is_error else None),
+                ft.Text(shown, expand=True, key=key, size=15,
+                        color=ft.Colors.ON_ERROR_CONTAINER if is_error else ft.Colors.ON_SECONDARY_CONTAINER),
+                record_anyway(shell),
+                icon_button(ft.Icons.CLOSE, "Dismiss", shell.clear_notice, key=f"{key}-close"),
+            ],
         ),
-        bgcolor=ERROR_BG if shell.ui.notice_is_error else INFO_BG,
+        bgcolor=ERROR_BG if is_error else INFO_BG,
         border_radius=8,
-        padding=ft.Padding.only(left=12, right=4, top=4, bottom=4),
+        padding=ft.Padding.only(left=12, right=0, top=0, bottom=0),
+        visible=bool(shown),
+        shadow=ft.BoxShadow(blur_radius=6, color=ft.Colors.with_opacity(0.3, ft.Colors.BLACK)),
+        key=f"{key}-box",
     )
 
 
 LOG_LINES = 100  # the newest lines shown at first; older ones on request
 
 
-def log_panel(shell: Shell, context: Callable[[int], str] | None = None) -> ft.Control:
+def log_lines(shell: Shell, context: Callable[[int], str] | None = None) -> list[ft.Control]:
     """The session's events as sentences, newest first.
 
-    One Text per line, and the newest `LOG_LINES` until asked for more: the open log is
-    rebuilt, diffed and sent on every tap, and each control costs time there.
+    One Text per line, and the newest `LOG_LINES` until asked for more: each line is a
+    control to diff on every tap while the log is open.
     """
     session = shell.session
     assert session is not None
@@ -224,36 +246,83 @@ def log_panel(shell: Shell, context: Callable[[int], str] | None = None) -> ft.C
         where = f" · {context(number)}" if context else ""
         rows.append(ft.Text(f"{number}. {session.sentences[number - 1]}{where}", size=15, key=f"log-{number}"))
     if shown < total:
-        rows.append(ft.TextButton(f"Show the {total - shown} older lines", key="log-older",
+        rows.append(ft.TextButton(f"Show the {total - shown} older lines", key="log-older", height=TARGET,
                                   on_click=lambda _: shell.set_draft(log_all=True)))
     if not rows:
         rows.append(text("Nothing recorded yet.", 15))
-    return sheet(shell, "Session log", rows, key="log-panel")
+    return rows
+
+
+def log_panel(shell: Shell, context: Callable[[int], str] | None = None) -> ft.DialogControl:
+    return sheet(shell, "Session log", log_lines(shell, context), key="log-panel")
+
+
+def sheet_width(shell: Shell) -> float:
+    """The content width of a sheet on this page: the page less the sheet's margins."""
+    page_width = shell.page.width or 412
+    return min(480.0, float(page_width) - 2 * SHEET_INSET - 2 * SHEET_PADDING)
 
 
 def sheet(shell: Shell, title: str, body: list[ft.Control], *, key: str,
-          footer: list[ft.Control] | None = None) -> ft.Control:
+          footer: list[ft.Control] | None = None) -> ft.DialogControl:
+    """An input sheet as a modal dialog: the title and Close on top, the inputs scrolling in
+    between, the confirm button pinned at the bottom (always in view), with a fixed slot
+    above it for a refusal."""
+    number = shell.ui.sheet_number
     header = ft.Row(
-        [text(title, 18, bold=True, key="panel-title"),
-         ft.IconButton(ft.Icons.CLOSE, tooltip="Close", on_click=lambda _: shell.close_panel(), key="panel-close")],
-        alignment=ft.MainAxisAlignment.SPACE_BETWEEN,
+        [ft.Text(title, size=18, weight=ft.FontWeight.BOLD, key="panel-title", expand=True),
+         icon_button(ft.Icons.CLOSE, "Close", shell.close_panel, key="panel-close")],
+        vertical_alignment=ft.CrossAxisAlignment.CENTER,
     )
-    controls: list[ft.Control] = [header, *body]
+    slot = ft.Container(
+        ft.Row([
+            ft.Text(shell.ui.notice or "", size=14, key="notice" if shell.ui.notice else "sheet-notice-empty",
+                    color=ft.Colors.ERROR if shell.ui.notice_is_error else None, max_lines=3,
+                    overflow=ft.TextOverflow.ELLIPSIS, expand=True),
+            record_anyway(shell),
+        ]),
+        height=NOTICE_SLOT_HEIGHT, alignment=ft.Alignment.CENTER_LEFT, key="sheet-notice",
+    )
+    bottom: list[ft.Control] = [slot]
     if footer:
-        controls.append(ft.Row(footer, wrap=True))
-    return ft.Container(
-        ft.Column(controls, spacing=8),
+        bottom.append(ft.Row(footer, wrap=True, alignment=ft.MainAxisAlignment.END))
+    width = sheet_width(shell)
+    return ft.AlertDialog(
+        title=header,
+        content=ft.Column(body, scroll=ft.ScrollMode.AUTO, tight=True, spacing=8, width=width, key=f"{key}-body"),
+        actions=[ft.Column(bottom, spacing=4, width=width, tight=True)],
         key=key,
-        padding=12,
-        border=ft.Border.all(2, ft.Colors.PRIMARY),
-        border_radius=12,
+        modal=False,
+        inset_padding=ft.Padding.symmetric(horizontal=SHEET_INSET, vertical=16),
+        title_padding=ft.Padding.only(left=SHEET_PADDING, right=4, top=8, bottom=0),
+        content_padding=ft.Padding.symmetric(horizontal=SHEET_PADDING, vertical=4),
+        actions_padding=ft.Padding.only(left=SHEET_PADDING, right=SHEET_PADDING, bottom=12),
+        on_dismiss=lambda _: shell.sheet_dismissed(number),
     )
+
+
+def chips(shell: Shell, values: Sequence[int], chosen: int | None, on_pick: Callable[[int], None], *,
+          key: str, label: Callable[[int], str] = str, describe: Callable[[int], str] | None = None,
+          suggested: int | None = None) -> ft.Control:
+    """A wrapping row of one-tap values, 48 px square; the chosen one is filled and ticked
+    in its words ("4 ✓"), a suggestion is starred ("4★"), so neither is told by colour alone."""
+    buttons = []
+    for value in values:
+        words = label(value)
+        if value == chosen:
+            words += "✓"
+        elif value == suggested:
+            words += "★"
+        buttons.append(action(words, functools.partial(on_pick, value), key=f"{key}-{value}", compact=True,
+                              chosen=value == chosen, shell=shell,
+                              describe=describe(value) if describe else None))
+    return ft.Row(buttons, wrap=True, spacing=CHIP_SPACING, run_spacing=CHIP_SPACING, key=f"{key}-chips")
 
 
 def stepper(shell: Shell, label: str, path: tuple[str, ...], default: int, *, key: str, low: int = 0,
             high: int = 99, steps: Sequence[int] = (1,)) -> ft.Control:
-    """A number of the open sheet's draft with - and + buttons (and +N steps, e.g. +2 for a
-    hard segment). A tap reads the live draft, so quick taps before a redraw all count."""
+    """A number of the open sheet's draft with - and + buttons (and +N steps, e.g. +5).
+    A tap reads the live draft, so quick taps before a redraw all count."""
     value = int(shell.draft_get(path, default))
 
     def change(delta: int) -> None:
@@ -261,8 +330,8 @@ def stepper(shell: Shell, label: str, path: tuple[str, ...], default: int, *, ke
         shell.draft_set(path, max(low, min(high, current + delta)))
 
     buttons: list[ft.Control] = [
-        ft.IconButton(ft.Icons.REMOVE, tooltip=f"{label} minus one", key=f"{key}-minus",
-                      disabled=value <= low, on_click=lambda _: change(-1)),
+        icon_button(ft.Icons.REMOVE, f"{label} minus one", lambda: change(-1), key=f"{key}-minus",
+                    disabled=value <= low),
         ft.Container(text(str(value), 24, bold=True, key=f"{key}-value"), width=44,
                      alignment=ft.Alignment.CENTER),
     ]
@@ -271,9 +340,17 @@ def stepper(shell: Shell, label: str, path: tuple[str, ...], default: int, *, ke
             ft.OutlinedButton(
                 f"+{step}", key=f"{key}-plus{step}" if step != 1 else f"{key}-plus", disabled=value + step > high,
                 on_click=lambda _, step=step: change(step), height=BUTTON_HEIGHT, tooltip=f"{label} plus {step}",
+                width=TARGET, style=ft.ButtonStyle(padding=ft.Padding.all(0)),
             )
         )
-    return ft.Row([ft.Text(label, size=16, expand=True), *buttons], key=key)
+    return ft.Row([ft.Text(label, size=16, expand=True), *buttons], key=key, spacing=4)
+
+
+def play_again(shell: Shell) -> ft.Control:
+    assert shell.session is not None
+    players = names(list(shell.session.players))
+    return action("Play again", shell.play_again, key="play-again", primary=True,
+                  describe=f"A new game with {players}, same seats and options")
 
 
 def two_columns(left: list[ft.Control], right: list[ft.Control]) -> ft.Control:
@@ -284,14 +361,19 @@ def two_columns(left: list[ft.Control], right: list[ft.Control]) -> ft.Control:
     ], spacing=12, run_spacing=10)
 
 
-def screen(header: list[ft.Control], body: list[ft.Control], footer: list[ft.Control] | None = None) -> ft.Control:
-    """Header fixed on top, scrolling body, optional footer within thumb reach."""
-    parts: list[ft.Control] = [*header, ft.Column(body, scroll=ft.ScrollMode.AUTO, expand=True, spacing=10,
-                                               horizontal_alignment=ft.CrossAxisAlignment.STRETCH)]
+def screen(shell: Shell, header: list[ft.Control], body: list[ft.Control],
+           footer: list[ft.Control] | None = None, *, key: str) -> ft.Control:
+    """Header fixed on top, scrolling body, optional footer within thumb reach. A notice
+    floats over the bottom of the body, just above the footer: it covers, never pushes.
+    `key` names the screen, so redrawing the same screen diffs it in place."""
+    scrolling = ft.Column(body, scroll=ft.ScrollMode.AUTO, expand=True, spacing=10, key="body",
+                          horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+    floating = ft.Container(None if shell.ui.panel else notice_box(shell), left=0, right=0, bottom=4)
+    parts: list[ft.Control] = [*header, ft.Stack([scrolling, floating], expand=True, key="body-stack")]
     if footer:
         parts.extend(footer)
     column = ft.Column(parts, expand=True, spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
-    return ft.SafeArea(ft.Container(column, padding=8, expand=True), expand=True)
+    return ft.SafeArea(ft.Container(column, padding=8, expand=True), expand=True, key=key)
 
 
 def present(*controls: ft.Control | None) -> list[ft.Control]:

@@ -30,3 +30,10 @@ def build(shell: Shell) -> ft.Control:
     if shell.ui.screen == "new":
         return new_game.build(shell)
     return home.build(shell)
+
+
+def sheet(shell: Shell) -> ft.DialogControl | None:
+    """The open input sheet as a dialog over the screen, or None."""
+    if shell.ui.screen == "game" and shell.session is not None and shell.ui.panel is not None:
+        return game_screen(shell.session.game.id).sheet(shell)  # type: ignore[no-any-return]
+    return None

@@ -24,6 +24,10 @@ def build(shell: Shell) -> ft.Control:
         w.text(f"{ordinal(s.rank)} {s.player}: {s.score}" + (" — winner" if s.winner else ""), 18)
         for s in session.standings()
     ]
-    body.append(w.log_panel(shell))
-    header = w.present(w.top_bar(shell, session.game.title), w.notice(shell))
-    return w.screen(header, body, [w.undo_strip(shell)])
+    body.extend(w.log_lines(shell))
+    header = [w.top_bar(shell, session.game.title)]
+    return w.screen(shell, header, body, [w.undo_strip(shell)], key=f"game-{session.id}")
+
+
+def sheet(shell: Shell) -> ft.DialogControl | None:
+    return w.log_panel(shell) if shell.ui.panel == "log" else None

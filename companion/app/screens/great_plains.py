@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import flet as ft
 
+from companion.app import theme
 from companion.app import widgets as w
 from companion.app.ties import tie_lines
 from companion.rules.great_plains import CAVES, SPIRITS, TOKENS, GreatPlainsState, Zone, standings
@@ -14,14 +15,16 @@ if TYPE_CHECKING:
     from companion.app.shell import Shell
 
 TITLE = "Great Plains"
-TRIBE_COLOURS = {"fox": ft.Colors.ORANGE_800, "snake": ft.Colors.BLUE_700}
+TRIBE_SEATS = {"fox": 4, "snake": 1}  # orange and blue among the player colours
 TRIBE_NAMES = {"fox": "Fox", "snake": "Snake"}
 SPIRIT_NAMES = {"horse": "Horse", "eagle": "Eagle", "bear": "Bear"}
 
 
 def subtitle(state: GreatPlainsState) -> str:
     if state.over:
-        return "All tokens placed · scoring"
+        return "Game over"
+    if state.scoring:
+        return "All tokens placed · scoring the prairies"
     player = state.current_player or ""
     phase = "cave" if state.cave_phase else "token"
     return f"{TRIBE_NAMES[state.tribe(player)]}'s turn ({player}) · {phase}"
@@ -31,6 +34,8 @@ def status_line(state: GreatPlainsState) -> str:
     if state.over:
         final = standings(state)
         return w.result_line(final, "–".join(str(standing.score) for standing in final))
+    if state.scoring:
+        return f"Scoring the prairies · {' · '.join(f'{p} {state.points_of(p)}' for p in state.players)}"
     return f"{w.possessive(state.current_player or '')} turn · tokens {sum(state.tokens)}/{TOKENS * 2}"
 
 
@@ -40,18 +45,36 @@ def build(shell: Shell) -> ft.Control:
     state: GreatPlainsState = session.state
     left: list[ft.Control] = [ft.Row([tribe_panel(shell, state, player) for player in state.players],
                                      vertical_alignment=ft.CrossAxisAlignment.START)]
-    if not state.over:
+    if not state.over and not state.scoring:
         left.append(turn_actions(shell, state))
-    if shell.ui.panel == "log":
-        left.append(w.log_panel(shell))
     body: list[ft.Control] = [w.two_columns(left, [scoring(shell, state)])]
-    header = w.present(w.top_bar(shell, TITLE, subtitle(state)), w.notice(shell))
-    return w.screen(header, body, [w.undo_strip(shell)])
+    header = [w.top_bar(shell, TITLE, subtitle(state))]
+    footer: list[ft.Control] = [w.undo_strip(shell)]
+    if state.over:
+        footer.insert(0, w.play_again(shell))
+    elif state.scoring:  # the table counts every prairie, then says it is done: only then is there a winner
+        footer.insert(0, w.event_button(shell, "Scoring done", {"type": "scoring_done"}, key="scoring-done",
+                                        primary=True))
+    return w.screen(shell, header, body, footer, key=f"game-{session.id}")
+
+
+def sheet(shell: Shell) -> ft.DialogControl | None:
+    assert shell.session is not None
+    state: GreatPlainsState = shell.session.state
+    if shell.ui.panel == "log":
+        return w.log_panel(shell)
+    if shell.ui.panel == "zone":
+        return zone_panel(shell, state)
+    return None
+
+
+def tribe_colour(shell: Shell, tribe: str) -> str:
+    return theme.seat_colour(TRIBE_SEATS[tribe], dark=shell.dark)
 
 
 def tribe_panel(shell: Shell, state: GreatPlainsState, player: str) -> ft.Control:
     tribe = state.tribe(player)
-    colour = TRIBE_COLOURS[tribe]
+    colour = tribe_colour(shell, tribe)
     seat = state.seat(player)
     key = tribe
     current = player == state.current_player
@@ -124,9 +147,7 @@ def scoring(shell: Shell, state: GreatPlainsState) -> ft.Control:
     rows.append(w.big_number(totals, key="totals"))
     if state.over:
         rows.append(result(shell, state))
-    if shell.ui.panel == "zone":
-        rows.append(zone_panel(shell, state))
-    else:
+    if not state.over:
         rows.append(w.action("+ Zone", lambda: shell.open_panel("zone", spaces=1, water=0, tokens={}),
                              key="add-zone"))
     return ft.Column(rows, spacing=6)
@@ -141,16 +162,17 @@ def result(shell: Shell, state: GreatPlainsState) -> ft.Control:
                    f"{standings[1].score}"
     else:
         headline = f"{w.names(winners)} share the victory"
-    lines = [w.text(headline, 20, bold=True, key="winner")]
+    lines: list[ft.Control] = [w.text(headline, 20, bold=True, key="winner")]
     lines.extend(w.text(line, 15, key="tie-break") for line in tie_lines(
         standings, lambda score: f"{score} points", "more spirits kept",
         lambda s: f"{s.detail['spirits']} spirit{'s' if s.detail['spirits'] != 1 else ''}"))
-    lines.append(w.text("Zones can still be added or undone if one was missed.", 12, colour=w.MUTED))
-    return ft.Container(ft.Column(lines, spacing=4), bgcolor=ft.Colors.TERTIARY_CONTAINER, padding=12,
+    lines.append(w.text("A zone missed? Undo “Scoring done”, add the zone, then tap Scoring done again.", 13,
+                        colour=w.QUIET))
+    return ft.Container(ft.Column(lines, spacing=4), border=ft.Border.all(2, ft.Colors.PRIMARY), padding=12,
                         border_radius=10)
 
 
-def zone_panel(shell: Shell, state: GreatPlainsState) -> ft.Control:
+def zone_panel(shell: Shell, state: GreatPlainsState) -> ft.DialogControl:
     draft = shell.ui.draft
     spaces, water = int(draft.get("spaces", 1)), int(draft.get("water", 0))
     tokens: dict[str, int] = dict(draft.get("tokens") or {})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any
 
 import flet as ft
@@ -10,6 +11,7 @@ from companion.app import widgets as w
 from companion.app.ties import ordinal, tie_lines
 from companion.rules.heartland import (
     GOODS,
+    MAX_PRICE,
     PENALTY_PER_CUBE,
     HeartlandState,
     Truck,
@@ -43,12 +45,13 @@ def build(shell: Shell) -> ft.Control:
     session = shell.session
     assert session is not None
     state: HeartlandState = session.state
-    left = [end_screen(shell, state)] if state.over else player_cards(shell, state)
-    right = [panel(shell, state) or (ft.Container() if state.over else turn_actions(shell, state))]
-    body: list[ft.Control] = [target_bar(state), w.two_columns(left, right)]
-    header = w.present(w.top_bar(shell, TITLE, subtitle(state)), w.notice(shell))
-    footer = [w.undo_strip(shell)] if state.over else [end_turn_button(shell, state), w.undo_strip(shell)]
-    return w.screen(header, body, footer)
+    header = [w.top_bar(shell, TITLE, subtitle(state))]
+    if state.over:  # only the result: no target bar, no actions
+        body: list[ft.Control] = [end_screen(shell, state)]
+        return w.screen(shell, header, body, [w.play_again(shell), w.undo_strip(shell)], key=f"game-{session.id}")
+    body = [target_bar(state), w.two_columns(player_cards(shell, state), [turn_actions(shell, state)])]
+    footer = [end_turn_button(shell, state), w.undo_strip(shell)]
+    return w.screen(shell, header, body, footer, key=f"game-{session.id}")
 
 
 def target_bar(state: HeartlandState) -> ft.Control:
@@ -60,7 +63,7 @@ def target_bar(state: HeartlandState) -> ft.Control:
                 w.text(f"Final round — {still} {verb}", 18, bold=True, key="final-round"),
                 w.text(f"{state.triggered_by} reached the ${state.target} target.", 14),
             ], spacing=2),
-            bgcolor=ft.Colors.TERTIARY_CONTAINER, padding=10, border_radius=8,
+            border=ft.Border.all(2, ft.Colors.PRIMARY), padding=10, border_radius=8,
         )
     leader = max(state.trucks, key=lambda truck: truck.money)
     source = {"rulebook": "rulebook", "blog": "blog", "custom": "custom"}[state.target_rule]
@@ -84,7 +87,7 @@ def player_cards(shell: Shell, state: HeartlandState) -> list[ft.Control]:
 
 
 def big_card(shell: Shell, state: HeartlandState, truck: Truck) -> ft.Control:
-    colour = w.player_colour(state.players, truck.player)
+    colour = w.player_colour(shell, state.players, truck.player)
     key = w.slug(truck.player)
     lines: list[ft.Control] = [
         ft.Row([
@@ -99,13 +102,13 @@ def big_card(shell: Shell, state: HeartlandState, truck: Truck) -> ft.Control:
     if truck.upgrade:
         lines.append(w.text(f"Upgrade: {truck.upgrade}", 14))
     lines.append(ft.TextButton("Correct money", on_click=lambda _: shell.open_panel("adjust", player=truck.player),
-                               key=f"adjust-{key}"))
+                               key=f"adjust-{key}", height=w.TARGET))
     return ft.Container(ft.Column(lines, spacing=4), border=ft.Border.all(3, colour), border_radius=12, padding=12,
                         key=f"card-{key}")
 
 
 def small_card(shell: Shell, state: HeartlandState, truck: Truck) -> ft.Control:
-    colour = w.player_colour(state.players, truck.player)
+    colour = w.player_colour(shell, state.players, truck.player)
     key = w.slug(truck.player)
     details = f"{cargo_text(truck)} · {truck.cubes}/{state.capacity}"
     if truck.upgrade:
@@ -192,7 +195,9 @@ def discard_button(shell: Shell, state: HeartlandState, player: str) -> ft.Contr
 # --- sheets -----------------------------------------------------------------------------
 
 
-def panel(shell: Shell, state: HeartlandState) -> ft.Control | None:
+def sheet(shell: Shell) -> ft.DialogControl | None:
+    assert shell.session is not None
+    state: HeartlandState = shell.session.state
     builders = {
         "log": lambda: w.log_panel(shell, lambda number: log_context(shell, number)),
         "load": lambda: load_panel(shell, state),
@@ -209,10 +214,10 @@ def log_context(shell: Shell, number: int) -> str:
     return f"turn {shell.session.state_at(number - 1).turn.number}"
 
 
-def load_panel(shell: Shell, state: HeartlandState) -> ft.Control:
+def load_panel(shell: Shell, state: HeartlandState) -> ft.DialogControl:
     player = state.current_player or ""
     room = state.capacity - state.truck(player).cubes
-    rows: list[ft.Control] = [w.text(f"{player} has room for {w.plural(room, 'cube')}. Tap a good and a count:", 14)]
+    rows: list[ft.Control] = [w.text(f"{player} has room for {w.plural(room, 'cube')}. Tap a good's count:", 14)]
     for good in GOODS:
         buttons = [
             w.event_button(shell, str(count), {"type": "load", "player": player, "good": good, "cubes": count},
@@ -220,7 +225,7 @@ def load_panel(shell: Shell, state: HeartlandState) -> ft.Control:
             for count in range(1, max(1, room) + 1)
         ]
         rows.append(w.text(good, 16, bold=True))
-        rows.append(ft.Row(buttons, wrap=True, spacing=4, run_spacing=4))
+        rows.append(ft.Row(buttons, wrap=True, spacing=w.CHIP_SPACING, run_spacing=w.CHIP_SPACING))
     return w.sheet(shell, f"Load · {player}", rows, key="load-panel")
 
 
@@ -233,32 +238,44 @@ def last_price(shell: Shell, good: str) -> int | None:
     return shell.store.recall(f"heartland.price.{good}")
 
 
-def unload_panel(shell: Shell, state: HeartlandState) -> ft.Control:
+def unload_panel(shell: Shell, state: HeartlandState) -> ft.DialogControl:
+    """One row of prices shared by every good, then each carried good's counts: the last
+    price paid for a good stands until another is tapped, so a usual unload is two taps."""
     player = state.current_player or ""
     truck = state.truck(player)
-    rows: list[ft.Control] = [w.text("Set the printed price, then tap how many cubes:", 14)]
-    for good in GOODS:
-        carried = truck.carried(good)
-        if not carried:
-            continue
-        price = shell.draft_get(("prices", good), None) or last_price(shell, good)
-        rows.append(w.stepper(shell, f"{good}: ${price}/cube" if price else f"{good}: price?", ("prices", good),
-                              price or 0, key=f"price-{good}", low=1, high=20))
+    chosen = shell.ui.draft.get("price")
+    carried = [good for good in GOODS if truck.carried(good)]
+    suggestions = {good: last_price(shell, good) for good in carried}
+    rows: list[ft.Control] = [
+        w.text("Printed price per cube (★ last paid):", 14),
+        w.chips(shell, range(1, MAX_PRICE + 1), chosen, lambda price: shell.set_draft(price=price), key="price",
+                label=lambda price: f"${price}", describe=lambda price: f"${price} per cube",
+                suggested=next((price for price in suggestions.values() if price), None) if chosen is None else None),
+    ]
+    for good in carried:
+        price = chosen or suggestions[good]
+        source = "" if chosen or not price else " (last paid)"
+        rows.append(w.text(f"{good}: at ${price}{source}" if price else f"{good}: tap a price first", 16, bold=True,
+                           key=f"price-{good}"))
         buttons = []
-        for count in range(1, carried + 1):
-            event = {"type": "unload", "player": player, "good": good, "cubes": count, "price": price or 0}
+        for count in range(1, truck.carried(good) + 1):
             if price:
+                event = {"type": "unload", "player": player, "good": good, "cubes": count, "price": price}
                 buttons.append(w.event_button(
                     shell, f"{count} (+${count * price})", event, key=f"unload-{good}-{count}",
-                    after=lambda good=good, price=price: shell.store.remember(f"heartland.price.{good}", price)))
+                    after=functools.partial(shell.store.remember, f"heartland.price.{good}", price)))
             else:
                 buttons.append(w.action(str(count), lambda: None, key=f"unload-{good}-{count}",
-                                        refusal=f"Set the price paid for {good} first.", shell=shell))
-        rows.append(ft.Row(buttons, wrap=True))
+                                        refusal=f"Tap the price paid for {good} first.", shell=shell))
+        rows.append(ft.Row(buttons, wrap=True, spacing=w.CHIP_SPACING, run_spacing=w.CHIP_SPACING))
     return w.sheet(shell, f"Unload · {player}", rows, key="unload-panel")
 
 
-def adjust_panel(shell: Shell, state: HeartlandState) -> ft.Control:
+CORRECTIONS = (*range(-10, 0), *range(1, 11))
+
+
+def adjust_panel(shell: Shell, state: HeartlandState) -> ft.DialogControl:
+    """A correction in three taps: Correct money, the amount, Save."""
     draft = shell.ui.draft
     player = draft.get("player") or state.players[0]
     amount = int(draft.get("amount", 0))
@@ -266,19 +283,23 @@ def adjust_panel(shell: Shell, state: HeartlandState) -> ft.Control:
     note = draft.get("note", "correction")
     rows: list[ft.Control] = [
         w.text(f"{player} has ${money}. A correction is logged and can be undone.", 14),
-        w.stepper(shell, "Amount", ("amount",), 0, key="adjust-amount", low=-money, high=99, steps=(1, 5)),
+        w.chips(shell, [value for value in CORRECTIONS if value >= -money], amount,
+                lambda value: shell.set_draft(amount=value), key="adjust",
+                label=lambda value: f"{value:+d}", describe=lambda value: f"{value:+d} dollars"),
+        w.stepper(shell, "Other amount", ("amount",), 0, key="adjust-amount", low=-money, high=99, steps=(1, 5)),
         ft.TextField(label="Why", value=note, key="adjust-note", max_length=60,
                      on_change=lambda e: shell.set_draft(quiet=True, note=e.control.value)),
     ]
     event = {"type": "adjust", "player": player, "amount": amount, "note": note}
     label = f"Save: {player} {'+' if amount >= 0 else '-'}${abs(amount)}, now ${money + amount}"
-    return w.sheet(shell, f"Correct {w.possessive(player)} money", rows, key="adjust-panel",
-                   footer=[w.action(label, lambda: shell.apply(dict(event, note=shell.ui.draft.get("note", note))),
-                                    key="adjust-save", primary=True, shell=shell,
-                                    refusal=shell.check(event))])
+    def record() -> None:
+        shell.apply(dict(event, note=shell.ui.draft.get("note", note)), tapped="adjust-save")
+
+    save = w.action(label, record, key="adjust-save", primary=True, shell=shell, refusal=shell.check(event))
+    return w.sheet(shell, f"Correct {w.possessive(player)} money", rows, key="adjust-panel", footer=[save])
 
 
-def upgrade_panel(shell: Shell, state: HeartlandState) -> ft.Control:
+def upgrade_panel(shell: Shell, state: HeartlandState) -> ft.DialogControl:
     player = state.current_player or ""
     draft = shell.ui.draft
     cost = int(draft.get("cost", 0))
@@ -292,12 +313,12 @@ def upgrade_panel(shell: Shell, state: HeartlandState) -> ft.Control:
     def buy() -> None:
         name = " ".join(str(shell.ui.draft.get("name", "")).split())
         if not name:
-            shell.show_notice("Type the upgrade's name first; it is printed on the card.")
+            shell.show_notice("Type the upgrade's name first; it is printed on the card.", tapped="upgrade-buy")
             return
-        shell.apply({"type": "buy_upgrade", "player": player, "name": name, "cost": cost})
+        shell.apply({"type": "buy_upgrade", "player": player, "name": name, "cost": cost}, tapped="upgrade-buy")
 
     return w.sheet(shell, f"Buy upgrade · {player}", rows, key="upgrade-panel",
-                   footer=[w.action(f"Buy for ${cost}", buy, key="upgrade-buy", primary=True)])
+                   footer=[w.action(f"Buy for ${cost}", buy, key="upgrade-buy", primary=True, shell=shell)])
 
 
 # --- the end ----------------------------------------------------------------------------
@@ -309,7 +330,7 @@ def end_screen(shell: Shell, state: HeartlandState) -> ft.Control:
     cards: list[ft.Control] = [w.text("Final standings", 20, bold=True, key="final-standings")]
     for standing in standings:
         detail = standing.detail
-        colour = w.player_colour(state.players, standing.player)
+        colour = w.player_colour(shell, state.players, standing.player)
         lines: list[ft.Control] = [
             ft.Row([
                 w.text(f"{ordinal(standing.rank)} {standing.player}" + (" — winner" if standing.winner else ""),
@@ -329,5 +350,5 @@ def end_screen(shell: Shell, state: HeartlandState) -> ft.Control:
                           lambda s: f"{s.detail['cubes']} cube{'s' if s.detail['cubes'] != 1 else ''}"):
         cards.append(w.text(line, 15, key="tie-break"))
     penalties = ", ".join(f"{good} ${cost}" for good, cost in PENALTY_PER_CUBE.items())
-    cards.append(w.text(f"Cargo penalty per cube left: {penalties}.", 12, colour=w.MUTED))
+    cards.append(w.text(f"Cargo penalty per cube left: {penalties}.", 12, colour=w.QUIET))
     return ft.Column(cards, spacing=8)

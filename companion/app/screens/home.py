@@ -38,14 +38,14 @@ def build(shell: Shell) -> ft.Control:
         files, verb = ("files", "were") if quarantined != 1 else ("file", "was")
         body.append(ft.Container(
             w.text(f"{quarantined} saved game {files} could not be read and {verb} set aside in the quarantine "
-                   "folder; every other game is here.", 14, key="quarantined"),
+                   "folder; every other game is here.", 14, key="quarantined", colour=ft.Colors.ON_ERROR_CONTAINER),
             bgcolor=w.ERROR_BG, padding=10, border_radius=8))
     newer = len(getattr(listing, "newer", ()))
     if newer:
         body.append(ft.Container(
             w.text(f"{w.plural(newer, 'saved game')} {'was' if newer == 1 else 'were'} made by a newer version of "
                    f"Companion: update the app to see {'it' if newer == 1 else 'them'}. Nothing was changed.", 14,
-                   key="newer"),
+                   key="newer", colour=ft.Colors.ON_SECONDARY_CONTAINER),
             bgcolor=w.INFO_BG, padding=10, border_radius=8))
     if in_progress:
         body.append(w.text("In progress", 15, bold=True))
@@ -59,9 +59,9 @@ def build(shell: Shell) -> ft.Control:
                                       on_click=lambda _: shell.set_draft(all_finished=True)))
     if not listing:
         body.append(w.text("No games yet. Start one below; every tap is saved as you play.", 16, key="empty"))
-    header = w.present(w.text("Companion", 24, bold=True), w.notice(shell))
+    header: list[ft.Control] = [w.text("Companion", 24, bold=True)]
     footer = [w.action("+ New game", shell.go_new_game, key="new-game", primary=True)]
-    return w.screen(header, body, footer)
+    return w.screen(shell, header, body, footer, key="home")
 
 
 def title_of(summary: Any) -> str:
@@ -75,27 +75,38 @@ def session_card(shell: Shell, summary: Any) -> ft.Control:
     if shell.ui.draft.get("confirm_delete") == summary.id:
         return ft.Container(
             ft.Column([
-                w.text(f"Delete {title_of(summary)}? This cannot be undone.", 15, bold=True),
+                w.text(f"Delete {title_of(summary)}? This cannot be undone.", 15, bold=True,
+                       colour=ft.Colors.ON_ERROR_CONTAINER),
                 ft.Row([
+                    # Destructive, so in the error colours and never the green of a main action.
                     ft.FilledButton("Delete", key=f"confirm-delete-{key}", height=w.BUTTON_HEIGHT,
+                                    icon=ft.Icons.DELETE_OUTLINE,
+                                    style=ft.ButtonStyle(bgcolor=ft.Colors.ERROR, color=ft.Colors.ON_ERROR),
                                     on_click=lambda _: shell.delete_session(summary.id)),
                     ft.OutlinedButton("Keep", key=f"keep-{key}", height=w.BUTTON_HEIGHT,
                                       on_click=lambda _: shell.set_draft(confirm_delete=None)),
                 ]),
             ]),
-            bgcolor=w.ERROR_BG, padding=10, border_radius=10, key=f"session-{key}",
+            bgcolor=w.ERROR_BG, padding=10, border_radius=10, key=f"card-{key}",
         )
     line = shell.store.status_line(summary)
-    return ft.Container(
-        ft.Row([
-            ft.Column([
-                w.text(title_of(summary), 17, bold=True),
-                w.text(line, 14, key=f"status-{key}"),
-                w.text(f"last played {ago(summary.updated)}", 12, colour=w.MUTED),
-            ], spacing=2, expand=True),
-            ft.IconButton(ft.Icons.DELETE_OUTLINE, tooltip=f"Delete {title_of(summary)}", key=f"delete-{key}",
-                          on_click=lambda _: shell.set_draft(confirm_delete=summary.id)),
-        ]),
-        border=ft.Border.all(1, ft.Colors.OUTLINE), border_radius=10, padding=10, ink=True,
+    # The card and its bin are separate targets, so a screen reader names the game first.
+    card = ft.Container(
+        ft.Column([
+            w.text(title_of(summary), 17, bold=True),
+            w.text(line, 14, key=f"status-{key}"),
+            w.text(f"last played {ago(summary.updated)}", 12, colour=w.QUIET),
+        ], spacing=2),
+        expand=True, ink=True, border_radius=10, padding=10,
         on_click=lambda _: shell.open_session(summary.id), key=f"session-{key}",
+        tooltip=f"Open {title_of(summary)}",
     )
+    delete = ft.Container(
+        ft.Column([ft.Icon(ft.Icons.DELETE_OUTLINE), w.text("Delete", 12)], spacing=0, tight=True,
+                  horizontal_alignment=ft.CrossAxisAlignment.CENTER),
+        width=64, height=64, alignment=ft.Alignment.CENTER, ink=True, border_radius=10,
+        on_click=lambda _: shell.set_draft(confirm_delete=summary.id), key=f"delete-{key}",
+        tooltip=f"Delete {title_of(summary)}",
+    )
+    return ft.Container(ft.Row([card, delete], spacing=0), border=ft.Border.all(1, ft.Colors.OUTLINE),
+                        border_radius=10, key=f"card-{key}")

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
+from companion.app import theme
 from companion.app import widgets as w
 from companion.messages import RuleError
 from companion.rules import GAMES
@@ -58,11 +59,8 @@ def problem(draft: dict[str, Any]) -> str | None:
 
 def build(shell: Shell) -> ft.Control:
     draft = draft_of(shell)
-    header = w.present(
-        ft.Row([ft.IconButton(ft.Icons.ARROW_BACK, tooltip="Back to all games", on_click=lambda _: shell.go_home(),
-                              key="back"), w.text("New game", 20, bold=True)]),
-        w.notice(shell),
-    )
+    back = w.icon_button(ft.Icons.ARROW_BACK, "Back to all games", shell.go_home, key="back")
+    header: list[ft.Control] = [ft.Row([back, w.text("New game", 20, bold=True)])]
     body: list[ft.Control] = [game_picker(shell, draft), players_editor(shell, draft)]
     body.extend(options_editor(shell, draft))
     why_not = problem(draft)
@@ -71,7 +69,7 @@ def build(shell: Shell) -> ft.Control:
         footer.append(w.text(why_not, 14, key="setup-problem"))
     footer.append(w.action("Start game", lambda: shell.start_game(draft["game"], draft["players"], options_of(draft)),
                            key="start", primary=True, refusal=why_not, shell=shell))
-    return w.screen(header, body, footer)
+    return w.screen(shell, header, body, footer, key="new-game-screen")
 
 
 def game_picker(shell: Shell, draft: dict[str, Any]) -> ft.Control:
@@ -121,16 +119,16 @@ def player_row(shell: Shell, players: list[str], seat: int, name: str) -> ft.Con
 
     key = w.slug(name)
     return ft.Row([
-        ft.Container(width=14, height=14, border_radius=7, bgcolor=w.PLAYER_COLOURS[seat % len(w.PLAYER_COLOURS)]),
+        ft.Container(width=14, height=14, border_radius=7, bgcolor=theme.seat_colour(seat, dark=shell.dark)),
         w.text(f"{seat + 1}. {name}", 17, key=f"seat-{seat + 1}"),
         ft.Container(expand=True),
-        ft.IconButton(ft.Icons.ARROW_UPWARD, tooltip=f"Move {name} up", key=f"up-{key}", disabled=seat == 0,
-                      on_click=lambda _: moved(-1)),
-        ft.IconButton(ft.Icons.ARROW_DOWNWARD, tooltip=f"Move {name} down", key=f"down-{key}",
-                      disabled=seat == len(players) - 1, on_click=lambda _: moved(1)),
-        ft.IconButton(ft.Icons.CLOSE, tooltip=f"Remove {name}", key=f"remove-{key}",
-                      on_click=lambda _: shell.set_draft(players=[p for p in players if p != name])),
-    ])
+        w.icon_button(ft.Icons.ARROW_UPWARD, f"Move {name} up", lambda: moved(-1), key=f"up-{key}",
+                      disabled=seat == 0),
+        w.icon_button(ft.Icons.ARROW_DOWNWARD, f"Move {name} down", lambda: moved(1), key=f"down-{key}",
+                      disabled=seat == len(players) - 1),
+        w.icon_button(ft.Icons.CLOSE, f"Remove {name}",
+                      lambda: shell.set_draft(players=[p for p in players if p != name]), key=f"remove-{key}"),
+    ], key=f"player-{key}")
 
 
 def add_player(shell: Shell, draft: dict[str, Any], raw: str) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 import flet as ft
@@ -35,22 +36,30 @@ def build(shell: Shell) -> ft.Control:
     session = shell.session
     assert session is not None
     state: TransAmericaState = session.state
-    left: list[ft.Control] = [winners(shell, state)] if state.over else []
-    left.extend(countdown_row(state, player) for player in state.players)
-    if not state.over:
-        left.append(w.text(f"Round {state.round_number} starts with {state.starter}.", 16, key="starter"))
-    right = [round_table(state)]
+    header = [w.top_bar(shell, TITLE, subtitle(state))]
+    if state.over:  # only the result: the ranking, best first, and why
+        body: list[ft.Control] = [winners(shell, state), round_table(state)]
+        return w.screen(shell, header, body, [w.play_again(shell), w.undo_strip(shell)], key=f"game-{session.id}")
+    left: list[ft.Control] = [countdown_row(shell, state, player) for player in state.players]
+    left.append(w.text(f"Round {state.round_number} starts with {state.starter}.", 16, key="starter"))
+    body = [w.two_columns(left, [round_table(state)])]
+    footer: list[ft.Control] = [
+        w.action(f"End round {state.round_number}", lambda: open_end_round(shell, state), key="end-round",
+                 primary=True),
+        w.undo_strip(shell),
+    ]
+    return w.screen(shell, header, body, footer, key=f"game-{session.id}")
+
+
+def sheet(shell: Shell) -> ft.DialogControl | None:
+    session = shell.session
+    assert session is not None
+    state: TransAmericaState = session.state
     if shell.ui.panel == "log":
-        right.append(w.log_panel(shell, lambda number: f"round {session.state_at(number - 1).round_number}"))
-    elif shell.ui.panel == "end_round" and not state.over:
-        right.append(end_round_panel(shell, state))
-    body: list[ft.Control] = [w.two_columns(left, right)]
-    header = w.present(w.top_bar(shell, TITLE, subtitle(state)), w.notice(shell))
-    footer: list[ft.Control] = [w.undo_strip(shell)]
-    if not state.over and shell.ui.panel != "end_round":
-        footer.append(w.action(f"End round {state.round_number}", lambda: open_end_round(shell, state),
-                               key="end-round", primary=True))
-    return w.screen(header, body, footer)
+        return w.log_panel(shell, lambda number: f"round {session.state_at(number - 1).round_number}")
+    if shell.ui.panel == "end_round" and not state.over:
+        return end_round_panel(shell, state)
+    return None
 
 
 def pips(points: int, colour: str) -> ft.Control:
@@ -63,25 +72,25 @@ def pips(points: int, colour: str) -> ft.Control:
     )
 
 
-def countdown_row(state: TransAmericaState, player: str) -> ft.Control:
+def countdown_row(shell: Shell, state: TransAmericaState, player: str) -> ft.Control:
     points = state.points_of(player)
-    colour = w.player_colour(state.players, player)
+    colour = w.player_colour(shell, state.players, player)
     warning = points <= DANGER
     key = w.slug(player)
     return ft.Container(
         ft.Row([
             ft.Column([w.text(player, 17, bold=True, colour=colour), pips(points, colour)], spacing=4, expand=True),
-            w.text("close to 0!" if warning and not state.over else "", 13, bold=True, key=f"warn-{key}"),
+            w.text("close to 0!" if warning else "", 13, bold=True, key=f"warn-{key}"),
             w.big_number(str(points), key=f"points-{key}"),
         ]),
-        padding=ft.Padding.symmetric(horizontal=8, vertical=4), border_radius=8,
-        bgcolor=ft.Colors.ERROR_CONTAINER if warning else None,
+        padding=ft.Padding.symmetric(horizontal=8, vertical=4), border_radius=8, key=f"row-{key}",
+        border=ft.Border.all(2, ft.Colors.ERROR) if warning else None,
     )
 
 
 def round_table(state: TransAmericaState) -> ft.Control:
     if not state.rounds:
-        return w.text("No round played yet.", 14, colour=w.MUTED)
+        return w.text("No round played yet.", 14, colour=w.QUIET)
     columns = [ft.DataColumn(ft.Text("Player"))] + [
         ft.DataColumn(ft.Text(f"R{number}"), numeric=True) for number in range(1, len(state.rounds) + 1)
     ] + [ft.DataColumn(ft.Text("Left"), numeric=True)]
@@ -99,21 +108,36 @@ def open_end_round(shell: Shell, state: TransAmericaState) -> None:
     shell.open_panel("end_round", missing={player: 0 for player in state.players})
 
 
-def end_round_panel(shell: Shell, state: TransAmericaState) -> ft.Control:
+MISSING_CHIPS = range(0, 7)  # one tap for the usual counts; +1 for a long way off
+
+
+def pick_missing(shell: Shell, player: str, count: int) -> None:
+    shell.draft_set(("missing", player), count)
+
+
+def misses(player: str, count: int) -> str:
+    return f"{player} misses {count}"
+
+
+def end_round_panel(shell: Shell, state: TransAmericaState) -> ft.DialogControl:
+    """One row per player: a tap on how many segments they miss (0 stays 0, the default),
+    so a round costs one tap per player who missed something, plus Save."""
     missing = {player: int(shell.draft_get(("missing", player), 0)) for player in state.players}
 
-    rows: list[ft.Control] = [w.text("Segments each player still misses (hard ones count 2). "
+    rows: list[ft.Control] = [w.text("Segments each player still misses (a hard one counts 2). "
                                      "Whoever connected all cities stays at 0.", 14)]
     for player in state.players:
         key = w.slug(player)
         before = state.points_of(player)
         after = before - missing[player]
-        rows.append(w.stepper(shell, player, ("missing", player), 0, key=f"missing-{key}", high=99, steps=(1, 2)))
         rows.append(ft.Row([
+            w.text(player, 17, bold=True, colour=w.player_colour(shell, state.players, player)),
             w.text(f"{before} to {after}", 15, bold=after <= 0, key=f"after-{key}"),
-            ft.TextButton("Connected all (0)", key=f"finished-{key}",
-                          on_click=lambda _, player=player: shell.draft_set(("missing", player), 0)),
         ], alignment=ft.MainAxisAlignment.SPACE_BETWEEN))
+        rows.append(w.chips(shell, MISSING_CHIPS, missing[player],
+                            functools.partial(pick_missing, shell, player), key=f"missing-{key}",
+                            describe=functools.partial(misses, player)))
+        rows.append(w.stepper(shell, "or count up", ("missing", player), 0, key=f"missing-{key}", high=99))
     event = {"type": "end_round", "missing": missing}
     ends = [player for player in state.players if state.points_of(player) - missing[player] <= 0]
     if ends:
@@ -130,7 +154,19 @@ def winners(shell: Shell, state: TransAmericaState) -> ft.Control:
     headline = (f"{names[0]} wins with {best} points" if len(names) == 1
                 else f"{w.names(names)} share the victory with {best} points each")
     order = " · ".join(f"{ordinal(s.rank)} {s.player} {s.score}" for s in standings)
-    return ft.Container(
-        ft.Column([w.text(headline, 20, bold=True, key="winner"), w.text(order, 14, key="ranking")], spacing=4),
-        bgcolor=ft.Colors.TERTIARY_CONTAINER, padding=12, border_radius=10,
-    )
+    rows: list[ft.Control] = [w.text(headline, 20, bold=True, key="winner")]
+    for standing in standings:
+        slug = w.slug(standing.player)
+        rows.append(ft.Row([
+            w.text(f"{ordinal(standing.rank)} {standing.player}", 18, bold=standing.winner,
+                   colour=w.player_colour(shell, state.players, standing.player), key=f"rank-{slug}"),
+            w.big_number(str(standing.score), key=f"points-{slug}"),
+        ], alignment=ft.MainAxisAlignment.SPACE_BETWEEN))
+    for score in sorted({standing.score for standing in standings}, reverse=True):
+        tied = [standing for standing in standings if standing.score == score]
+        if len(tied) > 1:
+            rows.append(w.text(f"{w.names([s.player for s in tied])} tie on {w.plural(score, 'point')}: "
+                               f"they share {ordinal(tied[0].rank)} place (no tie-break).", 15, key="tie-break"))
+    rows.append(w.text(order, 14, key="ranking"))
+    rows.append(w.text("The most points left wins; the game ends when a player reaches 0.", 13, colour=w.QUIET))
+    return ft.Column(rows, spacing=6, key="result")
