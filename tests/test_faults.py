@@ -616,3 +616,51 @@ def test_a_small_draft_comes_back_as_it_was_left(panel: str, draft: dict[str, An
     AppData(Store.in_memory(folder)).remember_screen("01m8qk4vwbqs57st", panel, draft)
     restarted = AppData(Store.in_memory(folder))
     assert restarted.last_view() == ("01m8qk4vwbqs57st", panel, json.loads(json.dumps(draft)))
+
+
+# --------------------------------------------------------------------------- absurd numbers and nesting on disk
+
+HUGE = "1" + "0" * 5000
+
+
+@pytest.fixture(params=["orjson", "json"])
+def serialiser(request: pytest.FixtureRequest) -> Iterator[str]:
+    storage_module.use_orjson(request.param == "orjson")
+    yield request.param
+    storage_module.use_orjson(True)
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        ('"amount":1', '"amount":' + HUGE),
+        ('"cursor":1', '"cursor":' + HUGE),
+        ('"note":"fix"', '"note":' + "[" * 10_000 + "]" * 10_000),
+        ('"players":["Ann","Bob"]', '"players":["Ann",' + "{" * 3000 + "}" * 3000 + "]"),
+    ],
+)
+def test_absurd_numbers_or_nesting_in_a_session_file_are_damage(
+    played: tuple[Path, str], serialiser: str, damage: tuple[str, str]
+) -> None:
+    directory, session_id = played
+    path = directory / "sessions" / f"{session_id}.json"
+    raw = path.read_text()
+    assert damage[0] in raw
+    path.write_text(raw.replace(damage[0], damage[1], 1))
+    store = Store(directory)
+    with pytest.raises(StoreError, match="could not be read and was set aside in the quarantine folder"):
+        store.open(session_id)
+    assert store.sessions() == [] and store.sessions().quarantined == 1
+    assert not path.exists()
+
+
+@pytest.mark.parametrize("field", ["created", "title", "players"])
+def test_absurd_numbers_in_the_index_are_rebuilt_from_the_session_file(
+    played: tuple[Path, str], serialiser: str, field: str
+) -> None:
+    directory, session_id = played
+    index = json.loads((directory / "index.json").read_bytes())
+    index["sessions"][session_id][field] = 0
+    (directory / "index.json").write_text(json.dumps(index).replace(f'"{field}": 0', f'"{field}": {HUGE}'))
+    (summary,) = Store(directory).sessions()
+    assert (summary.id, summary.title, summary.players) == (session_id, "Friday", ("Ann", "Bob"))
