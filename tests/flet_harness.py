@@ -661,6 +661,27 @@ class Screen:
         data = {"width": width, "height": height}
         return await self._client_update(self.page, data, "resize", data, f"resize {width}x{height}", always=True)
 
+    async def brightness(self, value: str) -> Dispatch:
+        """The system switches to the "dark" (or "light") theme: ``platform_brightness`` + its event."""
+        return await self._client_update(self.page, {"platform_brightness": value}, "platform_brightness_change",
+                                         value, f"brightness {value}", always=True)
+
+    async def reconnect(self) -> Dispatch:
+        """The socket drops (a phone's screen locks, the Wi-Fi blinks, a reload) and the client
+        comes back to the same session, as Flet's web server lets it: ``disconnect``, then the
+        whole page sent again, then the page's ``connect`` event."""
+        assert self.session is not None
+        d = Dispatch("reconnect", time.perf_counter())
+        mark = len(self.conn.messages)
+        await self.session.disconnect(60)
+        self.session.attach_connection(self.conn)
+        self.conn.send_message(Message(MessageAction.REGISTER_CLIENT, {"page_patch": self.page}))
+        await self.session.dispatch_connect_event()
+        await self.settle()
+        self._finish(d, mark)
+        self.check()
+        return d
+
     async def settle(self) -> None:
         """Let background work finish: harness tasks (route changes, method replies) and a few
         event-loop turns for ``page.navigate``/``run_task``/component re-renders."""

@@ -207,12 +207,11 @@ class Shell:
             self.apply(self.ui.override, close_panel=True, tapped="record-anyway")
 
     def undo(self, tapped: str | None = None) -> None:
-        if self.session is not None and self.session.can_undo:
-            self._change(lambda session, at: session.undo(at=at), True, tapped)
+        # Not guarded by `can_undo`: the screen offered Undo, and a stale one must hear so.
+        self._change(lambda session, at: session.undo(at=at), True, tapped)
 
     def redo(self, tapped: str | None = None) -> None:
-        if self.session is not None and self.session.can_redo:
-            self._change(lambda session, at: session.redo(at=at), True, tapped)
+        self._change(lambda session, at: session.redo(at=at), True, tapped)
 
     def _change(self, change: Callable[[Session, int | None], object], close_panel: bool,
                 tapped: str | None, event: dict[str, Any] | None = None) -> bool:

@@ -99,7 +99,6 @@ def session_card(shell: Shell, summary: Any) -> ft.Control:
         ], spacing=2),
         expand=True, ink=True, border_radius=10, padding=10,
         on_click=lambda _: shell.open_session(summary.id), key=f"session-{key}",
-        tooltip=f"Open {title_of(summary)}",
     )
     delete = ft.Container(
         ft.Column([ft.Icon(ft.Icons.DELETE_OUTLINE), w.text("Delete", 12)], spacing=0, tight=True,

@@ -104,7 +104,7 @@ def players_editor(shell: Shell, draft: dict[str, Any]) -> ft.Control:
     if known:
         rows.append(w.text("Played before:", 13))
         rows.append(ft.Row([
-            ft.OutlinedButton(f"+ {name}", key=f"known-{w.slug(name)}",
+            ft.OutlinedButton(f"+ {name}", key=f"known-{w.slug(name)}", height=w.BUTTON_HEIGHT,
                               on_click=lambda _, name=name: add_player(shell, draft, name))
             for name in known
         ], wrap=True))
