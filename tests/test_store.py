@@ -45,9 +45,11 @@ from companion.store.store import new_session_id
 ROOT = Path(__file__).resolve().parents[1]
 
 ADJUST = {"type": "adjust", "player": "Ann", "amount": 1, "note": "fix"}
-FINISH = [
+FINISH = [  # Ann reaches the target; each discards (a turn needs an action) and ends the last round
     {"type": "adjust", "player": "Ann", "amount": 50, "note": "win"},
+    {"type": "discard", "player": "Ann", "forced": True},
     {"type": "end_turn", "player": "Ann"},
+    {"type": "discard", "player": "Bob", "forced": True},
     {"type": "end_turn", "player": "Bob"},
 ]
 
@@ -187,9 +189,10 @@ def test_rename_and_known_players(store: Store, make_store: MakeStore) -> None:
         store.rename(old.id or "", "x" * 61)
 
 
-def _finished_great_plains(store: Store) -> Session:
+def _placed_great_plains(store: Store) -> Session:
+    """A Great Plains game with every cave and token placed: the prairies are being scored."""
     game = store.new("great_plains", ["Ann", "Bob"])
-    while not game.is_over:
+    while game.current_player is not None:
         game.apply({"type": "place_cave" if game.cursor < 6 else "place_token", "player": game.current_player})
     return game
 
@@ -198,24 +201,23 @@ def _zone(ann: int, bob: int) -> dict[str, Any]:
     return {"type": "zone", "spaces": 3, "water": 1, "tokens": {"Ann": ann, "Bob": bob}}
 
 
-def test_scoring_after_the_end_leaves_the_index_alone(store: Store, make_store: MakeStore) -> None:
-    game = _finished_great_plains(store)
-    assert store.sessions()[0].winners == ("Ann", "Bob")  # a tie until the zones are scored
-    game.apply(_zone(1, 0))  # the winners change: the index follows
-    assert store.sessions()[0].winners == ("Ann",)
+def test_scoring_before_the_end_leaves_the_index_alone(store: Store, make_store: MakeStore) -> None:
+    game = _placed_great_plains(store)
     index = store.folder.stat("index.json")
     time.sleep(0.02)
     for _ in range(3):
-        game.apply(_zone(1, 0))  # same winner: only the session file is written
+        game.apply(_zone(1, 0))  # the result is not known yet: only the session file is written
     assert store.folder.stat("index.json") == index
     signature = store.folder.stat(f"sessions/{game.id}.json")
     assert signature is not None
     summary = store.sessions()[0]
-    assert summary.updated == signature[2] / 1e9 and summary.winners == ("Ann",) and summary.is_over
-    for _ in range(4):
-        game.undo()  # back to the tie: the index follows again
-    assert store.sessions()[0].winners == ("Ann", "Bob")
-    assert restart(store, make_store).sessions()[0].winners == ("Ann", "Bob")
+    assert summary.updated == signature[2] / 1e9 and not summary.is_over and summary.winners == ()
+    game.apply({"type": "scoring_done"})  # the game ends: the index follows
+    assert store.sessions()[0].winners == ("Ann",) and store.sessions()[0].is_over
+    game.undo()  # and follows back
+    assert store.sessions()[0].winners == () and not store.sessions()[0].is_over
+    game.redo()
+    assert restart(store, make_store).sessions()[0].winners == ("Ann",)
 
 
 def test_renaming_keeps_the_place_in_the_list(store: Store, make_store: MakeStore) -> None:
@@ -345,15 +347,15 @@ def test_index_failure_after_the_event_is_repaired_later(
     store: Store, make_store: MakeStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     session = store.new("heartland", ["Ann", "Bob"])
-    session.apply(FINISH[0])
-    session.apply(FINISH[1])
+    for event in FINISH[:-1]:
+        session.apply(event)
 
     def broken(change: object) -> None:
         raise OSError(errno.EIO, "index unavailable")
 
     monkeypatch.setattr(store, "_edit_index", broken)
-    session.apply(FINISH[2])  # acknowledged: the session file has it
-    assert session.is_over and session_doc(store, session.id or "")["cursor"] == 3
+    session.apply(FINISH[-1])  # acknowledged: the session file has it
+    assert session.is_over and session_doc(store, session.id or "")["cursor"] == len(FINISH)
     assert store.folder.exists(f"pending/{session.id}")
     monkeypatch.undo()
     store = restart(store, make_store)  # as if the app had died right there
@@ -588,7 +590,8 @@ def test_two_stores_setting_the_same_file_aside_do_not_collide(
     first, second = make_store(), make_store()
     first.new("heartland", ["Ann", "Bob"])
     first.folder.write("sessions/Holiday Backup.json", b"{}")
-    real_move, raced = first.folder.move, []
+    real_move = first.folder.move
+    raced: list[bool] = []
 
     def move(source: str, target: str) -> None:
         if not raced:  # the other process sets the file aside just before this one moves it

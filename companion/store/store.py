@@ -11,41 +11,45 @@ Layout of a data folder::
     quarantine/<name>       a damaged file, moved aside, and <name>.why.json saying why
     locks/<id>.lock         OS lock held while a session is open for writing
     locks/index.lock        OS lock held while the index is rewritten
+    ui-state.json           the app's note of where it was (companion/app/ui_state.py)
 
 Every file has a `_meta` table `{"1": {"format": 1, "kind": "index" | "session"}}`.
+What a session file must hold is in `session_file.py`; the list built from the index in
+`listing.py`; atomic files and locks in `storage.py`.
 
 Cost: recording an event rewrites only that session's file (atomic + fsync); the index is
 rewritten only when a session is created, finishes (or stops being finished through
 undo, or its winners change), is renamed or deleted. `sessions()` reads the index once
 (then keeps it while its file is unchanged) and takes each session's "updated" time from
 its file's mtime (one stat each), so start-up never parses every session. Files without
-an index entry (a crash between the two writes of `new`, or an index rebuilt after damage)
+an index entry (a crash between the session file and the index entry of `new`, or an index rebuilt after damage)
 and sessions with a `pending` marker (a crash between a session write and its index
 update) are parsed and reconciled when found.
+
+Faults: every OSError ends as a `StoreError` whose sentence says what the disk refused
+(`check_usable()` tries the folder once, at start). A change the disk refuses changes
+nothing; a change the disk has made visible (the rename of its file) stands whatever
+fails after it (the folder's fsync, the index: its pending marker lets the next listing
+repair it), so the app never says "not saved" of something that is.
 """
 
 from __future__ import annotations
 
 import contextlib
-import gc
-import math
-import re
-import secrets
 import threading
 import time
 import weakref
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Any, NamedTuple
+from typing import Any
 
 from tinydb import TinyDB
 from tinydb.table import Document
 
-from companion.messages import RuleError
 from companion.session import FORMAT_VERSION as SESSION_FORMAT
-from companion.session import Session, UnknownGameError
+from companion.session import Session
 from companion.store.errors import (
     DamagedFile,
     NewerFile,
@@ -58,80 +62,30 @@ from companion.store.errors import (
     StoreError,
     os_reason,
 )
+from companion.store.listing import (
+    SESSION_ID,
+    QuarantineNote,
+    SessionList,
+    SessionSummary,
+    gc_paused,
+    new_session_id,
+    same_entry,
+    summary_of,
+)
+from companion.store.session_file import SESSIONS, check_title, outcome, parse_session, session_file
 from companion.store.storage import DiskFolder, Folder, FolderStorage, Lock, MemoryFolder, decode, encode
 
+__all__ = ["QuarantineNote", "SessionList", "SessionSummary", "Store", "new_session_id"]
+
 INDEX = "index.json"
-SESSIONS = "sessions"
 PENDING = "pending"
 QUARANTINE = "quarantine"
 LOCKS = "locks"
 INDEX_LOCK = f"{LOCKS}/index.lock"
 NOTE_SUFFIX = ".why.json"
-MAX_TITLE = 60
 INDEX_LOCK_TIMEOUT = 10.0
 STALE_TEMP_SECONDS = 3600.0
 REPAIR_BATCH = 64  # sessions locked at once while the index is repaired (each disk lock is a file handle)
-
-_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"  # Crockford base 32, lower case: safe on case-blind disks
-_ID = re.compile(r"[0-9a-z][0-9a-z_-]{0,63}")
-_id_lock = threading.Lock()
-_last_ms = 0
-
-
-def new_session_id() -> str:
-    """16 characters: 10 of milliseconds (so ids sort by creation) and 6 random ones."""
-    global _last_ms
-    with _id_lock:
-        ms = max(time.time_ns() // 1_000_000, _last_ms + 1)
-        _last_ms = ms
-    stamp = "".join(_ALPHABET[(ms >> shift) & 31] for shift in range(45, -5, -5))
-    return stamp + "".join(secrets.choice(_ALPHABET) for _ in range(6))
-
-
-class SessionSummary(NamedTuple):
-    """One line of the session list (immutable). Times are seconds since the epoch (floats, UTC)."""
-
-    id: str
-    game: str
-    players: tuple[str, ...]
-    created: float
-    updated: float  # the session file's modification time: the last recorded change
-    is_over: bool
-    winners: tuple[str, ...]
-    title: str  # "" means: let the UI compose one
-
-
-@dataclass(frozen=True)
-class QuarantineNote:
-    file: str  # where it was, relative to the data folder
-    moved_to: str  # where it is now, relative to the data folder
-    reason: str
-    time: float
-
-
-class SessionList(list[SessionSummary]):
-    """Summaries, newest first (by updated time), plus what could not be listed.
-
-    - `quarantined`: how many damaged files this store has set aside since it was opened;
-    - `notes`: the notes of those files (see `Store.quarantine_notes()` for all of them);
-    - `newer`: ids of sessions saved by a newer version of Companion (left untouched).
-    """
-
-    quarantined: int
-    notes: tuple[QuarantineNote, ...]
-    newer: tuple[str, ...]
-
-    def __init__(
-        self,
-        items: Iterable[SessionSummary] = (),
-        notes: Iterable[QuarantineNote] = (),
-        newer: Iterable[str] = (),
-    ) -> None:
-        super().__init__(items)
-        self.notes = tuple(notes)
-        self.quarantined = len(self.notes)
-        self.newer = tuple(newer)
-
 
 @dataclass
 class _Open:
@@ -140,82 +94,6 @@ class _Open:
     lock: Lock
     created: float
     title: str
-
-
-def _session_file(session_id: str) -> str:
-    return f"{SESSIONS}/{session_id}.json"
-
-
-def _winners(session: Session, state: Any = None) -> tuple[bool, tuple[str, ...]]:
-    game = session.game
-    state = session.state if state is None else state
-    if not game.is_over(state):
-        return False, ()
-    return True, tuple(standing.player for standing in game.standings(state) if standing.winner)
-
-
-@contextlib.contextmanager
-def _gc_paused() -> Iterator[None]:
-    """No cyclic garbage collection while building thousands of small objects that are all kept.
-
-    Otherwise each pass of the collector walks the whole heap (the cached index included)
-    and listing 10,000 sessions takes up to twice as long.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
-def _same_entry(old: Any, new: dict[str, Any]) -> bool:
-    """Index entries equal but for the updated time (the listing takes it from the session file)."""
-    if not isinstance(old, dict) or set(old) != set(new):
-        return False
-    return all(old[key] == value for key, value in new.items() if key != "updated")
-
-
-def _finite(value: int | float) -> bool:
-    try:
-        return math.isfinite(value)
-    except OverflowError:  # an integer too large for a float
-        return False
-
-
-def _detail(error: RuleError) -> str:
-    """What the rules refused in a saved session, without their "cannot be read" preamble."""
-    params = error.message.params
-    if error.message.id == "session.bad_event":
-        return f"event {params['number']} was refused ({params['reason']})"
-    if error.message.id == "session.bad_data":
-        return str(params["reason"])
-    return str(error).rstrip(".")
-
-
-def _check_title(title: Any) -> str:
-    if not isinstance(title, str) or len(" ".join(title.split())) > MAX_TITLE:
-        raise StoreError("store.bad_title", high=MAX_TITLE)
-    return " ".join(title.split())
-
-
-def _text(value: Any) -> str:
-    if not isinstance(value, str):
-        raise TypeError("not text")
-    return value
-
-
-def _names(value: Any) -> tuple[str, ...]:
-    """Player names from the index; TypeError (the entry is rebuilt from its file) unless a list of text."""
-    if not isinstance(value, list):
-        raise TypeError("not a list")
-    return tuple(_text(name) for name in value)
-
-
-def _loaded_title(title: Any) -> str:
-    """A title read from disk, held to the same rule as a new one (cut to length, not refused)."""
-    return " ".join(str(title).split())[:MAX_TITLE].rstrip()
 
 
 def _closed_journal(session: Session, log: list[dict[str, Any]], cursor: int, state: Any) -> None:
@@ -319,11 +197,11 @@ class Store:
         self, game: str, players: Any, options: Mapping[str, Any] | None = None, *, title: str = ""
     ) -> Session:
         """A new session, saved and open for writing. Raises RuleError for a bad set-up."""
-        clean_title = _check_title(title)
+        clean_title = check_title(title)
         session = Session.new(game, players, options)
         with self._mutex:
             session_id = new_session_id()
-            while self._folder.exists(_session_file(session_id)):
+            while self._folder.exists(session_file(session_id)):
                 session_id = new_session_id()
             lock = self._lock_session(session_id)
             entry = self._make_open(session, session_id, lock, time.time(), clean_title)
@@ -334,7 +212,7 @@ class Store:
                     self._edit_index(lambda sessions: sessions.__setitem__(session_id, doc))
             except BaseException:
                 with contextlib.suppress(OSError):
-                    self._folder.remove(_session_file(session_id))
+                    self._folder.remove(session_file(session_id))
                 lock.release()
                 raise
             self._attach(session_id, entry)
@@ -407,17 +285,17 @@ class Store:
 
     def sessions(self) -> SessionList:
         """Summaries of every session, newest first; see `SessionList` for what else it reports."""
-        with self._mutex, _gc_paused(), self._speaking("store.unreadable"):
+        with self._mutex, gc_paused(), self._speaking("store.unreadable"):
             for attempt in range(2):
                 index = self._entries()
                 names = self._session_ids()
                 summaries, to_check = self._summaries(index, names)
                 to_check |= names - index.keys()
-                to_check |= {name for name in self._folder.names(PENDING) if _ID.fullmatch(name)}
+                to_check |= {name for name in self._folder.names(PENDING) if SESSION_ID.fullmatch(name)}
                 to_check = {
                     session_id
                     for session_id in to_check
-                    if self._newer.get(session_id) != self._folder.stat(_session_file(session_id))
+                    if self._newer.get(session_id) != self._folder.stat(session_file(session_id))
                 }
                 missing = [session_id for session_id in index if session_id not in names]
                 if attempt == 0 and (to_check or missing):
@@ -431,38 +309,20 @@ class Store:
     def _summaries(
         self, index: dict[str, dict[str, Any]], names: set[str]
     ) -> tuple[list[SessionSummary], set[str]]:
-        """Summaries of the indexed sessions that have a file, and the ids that need a closer look.
-
-        A session's updated time is its file's mtime (one stat), never earlier than its
-        creation time (the file system's clock may be coarser than `time.time()`).
-        """
+        """Summaries of the indexed sessions that have a file (one stat each), and the ids that need a closer look."""
         summaries = []
         unreadable: set[str] = set()
         for session_id, doc in index.items():
             if session_id not in names:
                 continue
             try:
-                signature = self._folder.stat(_session_file(session_id))
+                signature = self._folder.stat(session_file(session_id))
                 if signature is None:
                     continue
                 if signature[1] == 0:  # an empty file: damaged, no need to parse it
                     unreadable.add(session_id)
                     continue
-                created = float(doc["created"])
-                if not math.isfinite(created):
-                    raise ValueError("infinite creation time")
-                summaries.append(
-                    SessionSummary(
-                        id=session_id,
-                        game=_text(doc["game"]),
-                        players=_names(doc["players"]),
-                        created=created,
-                        updated=max(signature[2] / 1e9, created),
-                        is_over=bool(doc["is_over"]),
-                        winners=_names(doc["winners"]),
-                        title=_loaded_title(doc["title"]),
-                    )
-                )
+                summaries.append(summary_of(session_id, doc, signature[2] / 1e9))
             except (KeyError, TypeError, ValueError, ArithmeticError, RecursionError):
                 unreadable.add(session_id)
         return summaries, unreadable
@@ -481,7 +341,7 @@ class Store:
                     raise SessionInUse("store.in_use") from error
             try:
                 with self._speaking("store.not_deleted"):
-                    self._folder.remove(_session_file(session_id))
+                    self._folder.remove(session_file(session_id))
                 # Gone from the disk: from here on the game is deleted, whatever else fails.
                 self._newer.pop(session_id, None)
                 if entry is not None:
@@ -499,7 +359,7 @@ class Store:
 
     def rename(self, session_id: str, title: str) -> None:
         """Give a session a title ("" to let the UI compose one)."""
-        clean_title = _check_title(title)
+        clean_title = check_title(title)
         self._check_id(session_id)
         with self._mutex:
             entry = self._open.get(session_id)
@@ -515,7 +375,7 @@ class Store:
                 previous = entry.title
                 with self._speaking("store.not_renamed"):
                     self._folder.write(f"{PENDING}/{session_id}", b"")
-                    played = self._folder.stat(_session_file(session_id))
+                    played = self._folder.stat(session_file(session_id))
                     entry.title = clean_title
                     try:
                         self._write(entry, entry.session.to_dict())
@@ -581,7 +441,7 @@ class Store:
         return lock
 
     def _make_open(self, session: Session, session_id: str, lock: Lock, created: float, title: str) -> _Open:
-        db = TinyDB(self._folder, _session_file(session_id), "session", storage=FolderStorage)
+        db = TinyDB(self._folder, session_file(session_id), "session", storage=FolderStorage)
         return _Open(session, db, lock, created, title)
 
     @staticmethod
@@ -624,7 +484,7 @@ class Store:
             # The journal runs before the change: the session still shows the state before it.
             # The index changes only when the session finishes, stops being finished or
             # changes winners (the listing takes the updated time from the session file).
-            touch_index = _winners(session, state) != _winners(session)
+            touch_index = outcome(session, state) != outcome(session)
             with self._speaking("store.not_saved"):
                 if touch_index:  # leave a trace in case we die between the two writes
                     self._folder.write(f"{PENDING}/{session_id}", b"")
@@ -647,8 +507,8 @@ class Store:
 
     def _index_doc(self, session_id: str, entry: _Open, state: Any = None) -> dict[str, Any]:
         """The index entry of an open or loaded session (in `state`, when given: a change being saved)."""
-        signature = self._folder.stat(_session_file(session_id))
-        is_over, winners = _winners(entry.session, state)
+        signature = self._folder.stat(session_file(session_id))
+        is_over, winners = outcome(entry.session, state)
         return {
             "game": entry.session.game.id,
             "players": list(entry.session.players),
@@ -661,7 +521,7 @@ class Store:
 
     def _sync_index(self, session_id: str, entry: _Open, *, force: bool = False, state: Any = None) -> None:
         doc = self._index_doc(session_id, entry, state)
-        if force or not _same_entry(self._entries().get(session_id), doc):
+        if force or not same_entry(self._entries().get(session_id), doc):
             self._edit_index(lambda sessions: sessions.__setitem__(session_id, doc))
         self._folder.remove(f"{PENDING}/{session_id}")
 
@@ -710,7 +570,7 @@ class Store:
     # ------------------------------------------------------------------ reading and repair
 
     def _check_id(self, session_id: Any) -> None:
-        if not isinstance(session_id, str) or not _ID.fullmatch(session_id):
+        if not isinstance(session_id, str) or not SESSION_ID.fullmatch(session_id):
             raise SessionNotFound("store.not_found", id=str(session_id))
 
     def _session_ids(self) -> set[str]:
@@ -720,7 +580,7 @@ class Store:
             if name.startswith(".") or not name.endswith(".json"):
                 continue
             session_id = name[: -len(".json")]
-            if _ID.fullmatch(session_id):
+            if SESSION_ID.fullmatch(session_id):
                 ids.add(session_id)
             else:
                 self._quarantine(f"{SESSIONS}/{name}", "its name is not a session id")
@@ -744,7 +604,7 @@ class Store:
 
     def _read_session(self, session_id: str, *, quarantine: bool) -> tuple[Session, float, str]:
         """The session in its file: SessionNotFound, NewerFormat, SessionDamaged or a StoreError otherwise."""
-        name = _session_file(session_id)
+        name = session_file(session_id)
         storage = FolderStorage(self._folder, name, "session")
         try:
             with self._speaking("store.unreadable"):
@@ -754,7 +614,7 @@ class Store:
                     with contextlib.suppress(OSError, StoreError):
                         self._drop_entries([session_id])
                 raise SessionNotFound("store.not_found", id=session_id)
-            session, created, title = self._parse(data)
+            session, created, title = parse_session(data)
         except NewerFile as error:
             self._newer[session_id] = self._folder.stat(name)
             if error.game is not None:
@@ -767,31 +627,6 @@ class Store:
             raise SessionDamaged("store.damaged", id=session_id, reason=error.reason) from error
         self._newer.pop(session_id, None)
         return session, created, title
-
-    @staticmethod
-    def _parse(data: dict[str, dict[str, Any]]) -> tuple[Session, float, str]:
-        tables = set(data) - {"_meta"}
-        if tables != {"session"} or set(data["session"]) != {"1"}:
-            raise DamagedFile("it does not hold exactly one session")
-        doc = dict(data["session"]["1"])
-        created = doc.pop("created", None)
-        title = doc.pop("title", None)
-        if isinstance(created, bool) or not isinstance(created, (int, float)) or not _finite(created):
-            raise DamagedFile("its creation time is missing or invalid")
-        if not isinstance(title, str):
-            raise DamagedFile("its title is missing")
-        version = doc.get("format")
-        if isinstance(version, int) and not isinstance(version, bool) and version > SESSION_FORMAT:
-            raise NewerFile(version, SESSION_FORMAT)
-        try:
-            session = Session.from_dict(doc)
-        except UnknownGameError as error:  # a game added by a newer version: not damage
-            raise NewerFile(version, SESSION_FORMAT, game=str(doc.get("game"))) from error
-        except RuleError as error:
-            raise DamagedFile(_detail(error)) from error
-        except (TypeError, KeyError, AttributeError, IndexError, ValueError, ArithmeticError, RecursionError) as error:
-            raise DamagedFile(str(error).rstrip(".") or type(error).__name__) from error
-        return session, float(created), _loaded_title(title)
 
     def _repair(self, to_check: set[str], missing: list[str], *, thorough: bool = False) -> None:
         """Bring the index in line with the session files (parsing only the files named)."""
@@ -832,7 +667,7 @@ class Store:
                 except (NewerFormat, SessionDamaged):
                     continue
                 doc = self._index_doc(session_id, loaded)
-                if not thorough or not _same_entry(index.get(session_id), doc):
+                if not thorough or not same_entry(index.get(session_id), doc):
                     updates[session_id] = doc
                 settled.append(session_id)
             if updates or dropped:
@@ -859,7 +694,7 @@ class Store:
             self._edit_index(change)
 
     def _quarantine_session(self, session_id: str, reason: str) -> None:
-        self._quarantine(_session_file(session_id), reason)
+        self._quarantine(session_file(session_id), reason)
         self._drop_entries([session_id])
         self._folder.remove(f"{PENDING}/{session_id}")
 
