@@ -591,7 +591,7 @@ def test_two_stores_setting_the_same_file_aside_do_not_collide(
     first.new("heartland", ["Ann", "Bob"])
     first.folder.write("sessions/Holiday Backup.json", b"{}")
     real_move = first.folder.move
-    raced: list[bool] = []
+    raced: list[str] = []
 
     def move(source: str, target: str) -> None:
         if not raced:  # the other process sets the file aside just before this one moves it
