@@ -664,3 +664,16 @@ def test_absurd_numbers_in_the_index_are_rebuilt_from_the_session_file(
     (directory / "index.json").write_text(json.dumps(index).replace(f'"{field}": 0', f'"{field}": {HUGE}'))
     (summary,) = Store(directory).sessions()
     assert (summary.id, summary.title, summary.players) == (session_id, "Friday", ("Ann", "Bob"))
+
+
+def test_a_list_that_cannot_be_read_is_empty_and_says_why(played: tuple[Path, str]) -> None:
+    directory, session_id = played
+    data = AppData(Store(directory))
+    assert data.sessions().problem is None
+    shutil.rmtree(directory / "sessions")
+    (directory / "sessions").write_text("")  # replaced while the app runs
+    listing = data.sessions()
+    assert list(listing) == [] and listing.problem == (
+        "The saved games could not be read: 'sessions' is a file, not a folder."
+    )
+    assert not data.exists(session_id)

@@ -53,13 +53,14 @@ class AppData:
 
     def exists(self, session_id: str) -> bool:
         """Whether the game is listed (False too when the list cannot be read: it cannot be opened then)."""
-        try:
-            return any(summary.id == session_id for summary in self.store.sessions())
-        except StoreError:
-            return False
+        return any(summary.id == session_id for summary in self.sessions())
 
     def sessions(self) -> SessionList:
-        return self.store.sessions()
+        """The saved games; when the data folder cannot be read, none, and `problem` says why."""
+        try:
+            return self.store.sessions()
+        except StoreError as error:
+            return SessionList(problem=str(error))
 
     def delete(self, session_id: str) -> None:
         """Delete a game no screen has open; SessionInUse while one does (here or in another process)."""

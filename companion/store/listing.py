@@ -61,23 +61,27 @@ class SessionList(list[SessionSummary]):
 
     - `quarantined`: how many damaged files this store has set aside since it was opened;
     - `notes`: the notes of those files (see `Store.quarantine_notes()` for all of them);
-    - `newer`: ids of sessions saved by a newer version of Companion (left untouched).
+    - `newer`: ids of sessions saved by a newer version of Companion (left untouched);
+    - `problem`: why the list could not be read at all (a sentence), else None.
     """
 
     quarantined: int
     notes: tuple[QuarantineNote, ...]
     newer: tuple[str, ...]
+    problem: str | None
 
     def __init__(
         self,
         items: Iterable[SessionSummary] = (),
         notes: Iterable[QuarantineNote] = (),
         newer: Iterable[str] = (),
+        problem: str | None = None,
     ) -> None:
         super().__init__(items)
         self.notes = tuple(notes)
         self.quarantined = len(self.notes)
         self.newer = tuple(newer)
+        self.problem = problem
 
 
 def summary_of(session_id: str, entry: Any, modified: float) -> SessionSummary:
