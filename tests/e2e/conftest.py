@@ -1,8 +1,8 @@
 """Fixtures for the real-browser tests of the companion app.
 
-``app`` serves ``companion.app.main:main`` on a fresh data folder (one per test: the
-app resumes the last open game, so tests sharing a folder would land in each other's games)
-and opens Chromium on it. A failing test leaves a ``FAILED-<test>.png`` screenshot and
+``app`` serves ``companion.app.main:main`` through the web door, as ``companion --web``
+does, on a fresh data folder (one per test: the app resumes the last open game, so tests
+sharing a folder would land in each other's games) and opens Chromium on it. A failing test leaves a ``FAILED-<test>.png`` screenshot and
 prints the server's log.
 """
 

@@ -6,9 +6,11 @@
         ui.wait_for_text("Count: 1")
         ui.screenshot("counter")
 
-The app runs in a subprocess with ``ft.run(main, view=WEB_BROWSER, host="127.0.0.1",
-port=<free>, no_cdn=True)``. Flutter only builds its accessibility DOM (roles, labels,
+The app runs in a subprocess served exactly as ``companion --web`` serves it: through
+``companion.app.web`` (uvicorn, the web door's Host/Origin checks and CSP, the client with
+no CDN) on 127.0.0.1:<free port>. Flutter only builds its accessibility DOM (roles, labels,
 text) once semantics are enabled, which ``open_browser`` does on load and on reload.
+Every request the browser makes is kept in ``FlutterPage.requests``.
 
 When Chromium or Playwright is missing the tests are skipped, unless ``CI=true``, where
 that is a failure.
@@ -28,7 +30,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -68,7 +70,7 @@ DEFAULT_VIEWPORT = {"width": 412, "height": 915}
 # Runs inside the server subprocess: argv = [target, port, assets_dir or ""].
 _BOOTSTRAP = r"""
 import importlib, importlib.util, os, sys
-import flet as ft
+from companion.app import web
 
 target, port, assets_dir = sys.argv[1], int(sys.argv[2]), sys.argv[3] or None
 module_part, _, func = target.partition(":")
@@ -81,8 +83,7 @@ if module_part.endswith(".py") or os.sep in module_part or "/" in module_part:
 else:
     module = importlib.import_module(module_part)
 main = getattr(module, func or "main")
-kwargs = {"assets_dir": assets_dir} if assets_dir else {}
-ft.run(main, view=ft.AppView.WEB_BROWSER, host="127.0.0.1", port=port, no_cdn=True, **kwargs)
+web.serve(main, web.listen(web.LOOPBACK, port), assets_dir=assets_dir)
 """
 
 
@@ -160,7 +161,6 @@ class AppServer:
 
     def start(self) -> AppServer:
         env = {**os.environ, **self.env}
-        env["FLET_FORCE_WEB_SERVER"] = "true"  # never open a browser window of its own
         env.setdefault("PYTHONUNBUFFERED", "1")
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PROJECT_ROOT), env.get("PYTHONPATH")]))
         self.proc = subprocess.Popen(
@@ -211,10 +211,11 @@ def serve_app(target: str, **kwargs: Any) -> AppServer:
 class FlutterPage:
     """Helpers over a Playwright page showing a Flet (Flutter web) app."""
 
-    def __init__(self, page: Any, url: str, timeout_ms: int = 20_000) -> None:
+    def __init__(self, page: Any, url: str, timeout_ms: int = 20_000, requests: list[str] | None = None) -> None:
         self.page = page
         self.url = url
         self.timeout_ms = timeout_ms
+        self.requests = [] if requests is None else requests  # every URL the browser asked for, in order
 
     def enable_semantics(self) -> None:
         """Flutter builds its accessibility DOM only after its off-screen placeholder is clicked."""
@@ -292,17 +293,26 @@ def open_browser(
     *,
     viewport: Mapping[str, int] | None = None,
     timeout_ms: int = 20_000,
+    chromium_args: Sequence[str] = (),
 ) -> Iterator[FlutterPage]:
-    """Launch Chromium headless on ``url`` with semantics enabled; always closes the browser."""
+    """Launch Chromium headless on ``url`` with semantics enabled; always closes the browser.
+
+    ``chromium_args`` are added to ``CHROMIUM_ARGS`` (e.g. ``--host-resolver-rules``).
+    """
     chromium = require_browser()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS, headless=True)
+        browser = pw.chromium.launch(executable_path=chromium, args=[*CHROMIUM_ARGS, *chromium_args], headless=True)
         try:
             context = browser.new_context(viewport=dict(viewport or DEFAULT_VIEWPORT))
+            requests: list[str] = []
+            # On the context, so requests of workers and service workers are seen too; sockets
+            # are not requests to Playwright, so each page reports its own.
+            context.on("request", lambda request: requests.append(request.url))
+            context.on("page", lambda opened: opened.on("websocket", lambda socket: requests.append(socket.url)))
             page = context.new_page()
             page.set_default_timeout(timeout_ms)
-            yield FlutterPage(page, url, timeout_ms).load()
+            yield FlutterPage(page, url, timeout_ms, requests).load()
         finally:
             browser.close()
