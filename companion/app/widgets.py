@@ -265,15 +265,10 @@ def sheet_width(shell: Shell) -> float:
 
 def sheet(shell: Shell, title: str, body: list[ft.Control], *, key: str,
           footer: list[ft.Control] | None = None) -> ft.DialogControl:
-    """An input sheet as a modal dialog: the title and Close on top, the inputs scrolling in
-    between, the confirm button pinned at the bottom (always in view), with a fixed slot
-    above it for a refusal."""
+    """An input sheet as a modal dialog: the title on top, the inputs scrolling below it,
+    Close and the confirm button pinned at the bottom (always in view, within thumb reach),
+    with a fixed slot above them for a refusal, so a refusal never moves them."""
     number = shell.ui.sheet_number
-    header = ft.Row(
-        [ft.Text(title, size=18, weight=ft.FontWeight.BOLD, key="panel-title", expand=True),
-         icon_button(ft.Icons.CLOSE, "Close", shell.close_panel, key="panel-close")],
-        vertical_alignment=ft.CrossAxisAlignment.CENTER,
-    )
     slot = ft.Container(
         ft.Row([
             ft.Text(shell.ui.notice or "", size=14, key="notice" if shell.ui.notice else "sheet-notice-empty",
@@ -283,18 +278,19 @@ def sheet(shell: Shell, title: str, body: list[ft.Control], *, key: str,
         ]),
         height=NOTICE_SLOT_HEIGHT, alignment=ft.Alignment.CENTER_LEFT, key="sheet-notice",
     )
-    bottom: list[ft.Control] = [slot]
-    if footer:
-        bottom.append(ft.Row(footer, wrap=True, alignment=ft.MainAxisAlignment.END))
+    close = ft.OutlinedButton("Close", key="panel-close", height=TARGET, on_click=lambda _: shell.close_panel(),
+                              tooltip="Close without recording anything")
+    bottom: list[ft.Control] = [slot, ft.Row([close, *(footer or [])], wrap=True, alignment=ft.MainAxisAlignment.END,
+                                             spacing=8, run_spacing=8)]
     width = sheet_width(shell)
     return ft.AlertDialog(
-        title=header,
+        title=ft.Text(title, size=18, weight=ft.FontWeight.BOLD, key="panel-title"),
         content=ft.Column(body, scroll=ft.ScrollMode.AUTO, tight=True, spacing=8, width=width, key=f"{key}-body"),
         actions=[ft.Column(bottom, spacing=4, width=width, tight=True)],
         key=key,
         modal=False,
         inset_padding=ft.Padding.symmetric(horizontal=SHEET_INSET, vertical=16),
-        title_padding=ft.Padding.only(left=SHEET_PADDING, right=4, top=8, bottom=0),
+        title_padding=ft.Padding.only(left=SHEET_PADDING, right=SHEET_PADDING, top=16, bottom=4),
         content_padding=ft.Padding.symmetric(horizontal=SHEET_PADDING, vertical=4),
         actions_padding=ft.Padding.only(left=SHEET_PADDING, right=SHEET_PADDING, bottom=12),
         on_dismiss=lambda _: shell.sheet_dismissed(number),
@@ -304,18 +300,16 @@ def sheet(shell: Shell, title: str, body: list[ft.Control], *, key: str,
 def chips(shell: Shell, values: Sequence[int], chosen: int | None, on_pick: Callable[[int], None], *,
           key: str, label: Callable[[int], str] = str, describe: Callable[[int], str] | None = None,
           suggested: int | None = None) -> ft.Control:
-    """A wrapping row of one-tap values, 48 px square; the chosen one is filled and ticked
-    in its words ("4 ✓"), a suggestion is starred ("4★"), so neither is told by colour alone."""
+    """A wrapping row of one-tap values, 48 px square. The chosen one is filled, a suggestion
+    has a thick outline; the screen also says both in words (e.g. "corn: at $4 (last paid)"),
+    so neither is told by colour alone. (No tick or star: the bundled web font lacks them.)"""
     buttons = []
     for value in values:
-        words = label(value)
-        if value == chosen:
-            words += "✓"
-        elif value == suggested:
-            words += "★"
-        buttons.append(action(words, functools.partial(on_pick, value), key=f"{key}-{value}", compact=True,
-                              chosen=value == chosen, shell=shell,
-                              describe=describe(value) if describe else None))
+        button = action(label(value), functools.partial(on_pick, value), key=f"{key}-{value}", compact=True,
+                        chosen=value == chosen, shell=shell, describe=describe(value) if describe else None)
+        if value == suggested and value != chosen and isinstance(button, ft.OutlinedButton) and button.style:
+            button.style.side = ft.BorderSide(3, ft.Colors.PRIMARY)
+        buttons.append(button)
     return ft.Row(buttons, wrap=True, spacing=CHIP_SPACING, run_spacing=CHIP_SPACING, key=f"{key}-chips")
 
 

@@ -247,7 +247,7 @@ def unload_panel(shell: Shell, state: HeartlandState) -> ft.DialogControl:
     carried = [good for good in GOODS if truck.carried(good)]
     suggestions = {good: last_price(shell, good) for good in carried}
     rows: list[ft.Control] = [
-        w.text("Printed price per cube (★ last paid):", 14),
+        w.text("Printed price per cube (the last one paid has a thick outline):", 14),
         w.chips(shell, range(1, MAX_PRICE + 1), chosen, lambda price: shell.set_draft(price=price), key="price",
                 label=lambda price: f"${price}", describe=lambda price: f"${price} per cube",
                 suggested=next((price for price in suggestions.values() if price), None) if chosen is None else None),
