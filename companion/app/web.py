@@ -21,12 +21,14 @@ extra address (and so the extra allowed origin) it serves.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import errno
 import hashlib
 import logging
+import os
 import re
 import socket
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -44,6 +46,9 @@ APP_NAME = "Companion"
 APP_DESCRIPTION = "A table-side companion for board games."
 LOOPBACK = "127.0.0.1"
 GRACEFUL_SHUTDOWN_S = 5
+# Flet reads these when the app is made; the page in companion/assets (and its policy)
+# only works with its own assets folder and the socket at /ws.
+FLET_OVERRIDES = ("FLET_ASSETS_DIR", "FLET_WEBSOCKET_HANDLER_ENDPOINT", "FLET_UPLOAD_DIR")
 
 # FastAPI's self-documentation, and Flet endpoints this app has no use for.
 CLOSED_PATHS = frozenset({"/docs", "/docs/oauth2-redirect", "/redoc", "/openapi.json", "/oauth_callback", "/upload"})
@@ -254,20 +259,30 @@ class Door:
         return send_with_headers
 
 
+@contextlib.contextmanager
+def _without_env(names: Iterable[str]) -> Iterator[None]:
+    saved = {name: os.environ.pop(name) for name in names if name in os.environ}
+    try:
+        yield
+    finally:
+        os.environ.update(saved)
+
+
 def create_app(main: Callable[[ft.Page], Any], addresses: Sequence[Address], *,
                assets_dir: str | Path | None = None) -> Door:
     """Flet's FastAPI app for `main`, named Companion, offline, behind a `Door` for `addresses`."""
     import flet_web
     import flet_web.fastapi as flet_fastapi
 
-    flet_app = flet_fastapi.app(
-        main,
-        assets_dir=str(assets_dir or ASSETS_DIR),
-        app_name=APP_NAME,
-        app_short_name=APP_NAME,
-        app_description=APP_DESCRIPTION,
-        no_cdn=True,
-    )
+    with _without_env(FLET_OVERRIDES):
+        flet_app = flet_fastapi.app(
+            main,
+            assets_dir=str(assets_dir or ASSETS_DIR),
+            app_name=APP_NAME,
+            app_short_name=APP_NAME,
+            app_description=APP_DESCRIPTION,
+            no_cdn=True,
+        )
     # FastAPI adds its documentation routes in its constructor; take them out (the Door
     # answers their paths with 404 rather than the app's page).
     flet_app.router.routes = [route for route in flet_app.router.routes
@@ -302,12 +317,3 @@ def serve(main: Callable[[ft.Page], Any], sock: socket.socket, *, also: Sequence
     host, port = sock.getsockname()[:2]
     app = create_app(main, [Address(host, port), *also], assets_dir=assets_dir)
     server(app).run(sockets=[sock])
-
-
-def fonts() -> dict[str, str]:
-    """`page.fonts` entries for the shipped fonts (served under the page's own origin)."""
-    return {
-        "Noto Sans": f"{FONTS_URL}{FALLBACK_FONTS['notosans']}",
-        "Noto Color Emoji": f"{FONTS_URL}{FALLBACK_FONTS['notocoloremoji']}",
-        "Noto Sans CJK": f"{FONTS_URL}{FALLBACK_FONTS['notosanssc']}",
-    }

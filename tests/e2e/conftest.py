@@ -2,8 +2,8 @@
 
 ``app`` serves ``companion.app.main:main`` through the web door, as ``companion --web``
 does, on a fresh data folder (one per test: the app resumes the last open game, so tests
-sharing a folder would land in each other's games) and opens Chromium on it. A failing test leaves a ``FAILED-<test>.png`` screenshot and
-prints the server's log.
+sharing a folder would land in each other's games) and opens Chromium on it. A failing
+test leaves a ``FAILED-<test>.png`` screenshot and prints the server's log.
 """
 
 from __future__ import annotations

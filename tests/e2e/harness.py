@@ -211,11 +211,13 @@ def serve_app(target: str, **kwargs: Any) -> AppServer:
 class FlutterPage:
     """Helpers over a Playwright page showing a Flet (Flutter web) app."""
 
-    def __init__(self, page: Any, url: str, timeout_ms: int = 20_000, requests: list[str] | None = None) -> None:
+    def __init__(self, page: Any, url: str, timeout_ms: int = 20_000, requests: list[str] | None = None,
+                 console: list[str] | None = None) -> None:
         self.page = page
         self.url = url
         self.timeout_ms = timeout_ms
         self.requests = [] if requests is None else requests  # every URL the browser asked for, in order
+        self.console = [] if console is None else console  # "<type>: <text>" of every page's console
 
     def enable_semantics(self) -> None:
         """Flutter builds its accessibility DOM only after its off-screen placeholder is clicked."""
@@ -307,12 +309,18 @@ def open_browser(
         try:
             context = browser.new_context(viewport=dict(viewport or DEFAULT_VIEWPORT))
             requests: list[str] = []
+            console: list[str] = []
             # On the context, so requests of workers and service workers are seen too; sockets
             # are not requests to Playwright, so each page reports its own.
             context.on("request", lambda request: requests.append(request.url))
-            context.on("page", lambda opened: opened.on("websocket", lambda socket: requests.append(socket.url)))
+
+            def watch(opened: Any) -> None:
+                opened.on("websocket", lambda socket: requests.append(socket.url))
+                opened.on("console", lambda message: console.append(f"{message.type}: {message.text}"))
+
+            context.on("page", watch)
             page = context.new_page()
             page.set_default_timeout(timeout_ms)
-            yield FlutterPage(page, url, timeout_ms, requests).load()
+            yield FlutterPage(page, url, timeout_ms, requests, console).load()
         finally:
             browser.close()

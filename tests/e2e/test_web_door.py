@@ -76,6 +76,8 @@ def test_a_full_game_asks_nothing_of_any_other_origin(app: CompanionApp) -> None
     assert f"{origin}/main.dart.wasm" in requests or f"{origin}/main.dart.js" in requests
     assert f"{origin.replace('http://', 'ws://')}/ws" in requests
     assert not [url for url in requests if "jsdelivr" in url or "gstatic" in url or "googleapis" in url]
+    # The Content-Security-Policy blocked nothing the app needs (scripts, wasm, workers, fonts).
+    assert [line for line in app.ui.console if "Content Security Policy" in line] == []
 
 
 def refused_sockets(ui: FlutterPage, attacker: Any, socket_url: str) -> tuple[str, list[str]]:
@@ -155,6 +157,7 @@ def test_names_in_many_scripts_are_drawn_with_the_shipped_fonts(app: CompanionAp
         ui.page.wait_for_timeout(200)
     assert wanted <= set(ui.requests), [url for url in ui.requests if "font" in url]
     assert [url for url in ui.requests if not local(url, origin)] == []
+    assert [line for line in ui.console if "Content Security Policy" in line] == []
     played.see(ui, f"1. {NAME}", f"2. {CJK_NAME}")
     shot = ui.screenshot("web-door-names-in-many-scripts", settle_s=3)  # fonts are drawn once decoded
     assert shot.stat().st_size > 10_000
