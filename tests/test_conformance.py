@@ -2,7 +2,8 @@
 
 Each game only brings a `Table`: who may sit down, which options, the events a table
 might plausibly record (legal or not), and what must always hold for that game. Adding
-a game to GAMES means adding a Table here; everything else runs unchanged.
+a game to GAMES means adding a Table here; everything else runs unchanged, stopping the
+game (`end_game`) and recording events against the rules (`override`) included.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from hypothesis import strategies as st
 from companion import GAMES, RuleError, Session
 
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")
-WRONG_VALUES = (None, True, False, -1, 0, 10**9, 1.5, "", "x" * 100, [], {}, "Nobody")
+WRONG_VALUES = (None, True, False, -1, 0, 10**9, 10**5000, 1.5, "", "x" * 100, [], {}, [[[[[[[[[[]]]]]]]]]], "Nobody")
+STOP = {"type": "end_game", "note": "the table stopped"}
 EventStrategy = st.SearchStrategy[Any]
 
 
@@ -29,6 +31,8 @@ class Table:
     options: st.SearchStrategy[dict[str, Any]]
     events: Callable[[Session], EventStrategy]
     always: Callable[[Session], None] = lambda session: None
+    # Legal events that bring the game to a later phase before random play (0: none).
+    opening: Callable[[Session, int], None] = lambda session, length: None
 
 
 def seated(low: int, high: int) -> st.SearchStrategy[list[str]]:
@@ -66,13 +70,17 @@ def heartland_events(session: Session) -> EventStrategy:
         event("weigh_station", player=player),
         event("buy_upgrade", player=player, name=st.sampled_from(("Sleeper Cab", "Big Tank")), cost=st.integers(0, 6)),
         event("adjust", player=player, amount=st.integers(-3, 3), note=st.just("correction")),
+        event("correct_cargo", player=player, good=good, cubes=st.integers(-3, 3), note=st.just("missed load")),
     )
 
 
 def heartland_always(session: Session) -> None:
-    for standing in session.standings():
-        assert standing.detail["money"] >= 0
-        assert 0 <= standing.detail["cubes"] <= session.state.capacity
+    overridden = any(event.get("override") for event in session.events)
+    for truck in session.state.trucks:
+        assert truck.money >= 0
+        assert all(count >= 0 for count in truck.cargo)
+        assert overridden or truck.cubes <= session.state.capacity
+    assert session.state.round == (session.state.turn.number - 1) // len(session.players) + 1
 
 
 # --- TransAmerica ---------------------------------------------------------------------------
@@ -113,6 +121,10 @@ def great_plains_events(session: Session) -> EventStrategy:
         event("place_token", player=player, spirit=spirit),
     )
     tokens = st.dictionaries(st.sampled_from(session.players), st.integers(0, 6), max_size=2)
+    zone = event("zone", spaces=st.integers(1, 12), water=st.integers(0, 3), tokens=tokens)
+    scoring_done = event("scoring_done")
+    if session.state.scoring:
+        return st.one_of(zone, zone, zone, scoring_done, event("use_spirit", player=player, spirit=spirit), placing)
     return st.one_of(
         placing,
         placing,
@@ -121,8 +133,17 @@ def great_plains_events(session: Session) -> EventStrategy:
         placing,
         placing,
         event("use_spirit", player=player, spirit=spirit),
-        event("zone", spaces=st.integers(1, 12), water=st.integers(0, 3), tokens=tokens),
+        zone,
+        scoring_done,
     )
+
+
+def great_plains_opening(session: Session, tokens: int) -> None:
+    """All six caves, then up to 40 tokens: random play then starts near or in the scoring."""
+    if tokens:
+        for _ in range(6 + tokens):
+            kind = "place_cave" if session.state.cave_phase else "place_token"
+            session.apply({"type": kind, "player": session.current_player})
 
 
 def great_plains_always(session: Session) -> None:
@@ -135,6 +156,9 @@ def great_plains_always(session: Session) -> None:
     for seat, player in enumerate(session.players):
         counted = sum(zone.tokens[seat] for zone in state.zones)
         assert counted == state.zone_tokens_of(player) <= state.tokens[seat]
+    assert state.scoring == (state.all_placed and not session.is_over)
+    if state.scoring:
+        assert session.current_player is None and not any(s.winner for s in session.standings())
 
 
 TABLES: dict[str, Table] = {
@@ -155,9 +179,10 @@ TABLES: dict[str, Table] = {
                           always=transamerica_always),
     "great_plains": Table(
         players=seated(2, 2),
-        options=st.sampled_from(({}, {"fox": "Ann"}, {"fox": "bob"})),
+        options=st.sampled_from(({}, {"fox": "Ann"}, {"fox": "bob"}, {"first": "Bob"}, {"fox": "Bob", "first": "ann"})),
         events=great_plains_events,
         always=great_plains_always,
+        opening=great_plains_opening,
     ),
 }
 
@@ -200,6 +225,7 @@ def assert_always(session: Session, table: Table) -> None:
     if session.is_over:
         assert session.current_player is None
     assert session.current_player in (None, *session.players)
+    assert (session.stopped_note is not None) == (session.events[-1:] == [STOP] if session.events else False)
     table.always(session)
 
 
@@ -209,7 +235,10 @@ def assert_english(sentence: Any) -> None:
 
 
 def record(session: Session, candidate: Any) -> None:
-    """Apply an event the way the app does; a refusal must leave everything as it was."""
+    """Apply an event the way the app does; a refusal must leave everything as it was.
+
+    A refusal that says the table may record the event anyway must be right about it.
+    """
     state, cursor = session.state, session.cursor
     try:
         preview = session.check(candidate)
@@ -220,7 +249,11 @@ def record(session: Session, candidate: Any) -> None:
         with pytest.raises(RuleError) as again:
             session.apply(candidate)
         assert str(again.value) == str(refusal)
+        assert again.value.overridable == refusal.overridable
         assert session.to_dict() == before and session.state is state
+        if refusal.overridable:
+            anyway = session.check({**candidate, "override": True})
+            assert f" — recorded against the rule: {str(refusal).rstrip('.')}" in str(anyway)
         return
     assert session.state is state and session.cursor == cursor
     assert session.apply(candidate) == preview
@@ -262,15 +295,30 @@ def test_every_registered_game_has_a_table() -> None:
 def test_random_play_keeps_every_promise(game_id: str, data: st.DataObject) -> None:
     table = TABLES[game_id]
     session = Session.new(game_id, data.draw(table.players), options=data.draw(table.options))
+    table.opening(session, data.draw(st.sampled_from((0, 0, 34, 38, 40)), label="opening"))
     assert_always(session, table)
+    steps = ("event",) * 24 + ("override",) * 4 + ("malformed",) * 4 + ("undo", "undo", "redo", "undo_redo", "stop")
     for _ in range(data.draw(st.integers(20, 100), label="steps")):
-        step = data.draw(st.sampled_from(("event",) * 12 + ("malformed", "malformed", "undo", "redo")))
+        step = data.draw(st.sampled_from(steps))
         if step == "undo" and session.can_undo:
             session.undo()
         elif step == "redo" and session.can_redo:
             session.redo()
-        elif step in ("event", "malformed"):
+        elif step == "undo_redo" and session.can_undo:
+            assert_undo_redo_changes_nothing(session)
+        elif step == "stop":
+            record(session, STOP)
+        elif step in ("event", "override", "malformed"):
             candidate = data.draw(table.events(session))
+            if step == "override":
+                candidate = {**candidate, "override": True}
             record(session, malformed(data, candidate) if step == "malformed" else candidate)
         assert_always(session, table)
     assert_replays(session, game_id)
+
+
+def assert_undo_redo_changes_nothing(session: Session) -> None:
+    saved, state, standings = session.to_dict(), session.state, session.standings()
+    undone = session.undo()
+    assert session.redo() == undone
+    assert (session.to_dict(), session.state, session.standings()) == (saved, state, standings)

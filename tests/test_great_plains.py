@@ -229,6 +229,7 @@ def test_the_table_stops_a_game_being_scored_with_the_zones_entered_so_far() -> 
     session.apply(zone(10, 1, Bob=4))
     assert str(session.apply({"type": "end_game", "note": "closing time"})) == "The game was stopped: closing time"
     assert session.is_over and session.stopped_note == "closing time"
+    assert session.state.over and not session.state.scoring and session.state.all_placed
     assert [(s.player, s.score, s.winner) for s in session.standings()] == [("Bob", 11, True), ("Ann", 0, False)]
     assert "The game is over" in fact_refuses(session, zone(3, Ann=1))
     assert "The game is over" in fact_refuses(session, SCORING_DONE)

@@ -7,6 +7,8 @@ Nothing here imports Flet or touches storage.
 
 from __future__ import annotations
 
+import inspect
+import types
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -205,10 +207,10 @@ def table_call(event: Mapping[str, Any], refusal: RuleError) -> None:
 class Stopped(Generic[State]):
     """A game the table stopped early (`end_game`): its state as it stood, and why.
 
-    `over` is true and `current_player` is None; every other attribute reads through to
-    the game's own state, so whatever shows a game keeps working once it is stopped
-    (check `over` before anything that only makes sense in play, such as Great Plains'
-    `scoring`).
+    It reads as the game's own state with `over` true and `current_player` None: fields
+    read through, and the state's properties and methods are worked out on this object,
+    so whatever derives from `over` follows (Great Plains' `scoring` is false, say), and
+    whatever shows a game keeps working once it is stopped.
     """
 
     state: State
@@ -225,6 +227,11 @@ class Stopped(Generic[State]):
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__") or name == "state":  # copy and pickle probe before `state` exists
             raise AttributeError(name)
+        found = inspect.getattr_static(type(self.state), name, None)
+        if isinstance(found, property) and found.fget is not None:
+            return found.fget(self)
+        if inspect.isfunction(found):
+            return types.MethodType(found, self)
         return getattr(self.state, name)
 
 
