@@ -270,7 +270,11 @@ def _without_env(names: Iterable[str]) -> Iterator[None]:
 
 def create_app(main: Callable[[ft.Page], Any], addresses: Sequence[Address], *,
                assets_dir: str | Path | None = None) -> Door:
-    """Flet's FastAPI app for `main`, named Companion, offline, behind a `Door` for `addresses`."""
+    """Flet's FastAPI app for `main`, named Companion, offline, behind a `Door` for `addresses`.
+
+    Another `assets_dir` must hold the page of companion/assets (index.html, boot.js): Flet's
+    own page has inline scripts, which the policy refuses.
+    """
     import flet_web
     import flet_web.fastapi as flet_fastapi
 
