@@ -677,3 +677,10 @@ def test_a_list_that_cannot_be_read_is_empty_and_says_why(played: tuple[Path, st
         "The saved games could not be read: 'sessions' is a file, not a folder."
     )
     assert not data.exists(session_id)
+    assert data.known_players() == []
+
+
+@pytest.mark.parametrize("name", ["bad\0name", "x" * 5000])
+def test_a_data_folder_name_no_disk_accepts_is_refused_in_words(tmp_path: Path, name: str) -> None:
+    with pytest.raises(StoreError, match="^The data folder .* cannot be used: "):
+        Store(tmp_path / name).check_usable()

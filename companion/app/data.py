@@ -1,7 +1,10 @@
 """What the screens need from the store, shared by every window or tab of one process.
 
 Two tabs showing the same game share one `Session` object (and so one lock and one
-journal); the store is asked to close a session only when the last tab lets go.
+journal); the store is asked to close a session only when the last tab lets go, and a
+game is not deleted while any tab has it. Faults arrive as `StoreError` sentences (never
+an OSError); reading questions (the list, names to suggest, status lines) answer even
+then, and where the app was is kept by `ui_state.py`, which never fails.
 """
 
 from __future__ import annotations
@@ -72,7 +75,11 @@ class AppData:
                 self.remember_screen(None)
 
     def known_players(self) -> list[str]:
-        return list(self.store.known_players())
+        """Names to suggest; none when the saved games cannot be read (the list says why)."""
+        try:
+            return list(self.store.known_players())
+        except StoreError:
+            return []
 
     def status_line(self, summary: SessionSummary) -> str:
         """'Bob's turn · $32 / $40' for the home screen, cached until the game changes."""

@@ -129,6 +129,8 @@ class Store:
         self, directory: str | Path | None = None, *, durable: bool = True, folder: Folder | None = None
     ) -> None:
         self.directory = None if directory is None else Path(directory)
+        if "\0" in str(self.directory):  # Python refuses it with a ValueError before any disk sees it
+            raise StoreError("store.unusable", path=repr(str(directory)), reason="no disk accepts a NUL in a name")
         try:
             if folder is None:
                 folder = MemoryFolder() if directory is None else DiskFolder(directory, durable=durable)
