@@ -684,3 +684,20 @@ def test_a_list_that_cannot_be_read_is_empty_and_says_why(played: tuple[Path, st
 def test_a_data_folder_name_no_disk_accepts_is_refused_in_words(tmp_path: Path, name: str) -> None:
     with pytest.raises(StoreError, match="^The data folder .* cannot be used: "):
         Store(tmp_path / name).check_usable()
+
+
+def test_a_damaged_file_that_cannot_be_moved_aside_stays_and_leaves_no_note(
+    played: tuple[Path, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    directory, session_id = played
+    (directory / "sessions" / f"{session_id}.json").write_bytes(b"{not json")
+    before = snapshot(directory)
+    store = Store(directory)
+    monkeypatch.setattr(store.folder, "move", fail_with(errno.EROFS))
+    with pytest.raises(StoreError, match=r"^The saved games could not be read: the disk is read-only\.$"):
+        store.open(session_id)
+    assert snapshot(directory) == before and store.quarantine_notes() == []
+    monkeypatch.undo()
+    with pytest.raises(StoreError, match="set aside in the quarantine folder"):
+        store.open(session_id)
+    assert len(store.quarantine_notes()) == 1

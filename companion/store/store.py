@@ -714,4 +714,8 @@ class Store:
         except FileNotFoundError:  # another process set it aside (or removed it) first
             self._folder.remove(target + NOTE_SUFFIX)
             return
+        except OSError:  # the file stays where it was: so must its note (no note of a move that did not happen)
+            with contextlib.suppress(OSError):
+                self._folder.remove(target + NOTE_SUFFIX)
+            raise
         self._notes.append(note)
