@@ -7,6 +7,7 @@ Nothing here imports Flet or touches storage.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import types
 import unicodedata
@@ -289,7 +290,7 @@ class Game(Generic[State]):
     def __post_init__(self) -> None:
         _stop_aware(self)
 
-    @property
+    @functools.cached_property
     def all_events(self) -> Mapping[str, EventKind[Any]]:
         """The game's own events and `end_game`, which every game takes."""
         return {**self.events, "end_game": END_GAME}
