@@ -135,3 +135,19 @@ def test_transamerica_is_for_2_to_6_players(count: int) -> None:
 def test_transamerica_has_no_options() -> None:
     with pytest.raises(RuleError, match="Unknown option 'target' for TransAmerica"):
         Session.new("transamerica", ["Ann", "Bob"], options={"target": 40})
+
+
+def test_the_table_stops_after_two_rounds_and_the_points_left_decide() -> None:
+    session = new_game()
+    session.apply(end_round(Ann=0, Bob=3, Cy=5))
+    session.apply(end_round(Ann=4, Bob=0, Cy=0))
+    sentence = session.apply({"type": "end_game", "note": "the train home leaves at ten"})
+    assert str(sentence) == "The game was stopped: the train home leaves at ten"
+    assert session.is_over and session.stopped_note == "the train home leaves at ten"
+    assert [(s.player, s.score, s.winner) for s in session.standings()] == [
+        ("Bob", 10, True), ("Ann", 9, False), ("Cy", 8, False),
+    ]
+    assert session.state.round_number == 3
+    assert "The game is over" in refused(session, end_round(Ann=0, Bob=0, Cy=0))
+    session.undo()
+    assert not session.is_over and session.state.starter == "Cy"
