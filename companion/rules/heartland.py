@@ -6,9 +6,10 @@ A turn is a Move (fuel or $1 a space, or a tow), one Action (load, unload or dis
 a refuel the app ignores; a player who moved and then cannot act is towed, and a towed
 player's discard is forced (free with $0). Turns are counted in rounds of one turn per
 player. Reaching the money target during one's own turn starts the final round: every
-other player takes exactly one more turn. Cubes still on a truck at
-the end cost $1 (corn, soybeans) or $2 (cattle, pigs). Most money wins; a tie goes to
-fewer cubes, then the victory is shared.
+other player takes exactly one more turn. Cubes still on a truck at the end cost $1
+(corn, soybeans) or $2 (cattle, pigs). Most money wins; a tie goes to fewer cubes, then
+the victory is shared. What the table may decide against these rules is raised through
+`table_call`; the rest are facts.
 """
 
 from __future__ import annotations
