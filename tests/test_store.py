@@ -861,9 +861,10 @@ def test_a_session_open_in_another_process_is_busy_until_it_dies(tmp_path: Path)
         assert child.stdout is not None and child.stdout.readline().strip() == "holding"
         with pytest.raises(SessionBusy, match="open in another window"):
             store.open(session_id)
-        with pytest.raises(SessionBusy):
+        with pytest.raises(SessionBusy, match="^This game is open on another screen; close it there before deleting"):
             store.delete(session_id)
         assert [summary.id for summary in store.sessions()] == [session_id]
+        assert store.peek(session_id).cursor == 1  # its status still shows, read without the lock
     finally:
         child.kill()
         child.wait()
