@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from companion import GAMES, RuleError, Session
 
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")
-WRONG_VALUES = (None, True, False, -1, 0, 10**9, 10**5000, 1.5, "", "x" * 100, [], {}, [[[[[[[[[[]]]]]]]]]], "Nobody")
+WRONG_VALUES = (None, True, False, -1, 0, 10**9, 10**40, 1.5, "", "x" * 100, [], {}, [[[[[[[[[[]]]]]]]]]], "Nobody")
 STOP = {"type": "end_game", "note": "the table stopped"}
 EventStrategy = st.SearchStrategy[Any]
 
