@@ -129,7 +129,7 @@ class Store:
         self, directory: str | Path | None = None, *, durable: bool = True, folder: Folder | None = None
     ) -> None:
         self.directory = None if directory is None else Path(directory)
-        if "\0" in str(self.directory):  # Python refuses it with a ValueError before any disk sees it
+        if directory is not None and "\0" in str(directory):  # Python's ValueError, before any disk sees it
             raise StoreError("store.unusable", path=repr(str(directory)), reason="no disk accepts a NUL in a name")
         try:
             if folder is None:
