@@ -8,13 +8,16 @@ ENOSPC, ...) at the moment it matters.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
 import shutil
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
 from hypothesis import given, settings
@@ -701,3 +704,62 @@ def test_a_damaged_file_that_cannot_be_moved_aside_stays_and_leaves_no_note(
     with pytest.raises(StoreError, match="set aside in the quarantine folder"):
         store.open(session_id)
     assert len(store.quarantine_notes()) == 1
+
+
+# --------------------------------------------------------------------------- memory and disk agree, whatever fails
+
+FAULTS = {
+    "none": None,
+    "full disk at the rename": ("replace", errno.ENOSPC),
+    "read-only at the temp file": ("open", errno.EROFS),
+    "file fsync fails": ("fsync file", errno.EIO),
+    "folder fsync fails after the rename": ("fsync folder", errno.EIO),
+}
+
+
+def _inject(fault: tuple[str, int] | None) -> contextlib.AbstractContextManager[Any]:
+    if fault is None:
+        return contextlib.nullcontext()
+    target, code = fault
+    if target.startswith("fsync"):
+        return mock.patch.object(os, "fsync", fail_on_fsync_of(target.split()[1], code))
+    real_open = os.open
+
+    def refuse(path: Any, *args: Any, **kwargs: Any) -> Any:
+        if target == "open" and not (args and args[0] & os.O_CREAT):
+            return real_open(path, *args, **kwargs)  # reading and folder handles still work
+        raise OSError(code, os.strerror(code), path)
+
+    return mock.patch.object(os, target, refuse)
+
+
+@settings(max_examples=40, deadline=None)
+@given(steps=st.lists(st.tuples(st.sampled_from(["adjust", "undo", "redo", "rename"]), st.sampled_from(list(FAULTS))),
+                      min_size=1, max_size=12))
+def test_whatever_the_disk_refuses_memory_and_disk_agree(steps: list[tuple[str, str]]) -> None:
+    """After any mix of changes and faults, a restarted store shows exactly what the app showed."""
+    with tempfile.TemporaryDirectory() as directory:
+        store = Store(directory)
+        session = store.new("heartland", ["Ann", "Bob"])
+        session_id = session.id or ""
+        title = ""
+        for number, (change, fault) in enumerate(steps):
+            before = (session.to_dict(), title)
+            try:
+                with _inject(FAULTS[fault]):
+                    if change == "adjust":
+                        session.apply(ADJUST)
+                    elif change == "undo" and session.can_undo:
+                        session.undo()
+                    elif change == "redo" and session.can_redo:
+                        session.redo()
+                    elif change == "rename":
+                        store.rename(session_id, f"Evening {number}")
+                        title = f"Evening {number}"
+            except StoreError as error:
+                assert str(error).startswith(("Not saved, so not recorded: ", "The title could not be saved: "))
+                assert (session.to_dict(), title) == before
+        store.close()
+        with Store(directory) as again:
+            assert again.open(session_id).to_dict() == session.to_dict()
+            assert again.sessions()[0].title == title
