@@ -68,8 +68,8 @@ class UiStateFile:
     def __init__(self, folder: Folder) -> None:
         self._folder = folder
 
-    def read(self) -> dict[str, Any]:
-        """The saved state with every field checked; {} when the file is missing or damaged."""
+    def _read(self) -> dict[str, Any]:
+        """The file's object as found (`_clean` checks its fields); {} when it is missing or unreadable."""
         try:
             raw = self._folder.read(UI_STATE_FILE)
             if not raw or len(raw) > MAX_FILE_BYTES:
@@ -80,11 +80,11 @@ class UiStateFile:
         return state if isinstance(state, dict) else {}
 
     def last_view(self) -> View:
-        state = _clean(self.read())
+        state = _clean(self._read())
         return state["open_session"], state["panel"], state["draft"]
 
     def habits(self) -> dict[str, int]:
-        habits: dict[str, int] = _clean(self.read())["habits"]
+        habits: dict[str, int] = _clean(self._read())["habits"]
         return habits
 
     def remember_view(self, session_id: str | None, panel: str | None, draft: Any) -> bool:
@@ -98,7 +98,7 @@ class UiStateFile:
 
     def _write(self, **changes: Any) -> bool:
         """False when the disk refused (read-only, full, a folder in the way): the app goes on."""
-        state = {**_clean(self.read()), **changes}
+        state = {**_clean(self._read()), **changes}
         try:
             self._folder.write(UI_STATE_FILE, json.dumps(state).encode())
         except OSError:
