@@ -763,3 +763,23 @@ def test_whatever_the_disk_refuses_memory_and_disk_agree(steps: list[tuple[str, 
         with Store(directory) as again:
             assert again.open(session_id).to_dict() == session.to_dict()
             assert again.sessions()[0].title == title
+
+
+@pytest.mark.parametrize("kind", ["pipe", "device"])
+def test_a_pipe_or_device_in_place_of_a_file_is_a_sentence_not_a_hang(
+    played: tuple[Path, str], kind: str
+) -> None:
+    directory, session_id = played
+    for name in ("index.json", f"sessions/{session_id}.json", "ui-state.json"):
+        (directory / name).unlink(missing_ok=True)
+        if kind == "pipe":
+            os.mkfifo(directory / name)
+        else:
+            (directory / name).symlink_to("/dev/zero")
+    with pytest.raises(StoreError, match=r"cannot be used: 'index.json' is not an ordinary file\.$"):
+        Store(directory)
+    (directory / "index.json").unlink()
+    data = AppData(Store(directory))
+    assert data.last_view() == (None, None, {})
+    with pytest.raises(StoreError, match=rf"'sessions/{session_id}.json' is not an ordinary file\.$"):
+        data.open(session_id)

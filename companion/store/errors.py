@@ -67,6 +67,8 @@ def os_reason(error: OSError, root: str | os.PathLike[str] | None = None) -> str
         return "the path of the data folder is too long"
     if code == errno.EIO:
         return "the disk reported an error"
+    if code == errno.EINVAL and error.filename:
+        return f"{where} is not an ordinary file"
     return (error.strerror or type(error).__name__).rstrip(".").lower()
 
 

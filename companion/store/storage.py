@@ -26,6 +26,7 @@ import errno
 import json
 import os
 import secrets
+import stat
 import sys
 import threading
 import time
@@ -231,11 +232,19 @@ class DiskFolder:
         os.unlink(probe)
 
     def read(self, name: str) -> bytes | None:
+        path = self.path(name)
         try:
-            with open(self.path(name), "rb") as file:
-                return file.read()
+            # Non-blocking, so that a pipe put in a file's place cannot hang the app.
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0))
         except FileNotFoundError:
             return None
+        with open(fd, "rb", closefd=True) as file:
+            kind = os.fstat(fd).st_mode
+            if stat.S_ISDIR(kind):
+                raise IsADirectoryError(errno.EISDIR, "is a folder", path)
+            if not stat.S_ISREG(kind):  # a device or a pipe: never a Companion file
+                raise OSError(errno.EINVAL, "not an ordinary file", path)
+            return file.read()
 
     def write(self, name: str, data: bytes) -> None:
         target = self.path(name)
