@@ -238,12 +238,16 @@ class DiskFolder:
             fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0))
         except FileNotFoundError:
             return None
-        with open(fd, "rb", closefd=True) as file:
+        try:
             kind = os.fstat(fd).st_mode
             if stat.S_ISDIR(kind):
                 raise IsADirectoryError(errno.EISDIR, "is a folder", path)
             if not stat.S_ISREG(kind):  # a device or a pipe: never a Companion file
                 raise OSError(errno.EINVAL, "not an ordinary file", path)
+        except BaseException:
+            os.close(fd)
+            raise
+        with open(fd, "rb", closefd=True) as file:
             return file.read()
 
     def write(self, name: str, data: bytes) -> None:
