@@ -14,8 +14,12 @@ serves it behind `Door`, an ASGI layer this module controls:
   fonts Flutter looks up by their Google Fonts names are answered with fonts shipped in
   `companion/assets/fonts/`.
 
-Loopback only for now; `Address` lists let a later "share on the local network" pass the
-extra address (and so the extra allowed origin) it serves.
+Sharing a game (`companion.app.share`) adds the local-network address for as long as the
+share lasts (`ShareListener`). What arrives on that address is held to stricter rules: the
+`Host` and `Origin` must be that address, and without the cookie of a joined phone the only
+answers are the "enter the code" page (`companion/assets/join.html`), the join itself and
+the icon: no app, no socket, no list of games. A phone's socket carries its guest id to the
+page's `main` (`share.current_guest`).
 """
 
 from __future__ import annotations
@@ -24,10 +28,12 @@ import asyncio
 import contextlib
 import errno
 import hashlib
+import html
 import logging
 import os
 import re
 import socket
+import urllib.parse
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,8 +41,11 @@ from typing import Any
 
 import flet as ft
 from starlette.datastructures import Headers
-from starlette.responses import PlainTextResponse, RedirectResponse, Response
+from starlette.requests import cookie_parser
+from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from companion.app.share import Share, ShareError, Sharing, current_guest
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +81,16 @@ FALLBACK_FONTS = {
                     "NotoSansCJK-Regular-subset.woff2"),
 }
 _FALLBACK_FONT_PATH = re.compile(r"^/assets/fonts/([a-z0-9]+)/v\d+/[A-Za-z0-9_.-]+\.woff2$")
+
+
+# Sharing: the cookies of a joined phone, and what a phone without one may still ask for.
+GUEST_COOKIE = "companion_guest"
+NAME_COOKIE = "companion_name"
+NAME_COOKIE_AGE_S = 365 * 24 * 3600  # the name is remembered on the phone for the next game
+JOIN_PAGE = ASSETS_DIR / "join.html"
+JOIN_BODY_MAX = 4096
+OPEN_TO_ANYONE = frozenset({"/favicon.png"})
+SHARE_STOP_GRACE_S = 0.5  # time for joined pages to draw "sharing stopped" before their sockets close
 
 
 class PortError(Exception):
@@ -131,8 +150,11 @@ def _port_problem(error: OSError, host: str, port: int) -> str:
     return f"cannot listen on {host}:{port} ({error.strerror or error})"
 
 
-def content_security_policy(addresses: Iterable[Address]) -> str:
-    """Only the served origin: scripts, wasm (CanvasKit/skwasm), its blob: worker, the socket."""
+def content_security_policy(addresses: Iterable[Address], *, forms: bool = False) -> str:
+    """Only the served origin: scripts, wasm (CanvasKit/skwasm), its blob: worker, the socket.
+
+    `forms`: the "enter the code" page posts its form to this server.
+    """
     sockets = " ".join(sorted({f"ws://{address.netloc}" for address in addresses}))
     return "; ".join([
         "default-src 'self'",
@@ -145,7 +167,7 @@ def content_security_policy(addresses: Iterable[Address]) -> str:
         "manifest-src 'self'",
         "object-src 'none'",
         "base-uri 'self'",
-        "form-action 'none'",
+        "form-action 'self'" if forms else "form-action 'none'",
         "frame-ancestors 'none'",
     ])
 
@@ -154,7 +176,7 @@ class Door:
     """ASGI layer in front of Flet's FastAPI app; see the module docstring."""
 
     def __init__(self, app: ASGIApp, addresses: Sequence[Address], *, web_dir: str | Path,
-                 fonts_dir: Path = ASSETS_DIR / "fonts") -> None:
+                 fonts_dir: Path = ASSETS_DIR / "fonts", sharing: Sharing | None = None) -> None:
         if not addresses:
             raise ValueError("a web door needs at least one address")
         self.app = app
@@ -163,18 +185,23 @@ class Door:
         self.origins = frozenset(address.origin for address in self.addresses)
         self.web_dir = Path(web_dir)
         self.fonts_dir = fonts_dir
-        self.headers = [
-            (b"content-security-policy", content_security_policy(self.addresses).encode()),
-            (b"x-content-type-options", b"nosniff"),
-            (b"x-frame-options", b"DENY"),
-            (b"referrer-policy", b"no-referrer"),
-            (b"cross-origin-resource-policy", b"same-origin"),
-        ]
+        self.headers = security_headers(self.addresses)
         self._client: dict[str, tuple[bytes, str]] = {}
+        self.sharing = sharing
+        self.lan: Address | None = None  # where the share listener answers (kept after it stops)
+        self.loop: asyncio.AbstractEventLoop | None = None  # the server's, once it started
+        self.on_started: list[Callable[[], None]] = []
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):  # lifespan: Flet's sessions start and stop there
+            if scope["type"] == "lifespan" and self.loop is None:
+                self.loop = asyncio.get_running_loop()
+                for started in self.on_started:
+                    self.loop.call_soon(started)
             await self.app(scope, receive, send)
+            return
+        if self.shared(scope):
+            await self.shared_door(scope, receive, send)
             return
         refusal = self.refusal(scope)
         if refusal is not None:
@@ -200,16 +227,20 @@ class Door:
         else:
             await self.app(scope, receive, self._secured(send))
 
-    def refusal(self, scope: Scope) -> str | None:
+    def refusal(self, scope: Scope, addresses: Sequence[Address] | None = None) -> str | None:
         """Why this request is refused, or None when it comes from a page of this server."""
+        addresses = addresses or self.addresses
+        hosts = self.hosts if addresses is self.addresses else frozenset().union(
+            *(address.host_headers() for address in addresses))
+        origins = frozenset(address.origin for address in addresses)
         headers = Headers(scope=scope)
-        served = " or ".join(address.url for address in self.addresses)
-        if headers.get("host", "").lower() not in self.hosts:
+        served = " or ".join(address.url for address in addresses)
+        if headers.get("host", "").lower() not in hosts:
             return f"This Companion server answers only at {served}."
         origin = headers.get("origin")
         if scope["type"] == "websocket" and origin is None:
             return "A Companion game is only reachable from its own page."
-        if origin is not None and origin.lower() not in self.origins:
+        if origin is not None and origin.lower() not in origins:
             return f"Only pages from {served} may use this Companion server."
         # Another site's page loading our files (scripts, images) without an Origin header;
         # following a link to the app (a navigation) stays allowed.
@@ -244,19 +275,192 @@ class Door:
             self._client[path] = (body, f'"{hashlib.sha256(body).hexdigest()[:32]}"')
         return self._client[path]
 
-    def _secured(self, send: Send) -> Send:
+    def _secured(self, send: Send, headers: list[tuple[bytes, bytes]] | None = None) -> Send:
         """`send` with this door's headers on the response."""
-        ours = {name for name, _ in self.headers}
+        added = self.headers if headers is None else headers
+        ours = {name for name, _ in added}
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 # Flet adds `Access-Control-Allow-Origin: *`, which would let any site read our answers.
                 kept = [(k, v) for k, v in message.get("headers", [])
                         if k.lower() != b"access-control-allow-origin" and k.lower() not in ours]
-                message["headers"] = kept + self.headers
+                message["headers"] = kept + added
             await send(message)
 
         return send_with_headers
+
+    # --- the shared address -------------------------------------------------------------
+
+    def shared(self, scope: Scope) -> bool:
+        """Whether the request arrived on the local-network address of a share (now or before)."""
+        server = scope.get("server")
+        return self.lan is not None and server is not None and (server[0], server[1]) == (self.lan.host,
+                                                                                          self.lan.port)
+
+    async def shared_door(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """The rules of the shared address: its own Host and Origin, and a joined phone's cookie."""
+        assert self.lan is not None
+        share = self.sharing.current if self.sharing is not None else None
+        refusal = self.refusal(scope, [self.lan])
+        if share is None:
+            refusal = "This game is no longer shared."
+        headers = Headers(scope=scope)
+        guest = share.guest(cookie_parser(headers.get("cookie", "")).get(GUEST_COOKIE)) if share else None
+        if scope["type"] == "websocket":
+            if refusal is None and guest is None:
+                refusal = "Join the game with its code first."
+            if refusal is not None:
+                log.info("refused a shared socket: %s", refusal)
+                await receive()
+                await send({"type": "websocket.close", "code": 1008, "reason": "refused"})
+                return
+            assert guest is not None
+            token = current_guest.set(guest.id)
+            try:
+                await self.app(scope, receive, send)
+            except asyncio.CancelledError:
+                log.debug("a shared socket stopped with the share")
+            finally:
+                current_guest.reset(token)
+            return
+        secured = self._secured(send, security_headers([self.lan], forms=True))
+        if refusal is not None:
+            await PlainTextResponse(refusal, status_code=403)(scope, receive, secured)
+            return
+        assert share is not None
+        answer = await self.join_answer(scope, receive, share, headers)
+        if answer is None and guest is None:
+            answer = self.code_page(headers, status=200 if scope["path"] == "/" else 401)
+        if answer is not None:
+            await answer(scope, receive, secured)
+        else:
+            await self._call_app(scope, receive, secured)
+
+    async def _call_app(self, scope: Scope, receive: Receive, send: Send) -> None:
+        own = self.own_answer(scope["path"], Headers(scope=scope))
+        await (own or self.app)(scope, receive, send)
+
+    async def join_answer(self, scope: Scope, receive: Receive, share: Share, headers: Headers) -> Response | None:
+        """The join link, the code form, the icon; None for every other path."""
+        path, method = scope["path"], scope["method"]
+        if path in OPEN_TO_ANYONE:
+            return None if method == "GET" else PlainTextResponse("Not allowed", status_code=405)
+        if path.startswith("/j/") and method == "GET":
+            token = path[3:]
+            if not share.link_opens(token):
+                return self.code_page(headers, problem="This link no longer opens a game: type the code instead.",
+                                      status=403)
+            remembered = remembered_name(headers)
+            if remembered:  # the name typed at an earlier game: one scan joins
+                return self.join(lambda: share.join_by_link(token, remembered), headers, token=token)
+            return self.code_page(headers, token=token)
+        if path == "/join":
+            if method != "POST":
+                return RedirectResponse("/", status_code=303)
+            form = await read_form(receive)
+            token, code, name = form.get("token", ""), form.get("code", ""), form.get("name", "")
+            if token:
+                if not share.link_opens(token):
+                    return self.code_page(headers, problem="This link no longer opens a game: type the code instead.",
+                                          name=name, status=403)
+                return self.join(lambda: share.join_by_link(token, name), headers, token=token, name=name)
+            return self.join(lambda: share.join_by_code(code, name), headers, name=name)
+        return None
+
+    def join(self, admit: Callable[[], Any], headers: Headers, *, token: str = "", name: str | None = None) -> Response:
+        """Admit the phone and hand it its cookie, or show the code page again saying why not."""
+        try:
+            guest = admit()
+        except ShareError as error:
+            status = 429 if str(error).startswith("Too many") else 403
+            return self.code_page(headers, problem=str(error), token=token, name=name, status=status)
+        answer = RedirectResponse("/", status_code=303)  # the token leaves the address bar
+        answer.set_cookie(GUEST_COOKIE, guest.id, httponly=True, samesite="strict", path="/")
+        answer.set_cookie(NAME_COOKIE, urllib.parse.quote(guest.name), max_age=NAME_COOKIE_AGE_S, httponly=True,
+                          samesite="strict", path="/")
+        log.info("%s joined the shared game", guest.name)
+        return answer
+
+    def code_page(self, headers: Headers, *, problem: str | None = None, token: str = "", name: str | None = None,
+                  status: int = 200) -> Response:
+        """The "enter the code" page: the only page a phone sees before it joined."""
+        name = remembered_name(headers) if name is None else name
+        if token:
+            intro = "Type your name to follow the game on this phone."
+            code_field = f'<input type="hidden" name="token" value="{html.escape(token)}">'
+        else:
+            intro = "Type the code shown on the host's screen, and your name."
+            code_field = ('<label for="code">Code</label>\n      <input id="code" name="code" class="code" '
+                          'autocomplete="off" autocapitalize="characters" maxlength="9" required>')
+        page = JOIN_PAGE.read_text(encoding="utf-8")
+        for slot, value in (("{intro}", intro), ("{code_field}", code_field), ("{name}", html.escape(name)),
+                            ("{problem}", f'<p class="problem" role="alert">{html.escape(problem)}</p>'
+                             if problem else "")):
+            page = page.replace(slot, value)
+        return HTMLResponse(page, status_code=status, headers={"cache-control": "no-store"})
+
+
+def security_headers(addresses: Sequence[Address], *, forms: bool = False) -> list[tuple[bytes, bytes]]:
+    return [
+        (b"content-security-policy", content_security_policy(addresses, forms=forms).encode()),
+        (b"x-content-type-options", b"nosniff"),
+        (b"x-frame-options", b"DENY"),
+        (b"referrer-policy", b"no-referrer"),
+        (b"cross-origin-resource-policy", b"same-origin"),
+    ]
+
+
+def remembered_name(headers: Headers) -> str:
+    return urllib.parse.unquote(cookie_parser(headers.get("cookie", "")).get(NAME_COOKIE, ""))[:60]
+
+
+async def read_form(receive: Receive) -> dict[str, str]:
+    """A small url-encoded form (the join form); a bigger body is cut off, not read on."""
+    body = b""
+    while len(body) <= JOIN_BODY_MAX:
+        message = await receive()
+        body += message.get("body", b"")
+        if not message.get("more_body"):
+            break
+    fields = urllib.parse.parse_qs(body[:JOIN_BODY_MAX].decode("utf-8", "replace"), max_num_fields=10)
+    return {key: values[0] for key, values in fields.items()}
+
+
+class ShareListener:
+    """Answers on the local-network address while a game is shared (a second uvicorn server
+    on the same app, so the shared pages live among the host's and hear the same changes)."""
+
+    def __init__(self, door: Door, port: int) -> None:
+        self.door = door
+        self.port = port
+        self._server: Any = None
+
+    def open(self, host: str) -> str:
+        try:
+            sock = listen(host, self.port)
+        except PortError as error:
+            raise ShareError(f"Cannot share on {host}: {error}.") from error
+        self.close()
+        address = Address(host, sock.getsockname()[1])
+        loop = self.door.loop or asyncio.get_running_loop()
+        self.door.lan = address
+        self._server = server(self.door, lifespan=False)
+        # `_serve`, not `serve`: `serve` would take over Ctrl-C from the main server.
+        asyncio.run_coroutine_threadsafe(self._server._serve(sockets=[sock]), loop)
+        return address.url
+
+    def close(self) -> None:
+        """Stop taking connections at once; close the open ones a moment later (see SHARE_STOP_GRACE_S)."""
+        stopping, self._server = self._server, None
+        if stopping is not None and self.door.loop is not None:
+            self.door.loop.call_soon_threadsafe(_stop, stopping, self.door.loop)
+
+
+def _stop(uvicorn_server: Any, loop: asyncio.AbstractEventLoop) -> None:
+    for listening in getattr(uvicorn_server, "servers", []):
+        listening.close()
+    loop.call_later(SHARE_STOP_GRACE_S, setattr, uvicorn_server, "should_exit", True)
 
 
 @contextlib.contextmanager
@@ -269,7 +473,7 @@ def _without_env(names: Iterable[str]) -> Iterator[None]:
 
 
 def create_app(main: Callable[[ft.Page], Any], addresses: Sequence[Address], *,
-               assets_dir: str | Path | None = None) -> Door:
+               assets_dir: str | Path | None = None, sharing: Sharing | None = None) -> Door:
     """Flet's FastAPI app for `main`, named Companion, offline, behind a `Door` for `addresses`.
 
     Another `assets_dir` must hold the page of companion/assets (index.html, boot.js): Flet's
@@ -292,11 +496,14 @@ def create_app(main: Callable[[ft.Page], Any], addresses: Sequence[Address], *,
     flet_app.router.routes = [route for route in flet_app.router.routes
                               if getattr(route, "path", None) not in CLOSED_PATHS]
     flet_app.openapi_url = flet_app.docs_url = flet_app.redoc_url = None
-    return Door(flet_app, addresses, web_dir=flet_web.get_package_web_dir())
+    return Door(flet_app, addresses, web_dir=flet_web.get_package_web_dir(), sharing=sharing)
 
 
-def server(app: Door) -> Any:
-    """A uvicorn server for `app` (a `uvicorn.Server`; run it on a socket from `listen`)."""
+def server(app: Door, *, lifespan: bool = True) -> Any:
+    """A uvicorn server for `app` (a `uvicorn.Server`; run it on a socket from `listen`).
+
+    `lifespan=False` for a second server of an app another one already started.
+    """
     import uvicorn
 
     config = uvicorn.Config(
@@ -305,19 +512,29 @@ def server(app: Door) -> Any:
         access_log=False,
         server_header=False,
         ws="websockets-sansio",  # the implementation Flet's own web server uses
-        lifespan="on",
+        lifespan="on" if lifespan else "off",
         timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_S,  # open sockets must not hold up a stop
     )
     return uvicorn.Server(config)
 
 
 def serve(main: Callable[[ft.Page], Any], sock: socket.socket, *, also: Sequence[Address] = (),
-          assets_dir: str | Path | None = None) -> None:
+          assets_dir: str | Path | None = None, sharing: Sharing | None = None,
+          on_started: Callable[[], None] | None = None) -> None:
     """Serve `main` on the listening `sock` until interrupted (Ctrl-C, SIGTERM).
 
     The socket's own address is always allowed; `also` adds addresses this server is
-    reached at (a local-network share).
+    reached at. `sharing` gets a listener on the same port for the address it shares on;
+    `on_started` runs in the server's loop once it is up (e.g. to start sharing at once).
     """
     host, port = sock.getsockname()[:2]
-    app = create_app(main, [Address(host, port), *also], assets_dir=assets_dir)
-    server(app).run(sockets=[sock])
+    app = create_app(main, [Address(host, port), *also], assets_dir=assets_dir, sharing=sharing)
+    if sharing is not None:
+        sharing.listener = ShareListener(app, port)
+    if on_started is not None:
+        app.on_started.append(on_started)
+    try:
+        server(app).run(sockets=[sock])
+    finally:
+        if sharing is not None:
+            sharing.stop()

@@ -1,0 +1,275 @@
+"""Sharing one game with the table's phones: codes, who joined, and what each may do.
+
+The host (the device keeping the game) starts a `Share` of one game through `Sharing`,
+which opens the local-network address only for as long as the share lasts. A phone joins
+with the link in the QR code (a random token of 128 bits) or by typing the short code
+(6 characters, about 30 bits, so typed tries are counted: `TRIES_PER_WINDOW` a
+`TRY_WINDOW_S`, for everyone together). A joined phone is a `Guest`, known by a random id
+kept in an HttpOnly cookie; it may only follow the shared game, and may change it only
+while the host lets it keep score. Stopping the share forgets every code and every guest
+at once: an old link, code or cookie opens nothing.
+
+Nothing here knows about HTTP or Flet: the web door asks `Sharing.current` who a cookie
+belongs to; the screens ask `may_write`, and subscribe to hear of joins, roles and the
+stop.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import logging
+import secrets
+import socket
+import threading
+import time
+import unicodedata
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal, Protocol
+
+log = logging.getLogger(__name__)
+
+Role = Literal["viewer", "scorekeeper"]
+VIEWER: Role = "viewer"
+SCOREKEEPER: Role = "scorekeeper"
+
+# No 0/O, 1/I/L: a code is read aloud and typed on a phone.
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+LINK_TOKEN_BYTES = 16  # 128 bits in the link (at least 64 asked for)
+GUEST_ID_BYTES = 32
+TRIES_PER_WINDOW = 10
+TRY_WINDOW_S = 60.0
+NAME_MAX = 30
+
+# The guest whose socket is being served: set by the web door around Flet's socket handler,
+# read once by the page's `main` (Flet starts `main` inside that handler's task).
+current_guest: contextvars.ContextVar[str | None] = contextvars.ContextVar("current_guest", default=None)
+
+
+class ShareError(Exception):
+    """Sharing could not start, or a join was refused; `str()` is a sentence for the user."""
+
+
+class Listener(Protocol):
+    """Opens the local-network address while a share lasts (the web door's `ShareListener`)."""
+
+    def open(self, host: str) -> str:
+        """Start answering on `host`; returns the base URL phones open. Raises ShareError."""
+
+    def close(self) -> None:
+        """Stop answering on the local network (open sockets are closed too)."""
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def typed_code(text: str) -> str:
+    """What a person typed, as a code: case, spaces and dashes do not matter."""
+    return "".join(ch for ch in text.upper() if ch not in " -\t")
+
+
+def display_code(code: str) -> str:
+    """`K7PQ4X` as `K7P-Q4X`, easier to read aloud."""
+    return f"{code[:3]}-{code[3:]}"
+
+
+def clean_name(text: str) -> str:
+    """The name a joiner typed, or ShareError saying what is wrong with it."""
+    name = " ".join("".join(ch for ch in text if unicodedata.category(ch)[0] != "C").split())
+    if not name:
+        raise ShareError("Type your name, so the host knows who joined.")
+    if len(name) > NAME_MAX:
+        raise ShareError(f"A name has at most {NAME_MAX} characters.")
+    return name
+
+
+class TryCounter:
+    """At most `limit` tries in any `window` seconds: brute force of a short code slowed to a crawl."""
+
+    def __init__(self, limit: int = TRIES_PER_WINDOW, window: float = TRY_WINDOW_S,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.limit = limit
+        self.window = window
+        self.clock = clock
+        self._tries: deque[float] = deque()
+
+    def allow(self) -> float:
+        """0 when a try may be made now (it is counted); else the seconds to wait."""
+        now = self.clock()
+        while self._tries and self._tries[0] <= now - self.window:
+            self._tries.popleft()
+        if len(self._tries) >= self.limit:
+            return self._tries[0] + self.window - now
+        self._tries.append(now)
+        return 0.0
+
+
+@dataclass
+class Guest:
+    id: str  # the cookie's value; never shown
+    name: str
+    role: Role = VIEWER
+    pages: int = 0  # open pages (sockets) of this phone
+
+
+@dataclass
+class Share:
+    """One game opened to the table until `stopped`."""
+
+    session_id: str
+    url: str  # the address phones open, e.g. http://192.168.1.20:8550/
+    link_token: str = field(default_factory=lambda: secrets.token_urlsafe(LINK_TOKEN_BYTES))
+    code: str = field(default_factory=new_code)
+    tries: TryCounter = field(default_factory=TryCounter)
+    guests: dict[str, Guest] = field(default_factory=dict)
+    stopped: bool = False
+
+    @property
+    def link(self) -> str:
+        """The link in the QR code: joining needs nothing typed but a name."""
+        return f"{self.url}j/{self.link_token}"
+
+    def link_opens(self, token: str) -> bool:
+        return not self.stopped and secrets.compare_digest(token.encode(), self.link_token.encode())
+
+    def join_by_link(self, token: str, name: str) -> Guest:
+        if not self.link_opens(token):
+            raise ShareError("This link no longer opens a game: ask the host for the code.")
+        return self._admit(name)
+
+    def join_by_code(self, code: str, name: str) -> Guest:
+        if self.stopped:
+            raise ShareError("This game is no longer shared.")
+        wait = self.tries.allow()
+        if wait:
+            raise ShareError(f"Too many tries: wait {max(1, round(wait))} seconds, then type the code again.")
+        if not secrets.compare_digest(typed_code(code).encode(), self.code.encode()):
+            raise ShareError("That is not the code on the host's screen.")
+        return self._admit(name)
+
+    def _admit(self, name: str) -> Guest:
+        guest = Guest(secrets.token_urlsafe(GUEST_ID_BYTES), clean_name(name))
+        self.guests[guest.id] = guest
+        return guest
+
+    def guest(self, guest_id: str | None) -> Guest | None:
+        """The guest a cookie names, while this share lasts."""
+        if self.stopped or not guest_id:
+            return None
+        return self.guests.get(guest_id)
+
+    def may_write(self, guest_id: str) -> bool:
+        guest = self.guest(guest_id)
+        return guest is not None and guest.role == SCOREKEEPER
+
+    def connected(self) -> list[Guest]:
+        """Joined phones with a page open, in the order they joined."""
+        return [guest for guest in self.guests.values() if guest.pages > 0]
+
+
+class Sharing:
+    """The one share of this process (or none), and who wants to hear when it changes."""
+
+    def __init__(self, listener: Listener | None, host: str | None) -> None:
+        self.listener = listener
+        self.host = host  # the local-network address to share on; None: not found
+        self.current: Share | None = None
+        self._lock = threading.RLock()
+        self._watchers: dict[int, Callable[[], None]] = {}
+        self._next_watcher = 0
+
+    @property
+    def available(self) -> bool:
+        return self.listener is not None and self.host is not None
+
+    def start(self, session_id: str) -> Share:
+        """Share this game (a share of another game stops first); ShareError says why not."""
+        with self._lock:
+            if self.current is not None and self.current.session_id == session_id:
+                return self.current
+            self.stop()
+            if self.listener is None:
+                raise ShareError("This app cannot share: its web server is not part of this build.")
+            if self.host is None:
+                raise ShareError("No local network found: connect to the table's Wi-Fi, then share again.")
+            url = self.listener.open(self.host)
+            self.current = Share(session_id, url)
+            log.info("sharing %s at %s", session_id, url)
+        self.changed()
+        return self.current
+
+    def stop(self) -> None:
+        """Stop sharing: every code and guest is forgotten, pages are told, the address closes."""
+        with self._lock:
+            share, self.current = self.current, None
+            if share is None:
+                return
+            share.stopped = True
+        self.changed()  # guest pages draw "sharing stopped" before their sockets close
+        if self.listener is not None:
+            self.listener.close()
+        log.info("stopped sharing %s", share.session_id)
+
+    def guest(self, guest_id: str | None) -> Guest | None:
+        share = self.current
+        return share.guest(guest_id) if share is not None else None
+
+    def shared_game(self, guest_id: str | None) -> str | None:
+        """The game this guest may follow, or None (no share, stopped, unknown guest)."""
+        share = self.current
+        return share.session_id if share is not None and share.guest(guest_id) is not None else None
+
+    def may_write(self, guest_id: str) -> bool:
+        share = self.current
+        return share is not None and share.may_write(guest_id)
+
+    def set_role(self, guest_id: str, role: Role) -> None:
+        guest = self.guest(guest_id)
+        if guest is not None and guest.role != role:
+            guest.role = role
+            self.changed()
+
+    def page_opened(self, guest_id: str) -> None:
+        guest = self.guest(guest_id)
+        if guest is not None:
+            guest.pages += 1
+            self.changed()
+
+    def page_closed(self, guest_id: str) -> None:
+        guest = self.guest(guest_id)
+        if guest is not None and guest.pages > 0:
+            guest.pages -= 1
+            self.changed()
+
+    def subscribe(self, watcher: Callable[[], None]) -> Callable[[], None]:
+        """Call `watcher` after every change (join, role, stop); returns the way to stop hearing."""
+        with self._lock:
+            number = self._next_watcher
+            self._next_watcher += 1
+            self._watchers[number] = watcher
+        return lambda: self._watchers.pop(number, None)  # type: ignore[func-returns-value]
+
+    def changed(self) -> None:
+        for watcher in list(self._watchers.values()):
+            try:
+                watcher()
+            except Exception:  # one page's trouble must not keep the others from hearing
+                log.exception("a page could not be told the share changed")
+
+
+def lan_address() -> str | None:
+    """This device's address on its local network, or None when it has none.
+
+    Connecting a UDP socket sends nothing; it only asks the system which interface would
+    carry traffic to an address outside this machine.
+    """
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.255.255.255", 1))
+            address = str(probe.getsockname()[0])
+        except OSError:
+            return None
+    return None if address.startswith("127.") or address == "0.0.0.0" else address

@@ -1,0 +1,175 @@
+"""Sharing a game with the table's phones, without a network: codes, joins, roles, the stop.
+
+The local-network listener is a stand-in that records what it was asked to open; the web
+door's side is in test_share_web.py.
+"""
+
+from __future__ import annotations
+
+import base64
+
+import pytest
+
+from companion.app import share
+from companion.app.share import SCOREKEEPER, VIEWER, Share, ShareError, Sharing, TryCounter
+
+
+class FakeListener:
+    def __init__(self, fail: str | None = None) -> None:
+        self.opened: list[str] = []
+        self.closed = 0
+        self.fail = fail
+
+    def open(self, host: str) -> str:
+        if self.fail:
+            raise ShareError(self.fail)
+        self.opened.append(host)
+        return f"http://{host}:8550/"
+
+    def close(self) -> None:
+        self.closed += 1
+
+
+@pytest.fixture
+def sharing() -> Sharing:
+    return Sharing(FakeListener(), "127.0.0.2")
+
+
+def test_the_link_carries_at_least_64_random_bits_and_the_typed_code_is_short() -> None:
+    first, second = Share("g1", "http://127.0.0.2:8550/"), Share("g1", "http://127.0.0.2:8550/")
+    token = first.link.rsplit("/", 1)[1]
+    assert first.link.startswith("http://127.0.0.2:8550/j/")
+    assert len(base64.urlsafe_b64decode(token + "==")) * 8 >= 64
+    assert len(first.code) == 6 and set(first.code) <= set(share.CODE_ALPHABET)
+    assert first.link_token != second.link_token and first.code != second.code
+    assert share.display_code("K7PQ4X") == "K7P-Q4X"
+
+
+def test_ann_joins_by_link_and_bob_by_the_typed_code_in_any_case(sharing: Sharing) -> None:
+    shared = sharing.start("g1")
+    ann = shared.join_by_link(shared.link_token, "  Ann ")
+    bob = shared.join_by_code(" " + share.display_code(shared.code).lower() + " ", "Bob")
+    assert (ann.name, bob.name) == ("Ann", "Bob")
+    assert ann.id != bob.id and len(ann.id) >= 40
+    assert sharing.guest(ann.id) is ann and sharing.shared_game(bob.id) == "g1"
+    assert ann.role == bob.role == VIEWER
+
+
+def test_a_wrong_code_or_link_or_no_name_is_refused_in_words(sharing: Sharing) -> None:
+    shared = sharing.start("g1")
+    wrong = "AAAAAA" if shared.code != "AAAAAA" else "BBBBBB"
+    with pytest.raises(ShareError, match="That is not the code on the host's screen."):
+        shared.join_by_code(wrong, "Cy")
+    with pytest.raises(ShareError, match="This link no longer opens a game"):
+        shared.join_by_link(shared.link_token[:-1], "Cy")
+    with pytest.raises(ShareError, match="Type your name"):
+        shared.join_by_code(shared.code, " \t\x00 ")
+    with pytest.raises(ShareError, match="at most 30 characters"):
+        shared.join_by_code(shared.code, "x" * 31)
+    assert shared.guests == {}
+
+
+def test_typed_codes_are_slowed_to_ten_tries_a_minute_for_everyone_together() -> None:
+    now = [0.0]
+    counter = TryCounter(clock=lambda: now[0])
+    shared = Share("g1", "http://127.0.0.2:8550/", tries=counter)
+    wrong = "AAAAAA" if shared.code != "AAAAAA" else "BBBBBB"
+    accepted_per_window = []
+    for _window in range(3):
+        accepted = 0
+        for _attempt in range(200):  # a script trying codes as fast as it can
+            try:
+                shared.join_by_code(wrong, "Mallory")
+            except ShareError as refusal:
+                accepted += "not the code" in str(refusal)
+            now[0] += 0.25  # 200 tries spread over 50 s of the minute
+        now[0] += 10.0
+        accepted_per_window.append(accepted)
+    print(f"typed codes checked per minute of brute force: {accepted_per_window}")
+    assert accepted_per_window == [share.TRIES_PER_WINDOW] * 3
+    now[0] += share.TRY_WINDOW_S
+    for _ in range(share.TRIES_PER_WINDOW):
+        with pytest.raises(ShareError, match="not the code"):
+            shared.join_by_code(wrong, "Mallory")
+    with pytest.raises(ShareError, match=r"Too many tries: wait 60 seconds, then type the code again."):
+        shared.join_by_code(wrong, "Mallory")
+    # Even the right code waits its turn: the counter does not know who is typing.
+    with pytest.raises(ShareError, match="Too many tries"):
+        shared.join_by_code(shared.code, "Ann")
+    now[0] += share.TRY_WINDOW_S
+    assert shared.join_by_code(shared.code, "Ann").name == "Ann"
+
+
+def test_a_viewer_may_not_write_a_scorekeeper_may_until_revoked(sharing: Sharing) -> None:
+    shared = sharing.start("g1")
+    ann = shared.join_by_code(shared.code, "Ann")
+    assert not sharing.may_write(ann.id)
+    sharing.set_role(ann.id, SCOREKEEPER)
+    assert sharing.may_write(ann.id)
+    sharing.set_role(ann.id, VIEWER)
+    assert not sharing.may_write(ann.id)
+    assert not sharing.may_write("made-up")
+
+
+def test_stopping_forgets_every_code_link_and_guest_and_tells_the_pages(sharing: Sharing) -> None:
+    told: list[Share | None] = []
+    sharing.subscribe(lambda: told.append(sharing.current))
+    shared = sharing.start("g1")
+    ann = shared.join_by_code(shared.code, "Ann")
+    sharing.set_role(ann.id, SCOREKEEPER)
+    sharing.stop()
+    assert told[-1] is None and len(told) == 3  # started, role, stopped
+    assert sharing.current is None and sharing.guest(ann.id) is None and not sharing.may_write(ann.id)
+    assert sharing.shared_game(ann.id) is None
+    with pytest.raises(ShareError):
+        shared.join_by_code(shared.code, "Bob")
+    with pytest.raises(ShareError):
+        shared.join_by_link(shared.link_token, "Bob")
+    listener = sharing.listener
+    assert isinstance(listener, FakeListener) and listener.closed == 1
+    again = sharing.start("g1")
+    assert again.code != shared.code or again.link_token != shared.link_token
+    assert again.guest(ann.id) is None
+
+
+def test_sharing_another_game_stops_the_first(sharing: Sharing) -> None:
+    first = sharing.start("g1")
+    assert sharing.start("g1") is first  # the same game: the same codes
+    second = sharing.start("g2")
+    assert first.stopped and not second.stopped and sharing.current is second
+
+
+def test_who_is_connected_counts_open_pages(sharing: Sharing) -> None:
+    shared = sharing.start("g1")
+    ann, bob = shared.join_by_code(shared.code, "Ann"), shared.join_by_code(shared.code, "Bob")
+    sharing.page_opened(ann.id)
+    sharing.page_opened(bob.id)
+    sharing.page_opened(bob.id)
+    sharing.page_closed(bob.id)
+    assert [guest.name for guest in shared.connected()] == ["Ann", "Bob"]
+    sharing.page_closed(ann.id)
+    sharing.page_closed(ann.id)  # a second close of the same page changes nothing
+    assert [guest.name for guest in shared.connected()] == ["Bob"]
+
+
+def test_no_local_network_or_no_web_server_is_a_sentence() -> None:
+    with pytest.raises(ShareError, match="No local network found"):
+        Sharing(FakeListener(), None).start("g1")
+    with pytest.raises(ShareError, match="cannot share"):
+        Sharing(None, "127.0.0.2").start("g1")
+    with pytest.raises(ShareError, match="port 8550 is already in use"):
+        Sharing(FakeListener(fail="port 8550 is already in use"), "127.0.0.2").start("g1")
+
+
+def test_a_page_that_fails_to_hear_does_not_keep_the_others_from_hearing(sharing: Sharing) -> None:
+    heard: list[str] = []
+
+    def broken() -> None:
+        raise RuntimeError("socket gone")
+
+    sharing.subscribe(broken)
+    stop_hearing = sharing.subscribe(lambda: heard.append("told"))
+    sharing.start("g1")
+    stop_hearing()
+    sharing.stop()
+    assert heard == ["told"]
