@@ -1,7 +1,9 @@
-"""A data folder written by the first store format opens, lists and replays exactly as it was recorded.
+"""Data folders written by earlier store formats open, list and replay exactly as recorded.
 
-The fixture (tests/fixtures/store-v1/) was made by tests/fixtures/make_store_v1.py with that
-version; `expected.json` holds what it read back. Every test works on a copy.
+Each fixture was made by the version it preserves: tests/fixtures/store-v1/ by
+make_store_v1.py (the first format), tests/fixtures/store-v2/ by make_store_v2.py (format-2
+sessions, each file one whole document, before appended records); `expected.json` holds
+what that version read back. Every test works on a copy.
 """
 
 from __future__ import annotations
@@ -15,25 +17,38 @@ import pytest
 
 from companion.store import Store
 
-FIXTURE = Path(__file__).resolve().parent / "fixtures" / "store-v1"
-EXPECTED: dict[str, dict[str, Any]] = json.loads((FIXTURE / "expected.json").read_text(encoding="utf-8"))
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+Expected = dict[str, dict[str, Any]]
+
+
+@pytest.fixture(params=["store-v1", "store-v2"])
+def fixture(request: pytest.FixtureRequest) -> Path:
+    return FIXTURES / request.param
 
 
 @pytest.fixture
-def old_folder(tmp_path: Path) -> Path:
+def expected(fixture: Path) -> Expected:
+    found: Expected = json.loads((fixture / "expected.json").read_text(encoding="utf-8"))
+    return found
+
+
+@pytest.fixture
+def old_folder(tmp_path: Path, fixture: Path) -> Path:
     target = tmp_path / "data"
-    shutil.copytree(FIXTURE, target, ignore=shutil.ignore_patterns("expected.json"))
+    shutil.copytree(fixture, target, ignore=shutil.ignore_patterns("expected.json"))
     return target
 
 
-def test_the_fixture_holds_every_game_finished_and_not_renamed_and_with_a_redo_tail() -> None:
-    games = {(doc["game"], doc["is_over"]) for doc in EXPECTED.values()}
+def test_the_fixture_holds_every_game_finished_and_not_renamed_and_with_a_redo_tail(expected: Expected) -> None:
+    games = {(doc["game"], doc["is_over"]) for doc in expected.values()}
     assert games == {(game, over) for game in ("heartland", "transamerica", "great_plains") for over in (False, True)}
-    assert any(doc["title"] for doc in EXPECTED.values())
-    assert any(doc["cursor"] < len(doc["events"]) for doc in EXPECTED.values())
+    assert any(doc["title"] for doc in expected.values())
+    assert any(doc["cursor"] < len(doc["events"]) for doc in expected.values())
 
 
-def test_an_old_data_folder_lists_every_game_as_recorded(old_folder: Path) -> None:
+def test_an_old_data_folder_lists_every_game_as_recorded(old_folder: Path, expected: Expected) -> None:
     with Store(old_folder) as store:
         listing = store.sessions()
         assert listing.quarantined == 0 and listing.newer == ()
@@ -43,10 +58,10 @@ def test_an_old_data_folder_lists_every_game_as_recorded(old_folder: Path) -> No
         }
         assert found == {
             session_id: (doc["game"], doc["players"], doc["title"], doc["is_over"], doc["winners"])
-            for session_id, doc in EXPECTED.items()
+            for session_id, doc in expected.items()
         }
         assert {summary.id: summary.created for summary in listing} == {
-            session_id: doc["created"] for session_id, doc in EXPECTED.items()
+            session_id: doc["created"] for session_id, doc in expected.items()
         }
 
 
@@ -55,9 +70,9 @@ def as_recorded(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{key: value for key, value in event.items() if (key, value) != ("rules", 1)} for event in events]
 
 
-def test_an_old_data_folder_replays_every_game_as_recorded(old_folder: Path) -> None:
+def test_an_old_data_folder_replays_every_game_as_recorded(old_folder: Path, expected: Expected) -> None:
     with Store(old_folder) as store:
-        for session_id, doc in EXPECTED.items():
+        for session_id, doc in expected.items():
             session = store.open(session_id)
             saved = session.to_dict()
             for field in ("game", "players", "options", "cursor"):
@@ -72,11 +87,11 @@ def test_an_old_data_folder_replays_every_game_as_recorded(old_folder: Path) -> 
             assert json.loads(json.dumps(standings)) == doc["standings"]
 
 
-def test_an_old_game_keeps_recording_and_its_redo_tail(old_folder: Path) -> None:
-    session_id = next(key for key, doc in EXPECTED.items() if doc["cursor"] < len(doc["events"]))
+def test_an_old_game_keeps_recording_and_its_redo_tail(old_folder: Path, expected: Expected) -> None:
+    session_id = next(key for key, doc in expected.items() if doc["cursor"] < len(doc["events"]))
     with Store(old_folder) as store:
         session = store.open(session_id)
         session.redo()
         session.undo()
     with Store(old_folder) as store:
-        assert as_recorded(store.open(session_id).to_dict()["events"]) == EXPECTED[session_id]["events"]
+        assert as_recorded(store.open(session_id).to_dict()["events"]) == expected[session_id]["events"]
