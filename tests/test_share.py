@@ -154,7 +154,7 @@ def test_who_is_connected_counts_open_pages(sharing: Sharing) -> None:
 
 def test_no_local_network_or_no_web_server_is_a_sentence() -> None:
     with pytest.raises(ShareError, match="No local network found"):
-        Sharing(FakeListener(), None).start("g1")
+        Sharing(FakeListener(), None, find_host=lambda: None).start("g1")
     with pytest.raises(ShareError, match="cannot share"):
         Sharing(None, "127.0.0.2").start("g1")
     with pytest.raises(ShareError, match="port 8550 is already in use"):

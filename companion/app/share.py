@@ -173,17 +173,15 @@ class Share:
 class Sharing:
     """The one share of this process (or none), and who wants to hear when it changes."""
 
-    def __init__(self, listener: Listener | None, host: str | None) -> None:
+    def __init__(self, listener: Listener | None, host: str | None,
+                 find_host: Callable[[], str | None] | None = None) -> None:
         self.listener = listener
-        self.host = host  # the local-network address to share on; None: not found
+        self.host = host  # the local-network address to share on; None: `find_host` looks when sharing starts
+        self.find_host = find_host or lan_address
         self.current: Share | None = None
         self._lock = threading.RLock()
         self._watchers: dict[int, Callable[[], None]] = {}
         self._next_watcher = 0
-
-    @property
-    def available(self) -> bool:
-        return self.listener is not None and self.host is not None
 
     def start(self, session_id: str) -> Share:
         """Share this game (a share of another game stops first); ShareError says why not."""
@@ -193,9 +191,10 @@ class Sharing:
             self.stop()
             if self.listener is None:
                 raise ShareError("This app cannot share: its web server is not part of this build.")
-            if self.host is None:
+            host = self.host or self.find_host()
+            if host is None:
                 raise ShareError("No local network found: connect to the table's Wi-Fi, then share again.")
-            url = self.listener.open(self.host)
+            url = self.listener.open(host)
             self.current = Share(session_id, url)
             log.info("sharing %s at %s", session_id, url)
         self.changed()

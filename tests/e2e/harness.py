@@ -6,6 +6,10 @@
         ui.wait_for_text("Count: 1")
         ui.screenshot("counter")
 
+``serve_cli`` runs the ``companion`` command itself (e.g. ``--web --share``), and
+``open_browsers`` gives one Chromium with a separate context (cookies, storage) per
+page, as several phones at one table.
+
 The app runs in a subprocess served exactly as ``companion --web`` serves it: through
 ``companion.app.web`` (uvicorn, the web door's Host/Origin checks and CSP, the client with
 no CDN) on 127.0.0.1:<free port>. Flutter only builds its accessibility DOM (roles, labels,
@@ -46,8 +50,10 @@ __all__ = [
     "find_chromium",
     "free_port",
     "open_browser",
+    "open_browsers",
     "require_browser",
     "serve_app",
+    "serve_cli",
     "stop_process_group",
 ]
 
@@ -159,12 +165,15 @@ class AppServer:
         self.proc: subprocess.Popen[bytes] | None = None
         self._log = tempfile.NamedTemporaryFile(prefix="flet-e2e-", suffix=".log", delete=False)  # noqa: SIM115
 
+    def command(self) -> list[str]:
+        return [sys.executable, "-c", _BOOTSTRAP, self.target, str(self.port), self.assets_dir]
+
     def start(self) -> AppServer:
         env = {**os.environ, **self.env}
         env.setdefault("PYTHONUNBUFFERED", "1")
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PROJECT_ROOT), env.get("PYTHONPATH")]))
         self.proc = subprocess.Popen(
-            [sys.executable, "-c", _BOOTSTRAP, self.target, str(self.port), self.assets_dir],
+            self.command(),
             cwd=PROJECT_ROOT,
             env=env,
             stdout=self._log,
@@ -206,6 +215,36 @@ class AppServer:
 def serve_app(target: str, **kwargs: Any) -> AppServer:
     """``with serve_app("pkg.module:main", data_dir=tmp_path) as server: ...`` (see AppServer)."""
     return AppServer(target, **kwargs)
+
+
+class CliServer(AppServer):
+    """``python -m companion --web --port <free> --data <dir> *args``, as a user starts it."""
+
+    def __init__(self, args: Sequence[str], *, data_dir: str | os.PathLike[str], **kwargs: Any) -> None:
+        super().__init__("companion", **kwargs)
+        self.args = list(args)
+        self.data_dir = str(data_dir)
+
+    def command(self) -> list[str]:
+        return [sys.executable, "-m", "companion", "--web", "--port", str(self.port), "--data", self.data_dir,
+                *self.args]
+
+    def wait_for_log(self, pattern: str, timeout_s: float = 20.0) -> re.Match[str]:
+        """The first match of ``pattern`` in what the command printed, waiting for it."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            self._log.flush()
+            match = re.search(pattern, Path(self._log.name).read_text(errors="replace"))
+            if match:
+                return match
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{pattern!r} was not printed within {timeout_s}s:\n{self.log()}")
+            time.sleep(0.1)
+
+
+def serve_cli(args: Sequence[str], **kwargs: Any) -> CliServer:
+    """``with serve_cli(["--share", "--share-host", "127.0.0.2"], data_dir=d) as server: ...``"""
+    return CliServer(args, **kwargs)
 
 
 class FlutterPage:
@@ -289,6 +328,54 @@ class FlutterPage:
         return path
 
 
+class Browsers:
+    """One Chromium; ``new_page`` opens a page in a context of its own (its own cookies), as
+    another phone would."""
+
+    def __init__(self, browser: Any, viewport: Mapping[str, int] | None, timeout_ms: int) -> None:
+        self.browser = browser
+        self.viewport = dict(viewport or DEFAULT_VIEWPORT)
+        self.timeout_ms = timeout_ms
+
+    def new_page(self, url: str, *, load: bool = True) -> FlutterPage:
+        """A page on ``url``; ``load=False`` leaves it blank (for pages that are not the app)."""
+        context = self.browser.new_context(viewport=self.viewport)
+        requests: list[str] = []
+        console: list[str] = []
+        # On the context, so requests of workers and service workers are seen too; sockets
+        # are not requests to Playwright, so each page reports its own.
+        context.on("request", lambda request: requests.append(request.url))
+
+        def watch(opened: Any) -> None:
+            opened.on("websocket", lambda socket: requests.append(socket.url))
+            opened.on("console", lambda message: console.append(f"{message.type}: {message.text}"))
+
+        context.on("page", watch)
+        page = context.new_page()
+        page.set_default_timeout(self.timeout_ms)
+        flutter = FlutterPage(page, url, self.timeout_ms, requests, console)
+        return flutter.load() if load else flutter
+
+
+@contextlib.contextmanager
+def open_browsers(
+    *,
+    viewport: Mapping[str, int] | None = None,
+    timeout_ms: int = 20_000,
+    chromium_args: Sequence[str] = (),
+) -> Iterator[Browsers]:
+    """Launch Chromium headless; always closes it. ``chromium_args`` are added to ``CHROMIUM_ARGS``."""
+    chromium = require_browser()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium, args=[*CHROMIUM_ARGS, *chromium_args], headless=True)
+        try:
+            yield Browsers(browser, viewport, timeout_ms)
+        finally:
+            browser.close()
+
+
 @contextlib.contextmanager
 def open_browser(
     url: str,
@@ -301,26 +388,5 @@ def open_browser(
 
     ``chromium_args`` are added to ``CHROMIUM_ARGS`` (e.g. ``--host-resolver-rules``).
     """
-    chromium = require_browser()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=chromium, args=[*CHROMIUM_ARGS, *chromium_args], headless=True)
-        try:
-            context = browser.new_context(viewport=dict(viewport or DEFAULT_VIEWPORT))
-            requests: list[str] = []
-            console: list[str] = []
-            # On the context, so requests of workers and service workers are seen too; sockets
-            # are not requests to Playwright, so each page reports its own.
-            context.on("request", lambda request: requests.append(request.url))
-
-            def watch(opened: Any) -> None:
-                opened.on("websocket", lambda socket: requests.append(socket.url))
-                opened.on("console", lambda message: console.append(f"{message.type}: {message.text}"))
-
-            context.on("page", watch)
-            page = context.new_page()
-            page.set_default_timeout(timeout_ms)
-            yield FlutterPage(page, url, timeout_ms, requests, console).load()
-        finally:
-            browser.close()
+    with open_browsers(viewport=viewport, timeout_ms=timeout_ms, chromium_args=chromium_args) as browsers:
+        yield browsers.new_page(url)
