@@ -5,6 +5,7 @@ without a join code, in-process (Starlette's TestClient), then with a real uvico
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import threading
 import time
@@ -249,3 +250,55 @@ def test_the_lan_address_is_bound_only_while_sharing() -> None:
         thread.join(15)
         sock.close()
     assert not thread.is_alive()
+
+
+def test_a_desktop_window_shares_through_a_web_door_of_its_own() -> None:
+    """The window is served by Flet itself; the phones get the door on the LAN address only."""
+    sharing = Sharing(None, LAN.host)
+    listener = web.WindowShareListener(main, sharing, 0)
+    sharing.listener = listener
+    assert sharing.relay  # the window's changes are passed on to the phones' pages
+
+    async def window() -> tuple[str, str, bool]:
+        loop = asyncio.get_running_loop()
+        shared = sharing.start("g1")  # as from a tap in the window: inside its event loop
+        page = ""
+        for _ in range(100):
+            try:
+                page = await loop.run_in_executor(None, lambda: urllib.request.urlopen(shared.url, timeout=5)
+                                                  .read().decode())
+                break
+            except OSError:
+                await asyncio.sleep(0.1)
+        sharing.stop()
+        port = int(shared.url.rsplit(":", 1)[1].strip("/"))
+        for _ in range(100):
+            if not await loop.run_in_executor(None, answers, shared.url):
+                break
+            await asyncio.sleep(0.1)
+        return page, shared.url, await loop.run_in_executor(None, answers, f"http://{LAN.host}:{port}/")
+
+    page, url, still_open = asyncio.run(window())
+    assert url.startswith(f"http://{LAN.host}:")
+    assert "Join the game" in page
+    assert not still_open
+
+
+def test_a_change_made_in_the_window_reaches_the_phones_pages_once(door: tuple[web.Door, Sharing]) -> None:
+    _, sharing = door
+    heard: list[tuple[str, str]] = []
+
+    class Page:
+        def __init__(self, name: str) -> None:
+            self.name = name
+
+        def told(self, session_id: str) -> None:
+            heard.append((self.name, session_id))
+
+    window, phone_page = Page("window"), Page("phone")
+    sharing.subscribe_games(window.told)
+    stop = sharing.subscribe_games(phone_page.told)
+    sharing.game_changed("g1", told_by=window.told)
+    stop()
+    sharing.game_changed("g1", told_by=window.told)
+    assert heard == [("phone", "g1")]

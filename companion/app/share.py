@@ -179,8 +179,13 @@ class Sharing:
         self.host = host  # the local-network address to share on; None: `find_host` looks when sharing starts
         self.find_host = find_host or lan_address
         self.current: Share | None = None
+        # Whether a change of the game must be passed on to the phones' pages here: true when
+        # they are served apart from the host's (a desktop window), false when all pages are
+        # served together and already hear of each other's changes.
+        self.relay = False
         self._lock = threading.RLock()
         self._watchers: dict[int, Callable[[], None]] = {}
+        self._game_watchers: dict[int, Callable[[str], None]] = {}
         self._next_watcher = 0
 
     def start(self, session_id: str) -> Share:
@@ -250,6 +255,24 @@ class Sharing:
             self._next_watcher += 1
             self._watchers[number] = watcher
         return lambda: self._watchers.pop(number, None)  # type: ignore[func-returns-value]
+
+    def subscribe_games(self, watcher: Callable[[str], None]) -> Callable[[], None]:
+        """Call `watcher(session_id)` when a page passes on a change of a game (see `relay`)."""
+        with self._lock:
+            number = self._next_watcher
+            self._next_watcher += 1
+            self._game_watchers[number] = watcher
+        return lambda: self._game_watchers.pop(number, None)  # type: ignore[func-returns-value]
+
+    def game_changed(self, session_id: str, told_by: Callable[[str], None] | None = None) -> None:
+        """A page changed this game: tell every other page that listens here."""
+        for watcher in list(self._game_watchers.values()):
+            if watcher == told_by:  # a bound method: equal, not the same object, each time
+                continue
+            try:
+                watcher(session_id)
+            except Exception:
+                log.exception("a page could not be told the game changed")
 
     def changed(self) -> None:
         for watcher in list(self._watchers.values()):

@@ -457,6 +457,39 @@ class ShareListener:
             self.door.loop.call_soon_threadsafe(_stop, stopping, self.door.loop)
 
 
+class WindowShareListener:
+    """Sharing from a desktop window: Flet serves the window itself, so the phones get a web
+    door of their own on the local-network address, with the same `main` (the same games).
+    Their pages hear of the window's changes through `Sharing.relay`."""
+
+    def __init__(self, main: Callable[[ft.Page], Any], sharing: Sharing, port: int) -> None:
+        self.main = main
+        self.sharing = sharing
+        self.port = port
+        self._server: Any = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        sharing.relay = True
+
+    def open(self, host: str) -> str:
+        try:
+            sock = listen(host, self.port)
+        except PortError as error:
+            raise ShareError(f"Cannot share on {host}: {error}.") from error
+        self.close()
+        address = Address(host, sock.getsockname()[1])
+        door = create_app(self.main, [address], sharing=self.sharing)
+        door.lan = address
+        self._loop = asyncio.get_running_loop()  # the window's: sharing starts from one of its taps
+        self._server = server(door)
+        self._loop.create_task(self._server._serve(sockets=[sock]))
+        return address.url
+
+    def close(self) -> None:
+        stopping, self._server = self._server, None
+        if stopping is not None and self._loop is not None:
+            self._loop.call_soon_threadsafe(_stop, stopping, self._loop)
+
+
 def _stop(uvicorn_server: Any, loop: asyncio.AbstractEventLoop) -> None:
     for listening in getattr(uvicorn_server, "servers", []):
         listening.close()
