@@ -15,8 +15,9 @@ saved again as format 2 with the marks in place, so it reads exactly as it did.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar, overload
 
 from companion.messages import Message, RuleError
 from companion.rules import GAMES
@@ -27,6 +28,9 @@ FORMAT_VERSION = 2
 FORMATS = (1, 2)
 
 # journal(session, log, cursor, state): the whole log, the undo cursor and the state they give.
+# `log` is the session's log itself (undo, redo) or a new list holding its first
+# `session.cursor` events, the very same objects, then the new one (apply): a journal may
+# save only what changed. Logs are never changed in place.
 Journal = Callable[["Session", list[dict[str, Any]], int, Any], None]
 
 
@@ -40,22 +44,68 @@ def find_game(game_id: Any) -> Game[Any]:
     return GAMES[game_id]
 
 
+CHECKPOINT_EVERY = 64  # an open session keeps the state after every 64th event and replays the rest
+RECENT_BLOCKS = 4  # blocks of 64 states kept whole: the ones around the cursor and the log being read
+
+
 def replay(game: Game[Any], players: tuple[str, ...], options: dict[str, Any], events: list[Any]) -> tuple[
     list[Any], list[Message], list[dict[str, Any]]
 ]:
-    """States after 0..n saved events, the log sentences and the cleaned events; raises on the first refusal."""
-    states = [game.setup(players, options)]
+    """Checkpoints (the states after 0, 64, 128, ... saved events), the log sentences and the cleaned events.
+
+    Raises on the first refusal: every event is replayed, the redo tail included.
+    """
+    state = game.setup(players, options)
+    checkpoints = [state]
     sentences: list[Message] = []
     cleaned: list[dict[str, Any]] = []
     for number, event in enumerate(events, start=1):
         try:
-            state, sentence, clean = game.apply_event(states[-1], players, event, saved=True)
+            state, sentence, clean = game.apply_event(state, players, event, saved=True)
         except RuleError as error:
             raise RuleError("session.bad_event", number=number, reason=str(error).rstrip(".")) from error
-        states.append(state)
+        if number % CHECKPOINT_EVERY == 0:
+            checkpoints.append(state)
         sentences.append(sentence)
         cleaned.append(clean)
-    return states, sentences, cleaned
+    return checkpoints, sentences, cleaned
+
+
+T = TypeVar("T")
+
+
+class Prefix(Sequence[T]):
+    """The first `length` items of a list that is never changed in place: a snapshot without a copy."""
+
+    __slots__ = ("_items", "_length")
+
+    def __init__(self, items: list[T], length: int) -> None:
+        self._items = items
+        self._length = length
+
+    def __len__(self) -> int:
+        return self._length
+
+    @overload
+    def __getitem__(self, index: int) -> T: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[T]: ...
+
+    def __getitem__(self, index: int | slice) -> T | list[T]:
+        if isinstance(index, slice):
+            return self._items[: self._length][index]
+        position = index + self._length if index < 0 else index
+        if not 0 <= position < self._length:
+            raise IndexError("no such line in the log")
+        return self._items[position]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and len(other) == self._length and all(
+            mine == theirs for mine, theirs in zip(self, other, strict=False))
+
+    def __repr__(self) -> str:
+        return repr(self._items[: self._length])
 
 
 class StaleError(RuleError):
@@ -85,8 +135,10 @@ class Session:
         self.options = options
         self.id: str | None = None
         self.journal: Journal | None = None
-        self._states, self._sentences, self._log = replay(game, players, options, list(log or []))
+        self._checkpoints, self._sentences, self._log = replay(game, players, options, list(log or []))
+        self._blocks: OrderedDict[int, list[Any]] = OrderedDict()  # block k: states after 64k .. 64k+63 events
         self._cursor = len(self._log) if cursor is None else cursor
+        self._state = self._state_at(self._cursor)
         self._version = 0
 
     @classmethod
@@ -136,22 +188,71 @@ class Session:
 
     @property
     def state(self) -> Any:
-        return self._states[self._cursor]
+        return self._state
 
     def state_at(self, cursor: int) -> Any:
-        """The state after the first `cursor` applied events (0 is the set-up)."""
+        """The state after the first `cursor` applied events (0 is the set-up).
+
+        Replayed from the checkpoint before it (at most 63 events) unless its block of
+        states is among the few kept: reading the log in order replays each event once.
+        """
         if not 0 <= cursor <= self._cursor:
             raise IndexError(f"no state after {cursor} of {self._cursor} events")
-        return self._states[cursor]
+        return self._state_at(cursor)
+
+    def _state_at(self, number: int) -> Any:
+        """The state after `number` events of the log (the redo tail included)."""
+        block, offset = divmod(number, CHECKPOINT_EVERY)
+        states = self._blocks.get(block)
+        if states is None:
+            states = self._blocks[block] = [self._checkpoints[block]]
+        self._blocks.move_to_end(block)
+        while len(states) <= offset:
+            done = block * CHECKPOINT_EVERY + len(states)
+            states.append(self.game.apply_event(states[-1], self.players, self._log[done - 1], saved=True)[0])
+        while len(self._blocks) > RECENT_BLOCKS:
+            self._blocks.popitem(last=False)
+        return states[offset]
+
+    def _keep_state(self, number: int, state: Any) -> None:
+        """`state` follows `number` events of a log that now ends there: later states are forgotten."""
+        block, offset = divmod(number, CHECKPOINT_EVERY)
+        for later in [key for key in self._blocks if key > block]:
+            del self._blocks[later]
+        if offset == 0:
+            del self._checkpoints[block:]
+            self._checkpoints.append(state)
+            self._blocks[block] = [state]
+        else:
+            del self._checkpoints[block + 1 :]
+            self._state_at(number - 1)
+            states = self._blocks[block]
+            del states[offset:]
+            states.append(state)
+        self._blocks.move_to_end(block)
 
     @property
     def events(self) -> list[dict[str, Any]]:
+        """A copy of the applied events (all of them: prefer `last_event` to look one up)."""
         return copy.deepcopy(self._log[: self._cursor])
 
+    def last_event(self, where: Callable[[Mapping[str, Any]], bool]) -> dict[str, Any] | None:
+        """A copy of the newest applied event for which `where(event)` is true, else None."""
+        for number in range(self._cursor - 1, -1, -1):
+            if where(self._log[number]):
+                return copy.deepcopy(self._log[number])
+        return None
+
     @property
-    def sentences(self) -> list[Message]:
-        """The log sentence of each applied event, oldest first."""
-        return self._sentences[: self._cursor]
+    def sentences(self) -> Sequence[Message]:
+        """The log sentence of each applied event, oldest first (a snapshot; nothing is copied)."""
+        return Prefix(self._sentences, self._cursor)
+
+    def sentence(self, number: int) -> Message:
+        """The log sentence of the `number`-th applied event (1 is the first)."""
+        if not 1 <= number <= self._cursor:
+            raise IndexError(f"no event {number} of {self._cursor}")
+        return self._sentences[number - 1]
 
     @property
     def cursor(self) -> int:
@@ -215,9 +316,10 @@ class Session:
         log = self._log[: self._cursor] + [clean]
         self._save(log, self._cursor + 1, state)
         self._log = log
-        self._states = self._states[: self._cursor + 1] + [state]
         self._sentences = self._sentences[: self._cursor] + [sentence]
         self._cursor += 1
+        self._keep_state(self._cursor, state)
+        self._state = state
         self._version += 1
         return sentence
 
@@ -225,8 +327,10 @@ class Session:
         self._require_version(at)
         if not self.can_undo:
             raise RuleError("session.nothing_to_undo")
-        self._save(self._log, self._cursor - 1, self._states[self._cursor - 1])
+        state = self._state_at(self._cursor - 1)
+        self._save(self._log, self._cursor - 1, state)
         self._cursor -= 1
+        self._state = state
         self._version += 1
         return self._sentences[self._cursor]
 
@@ -234,8 +338,10 @@ class Session:
         self._require_version(at)
         if not self.can_redo:
             raise RuleError("session.nothing_to_redo")
-        self._save(self._log, self._cursor + 1, self._states[self._cursor + 1])
+        state = self._state_at(self._cursor + 1)
+        self._save(self._log, self._cursor + 1, state)
         self._cursor += 1
+        self._state = state
         self._version += 1
         return self._sentences[self._cursor - 1]
 

@@ -1,0 +1,85 @@
+"""A long session: states after any number of events, the log read line by line, the last
+price paid, all without keeping every state or copying the log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion import Session
+from companion.session import CHECKPOINT_EVERY, RECENT_BLOCKS
+
+PLAYERS = ["Ann", "Bob"]
+
+
+def turn(session: Session, number: int) -> None:
+    """One Heartland turn: move, then load corn or unload it at a price that changes, then end."""
+    player = session.current_player or ""
+    session.apply({"type": "move", "player": player, "spaces": 1, "pay": "fuel" if number % 3 else "cash"})
+    if session.state.truck(player).carried("corn"):
+        session.apply({"type": "unload", "player": player, "good": "corn", "cubes": 1, "price": 1 + number % 5})
+    else:
+        session.apply({"type": "load", "player": player, "good": "corn", "cubes": 1})
+    session.apply({"type": "end_turn", "player": player})
+
+
+def long_session(turns: int) -> Session:
+    session = Session.new("heartland", PLAYERS, {"target": 999})
+    for number in range(turns):
+        turn(session, number)
+    return session
+
+
+def replayed(session: Session, number: int) -> Any:
+    """The state after `number` events, replayed from scratch in a new session."""
+    saved = session.to_dict()
+    return Session.from_dict({**saved, "events": saved["events"][:number], "cursor": number}).state
+
+
+def test_any_state_of_a_long_game_is_the_replayed_one_though_only_a_few_blocks_are_kept() -> None:
+    session = long_session(150)  # 450 events: 8 blocks of 64
+    assert session.cursor == 450
+    for number in (0, 1, 63, 64, 65, 200, 449, 450, 127, 3):
+        assert session.state_at(number) == replayed(session, number), number
+    assert len(session._blocks) <= RECENT_BLOCKS
+    assert len(session._checkpoints) == 450 // CHECKPOINT_EVERY + 1
+
+
+def test_undo_across_a_checkpoint_then_a_new_event_forgets_the_old_tail() -> None:
+    session = long_session(22)  # 66 events
+    for _ in range(4):
+        session.undo()  # back to 62 events, over the checkpoint at 64
+    assert session.state == replayed(session, 62)
+    session.redo()
+    session.redo()
+    assert session.cursor == 64 and session.state == replayed(session, 64)
+    session.undo()
+    session.apply({"type": "adjust", "player": session.current_player, "amount": 2, "note": "found a coin"})
+    assert session.cursor == 64 and not session.can_redo
+    assert session.state == replayed(session, 64)
+    turn(session, 7)
+    assert session.state_at(66) == replayed(session, 66)
+    assert Session.from_dict(session.to_dict()).state == session.state
+
+
+def test_the_log_is_read_line_by_line_and_the_sentences_are_a_snapshot() -> None:
+    session = long_session(3)
+    before = session.sentences
+    assert len(before) == 9 and str(session.sentence(1)) == str(before[0]) == "Ann moved 1 space for $1"
+    assert str(session.sentence(9)) == str(before[-1])
+    session.undo()
+    assert len(session.sentences) == 8 and len(before) == 9  # what was read stays as it was
+    assert [str(line) for line in before[:2]] == [str(session.sentence(1)), str(session.sentence(2))]
+
+
+def test_the_last_matching_event_is_found_without_copying_the_log() -> None:
+    session = long_session(12)
+    unloads = [event for event in session.events if event["type"] == "unload"]
+    found = session.last_event(lambda event: event["type"] == "unload")
+    assert found == unloads[-1]
+    assert found is not None
+    found["price"] = 99  # a copy: the log is untouched
+    assert session.last_event(lambda event: event["type"] == "unload") == unloads[-1]
+    assert session.last_event(lambda event: event["type"] == "toll") is None
+    while session.cursor > 3:
+        session.undo()  # an undone event is no longer the last one
+    assert session.last_event(lambda event: event["type"] == "unload") is None
