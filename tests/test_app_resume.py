@@ -239,5 +239,6 @@ async def test_two_tabs_on_one_game_both_follow_every_tap() -> None:
         await first.tap("move-cash-2")
         await wait_for(lambda: second.text_of("money-ann") == "$3")
         assert second.text_of("last-act") == "Last: Ann moved 2 spaces for $2"
+        await second.settle()  # the browser has answered since the redraw: the new screen counts as seen
         await second.tap("undo")
         await wait_for(lambda: first.text_of("money-ann") == "$5")

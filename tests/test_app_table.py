@@ -3,11 +3,13 @@ stale screen records nothing, and the usual acts cost few taps."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import flet as ft
 from app_helpers import app_screen, last_act, memory_app, notice, playing, start_game, table
-from flet_harness import Screen
+from flet.pubsub.pubsub_hub import PubSubHub
+from flet_harness import Screen, wait_for
 
 from companion.app.data import AppData
 from companion.app.main import make_main
@@ -145,6 +147,45 @@ async def test_apply_undo_and_redo_on_a_stale_screen_record_nothing_and_say_so()
 
         await second.tap("undo")  # now drawn from the latest version: it acts
         assert notice(second) is None and [event["type"] for event in shared.events] == ["move"]
+        data.close_session(game.id)
+    finally:
+        await first.close()
+        await second.close()
+
+
+@table
+async def test_a_tap_sent_before_the_browser_showed_another_tabs_change_is_refused() -> None:
+    """Both tabs tap Undo at once: the second tab is redrawn on the server first, but its
+    browser had not shown that yet when it sent the tap. It answers a question sent after
+    the redraw only once it has applied it; until then its taps act on what it showed."""
+    hub = PubSubHub(loop=asyncio.get_running_loop())
+    data = memory_app()
+    game = data.new("heartland", ["Ann", "Bob"], {})
+    assert game.id is not None
+    game.apply({"type": "move", "player": "Ann", "spaces": 1, "pay": "fuel"})
+    game.apply({"type": "discard", "player": "Ann", "forced": False})
+    data.close_session(game.id)
+    first, second = Screen(make_main(data), pubsub=hub), Screen(make_main(data), pubsub=hub)
+    try:
+        for tab in (first, second):
+            await tab.start()
+            if tab.exists(f"session-{game.id}"):
+                await tab.tap(f"session-{game.id}")
+        assert second.session is not None
+        answer = second.session.handle_invoke_method_results
+        held: list[tuple[Any, ...]] = []
+        second.session.handle_invoke_method_results = lambda *reply: held.append(reply)  # type: ignore[method-assign]
+        shared = data.open(game.id)
+        await first.tap("undo")
+        await wait_for(lambda: second.text_of("last-act") == "Last: Ann moved 1 space with fuel")
+        await second.tap("undo")  # the browser still showed "Undo: Ann discarded for $1"
+        assert notice(second) == STALE
+        assert shared.cursor == 1
+        for reply in held:  # the browser answers: it shows the redraw now
+            answer(*reply)
+        await second.settle()
+        await second.tap("undo")
+        assert notice(second) is None and shared.cursor == 0
         data.close_session(game.id)
     finally:
         await first.close()

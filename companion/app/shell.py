@@ -6,12 +6,17 @@ store has written to disk before they return.
 
 The page is one declarative component (`Root`): a change asks it to draw again, and Flet
 diffs the new tree against the old one, so controls keep their identity and the page its
-scroll position. Every change carries the version of the game the screen was drawn from:
-a tap on a screen another tab or device has overtaken records nothing and says so.
+scroll position. Every change carries the version of the game the player saw: a tap on a
+screen another tab or device has overtaken records nothing and says so. When another
+screen changed the game, this page is redrawn at once, but the version counts as seen
+only once the browser has answered a question sent after the redraw: a tap it sent
+before (aimed at the old screen) arrives first and is refused.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,6 +32,7 @@ if TYPE_CHECKING:
     from companion.app.data import AppData
 
 _sheet_numbers = itertools.count(1)
+SEEN_TIMEOUT_S = 3  # a browser that does not answer is taken to show the redraw after this
 
 
 @dataclass
@@ -46,9 +52,11 @@ def Root(shell: Shell) -> ft.Control:
     """The whole page: the screen, and the open sheet as a dialog on top of it."""
     _, set_draws = ft.use_state(0)
     shell.request_draw = lambda: set_draws(lambda draws: draws + 1)
-    shell.drawn_version = shell.session.version if shell.session is not None else None
+    drawn = (shell.session.id, shell.session.version) if shell.session is not None else None
+    shell.drawn_version = drawn[1] if drawn is not None else None
     view = shell.build_screen(shell)
     ft.use_dialog(shell.build_sheet(shell))
+    ft.use_effect(lambda: shell.shown(drawn), [drawn])  # effects run once the patch is sent
     return view
 
 
@@ -69,13 +77,34 @@ class Shell:
         self.build_screen = build
         self.build_sheet = sheet
         self.request_draw: Callable[[], None] | None = None
-        self.drawn_version: int | None = None  # the game's version the screen shows now
+        self.drawn_version: int | None = None  # the game's version last drawn (sent to the page)
+        self.seen_version: int | None = None  # the version the player is known to see: taps act on it
+        self._told_of_change = False
         page.pubsub.subscribe(self._on_game_changed)
 
     async def _on_game_changed(self, session_id: str) -> None:
         """Another tab or device changed a game: redraw if it is the one shown here."""
         if self.session is not None and self.session.id == session_id:
+            self._told_of_change = True
             self.render()
+
+    def shown(self, drawn: tuple[str | None, int] | None) -> None:
+        """A new version of the game was drawn and sent to the page."""
+        if drawn is None:
+            self.seen_version = None
+        elif self._told_of_change:
+            self._told_of_change = False
+            self.page.run_task(self._confirm_seen, drawn)
+        else:  # drawn after this page's own tap, or a new game opened here
+            self.seen_version = drawn[1]
+
+    async def _confirm_seen(self, drawn: tuple[str | None, int]) -> None:
+        """The browser handles messages in order: its answer comes after it applied the redraw."""
+        # No answer (or none it can give): take it as seen; a reconnect sends the whole page anyway.
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.page.get_device_info(), SEEN_TIMEOUT_S)
+        if self.session is not None and self.session.id == drawn[0]:
+            self.seen_version = max(self.seen_version or 0, drawn[1])
 
     # --- rendering ------------------------------------------------------------------
 
@@ -95,6 +124,7 @@ class Shell:
         """The page's socket came back (a phone woke up, a reload): show what is true now."""
         if self.session is not None and self.ui.panel is not None and self.drawn_version != self.session.version:
             self._close_sheet()
+        self.seen_version = self.drawn_version  # the whole page was sent again
         self.render()
 
     # --- navigation -----------------------------------------------------------------
@@ -220,7 +250,7 @@ class Shell:
             self.show_notice("This game was closed; open it again to keep recording.")
             return False
         try:
-            change(self.session, self.drawn_version)
+            change(self.session, self.seen_version)
         except StaleError as error:  # drawn before another screen changed the game
             self._close_sheet()
             self.show_notice(str(error))
