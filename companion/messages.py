@@ -1,63 +1,132 @@
 """Player-facing text as a message id plus parameters, rendered per language.
 
-Errors and log sentences are built as `Message(id, params)` so that a French or Spanish
-catalogue can be added without touching the rules. Each game module brings its own
-English templates; `register` merges them here.
+Errors and log sentences are built as `Message(id, params)`; the text is chosen only when
+a screen shows it, so a stored log holds no language. Each game module brings its own
+English templates (`register`); French and Spanish come from gettext catalogues under
+`companion/locale/` (context = the message id, msgid = the English template), read with
+the standard `gettext` module, so a changed English sentence shows in English until its
+translation is brought up to date.
+
+Templates are `str.format` sentences with two additions:
+- `{cubes:cube|cubes}` picks a word by the language's own plural rule (the catalogue's
+  Plural-Forms: French says "0 cube", English "0 cubes");
+- a parameter whose value has a term registered as `term.<parameter>.<value>` (goods,
+  spirits, actions…) is shown as that term, translated like any other message.
 """
 
 from __future__ import annotations
 
+import functools
+import gettext
 import string
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from importlib import resources
 from typing import Any
 
-CATALOGS: dict[str, dict[str, str]] = {"en": {}}
+SOURCE_LANGUAGE = "en"
+LANGUAGES = ("en", "fr", "es")
+DOMAIN = "companion"
+CATALOGS: dict[str, dict[str, str]] = {SOURCE_LANGUAGE: {}}
 
 
 def register(language: str, templates: Mapping[str, str]) -> None:
-    catalog = CATALOGS.setdefault(language, {})
+    """Add English templates; other languages come from the catalogues, never from code."""
+    if language != SOURCE_LANGUAGE:
+        raise ValueError(f"templates are registered in {SOURCE_LANGUAGE}; translations live in the catalogues")
+    catalog = CATALOGS[language]
     for message_id, template in templates.items():
         if catalog.get(message_id, template) != template:
             raise ValueError(f"message id {message_id!r} registered twice with different text")
         catalog[message_id] = template
 
 
-def render(message_id: str, params: Mapping[str, Any], language: str = "en") -> str:
-    template = CATALOGS.get(language, {}).get(message_id) or CATALOGS["en"].get(message_id)
-    if template is None:
+@functools.cache
+def translations(language: str) -> gettext.NullTranslations:
+    """The compiled catalogue shipped for `language`; an empty one for English or a language without one."""
+    compiled = resources.files("companion") / "locale" / language / "LC_MESSAGES" / f"{DOMAIN}.mo"
+    if language == SOURCE_LANGUAGE or not compiled.is_file():
+        return gettext.NullTranslations()
+    with compiled.open("rb") as stream:
+        return gettext.GNUTranslations(stream)
+
+
+def template(message_id: str, language: str = SOURCE_LANGUAGE) -> str | None:
+    english = CATALOGS[SOURCE_LANGUAGE].get(message_id)
+    if english is None or language == SOURCE_LANGUAGE:
+        return english
+    return translations(language).pgettext(message_id, english)
+
+
+def plural_index(language: str) -> Callable[[int], int]:
+    """Which plural form a number takes in `language`: 0 for the first form listed."""
+    found: Callable[[int], int] | None = getattr(translations(language), "plural", None)
+    return found if found is not None else _english_plural
+
+
+def _english_plural(count: int) -> int:
+    return 0 if count == 1 else 1
+
+
+def render(message_id: str, params: Mapping[str, Any], language: str = SOURCE_LANGUAGE) -> str:
+    text = template(message_id, language)
+    if text is None:
         return message_id
-    return _FORMATTER.format(template, **{key: _plain(value, language) for key, value in params.items()})
+    shown = {key: _plain(key, value, language) for key, value in params.items()}
+    return _LanguageFormatter(language).format(text, **shown)
 
 
-class _PluralFormatter(string.Formatter):
+class _LanguageFormatter(string.Formatter):
     """`{cubes:cube|cubes}` picks the word for the number, so templates stay whole sentences."""
+
+    def __init__(self, language: str) -> None:
+        self.language = language
 
     def format_field(self, value: Any, format_spec: str) -> str:
         if "|" in format_spec:
-            one, many = format_spec.split("|", 1)
-            return one if value == 1 else many
+            forms = format_spec.split("|")
+            countable = isinstance(value, int) and not isinstance(value, bool)
+            index = plural_index(self.language)(abs(value)) if countable else len(forms) - 1
+            return forms[min(index, len(forms) - 1)]
         return str(super().format_field(value, format_spec))
 
 
-_FORMATTER = _PluralFormatter()
+def term_id(kind: str, value: str) -> str:
+    return f"term.{kind}.{value.replace(' ', '_')}"
 
 
-def _plain(value: Any, language: str) -> Any:
+def term(kind: str, value: str, language: str = SOURCE_LANGUAGE) -> str:
+    """A word of the game's vocabulary ("corn", "horse", "load") in `language`; unknown words as they are."""
+    return template(term_id(kind, value), language) or value
+
+
+def _plain(key: str, value: Any, language: str) -> Any:
     """A sentence inside a sentence is rendered in the same language; several are joined by '; '."""
     if isinstance(value, Message):
         return value.text(language).rstrip(".")
     if isinstance(value, (list, tuple)) and value and all(isinstance(item, Message) for item in value):
-        return "; ".join(_plain(item, language) for item in value)
+        return "; ".join(_plain(key, item, language) for item in value)
     if isinstance(value, (list, tuple)):
-        return join_names([str(item) for item in value])
+        return join_names([str(item) for item in value], language)
+    if isinstance(value, str):
+        return term(key, value, language)
     return value
 
 
-def join_names(names: list[str]) -> str:
+def join_names(names: list[str], language: str = SOURCE_LANGUAGE) -> str:
+    """'Ann, Bob and Cy'; 'Ann, Bob et Cy'; 'Ann, Bob y Cy' (and 'Ana e Inés': Spanish 'y' before an i sound)."""
     if len(names) <= 1:
         return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    last = names[-1]
+    word = template("list.and", language) or "and"
+    if language == "es" and _starts_with_i_sound(last):
+        word = "e"
+    return ", ".join(names[:-1]) + f" {word} " + last
+
+
+def _starts_with_i_sound(word: str) -> bool:
+    lowered = word.casefold()
+    return lowered.startswith(("i", "í", "hi", "hí")) and not lowered.startswith(("hia", "hie", "hio", "hiu"))
 
 
 @dataclass(frozen=True)
@@ -65,7 +134,7 @@ class Message:
     id: str
     params: Mapping[str, Any] = field(default_factory=dict)
 
-    def text(self, language: str = "en") -> str:
+    def text(self, language: str = SOURCE_LANGUAGE) -> str:
         return render(self.id, self.params, language)
 
     def __str__(self) -> str:
@@ -89,6 +158,7 @@ class RuleError(ValueError):
 register(
     "en",
     {
+        "list.and": "and",
         "event.not_a_dict": "An event must be a set of named fields, not {value}.",
         "event.no_type": "The event has no 'type'; allowed types: {allowed}.",
         "event.unknown_type": "Unknown event type '{type}'; allowed types: {allowed}.",
@@ -98,6 +168,10 @@ register(
         "event.overridden": "{sentence} — recorded against the rule: {reasons}",
         "data.too_deep": "This {what} is nested more than {limit} levels deep; no real {what} is.",
         "data.too_big": "This {what} is far larger than any the app writes.",
+        "term.what.event": "event",
+        "term.what.list_of_players": "list of players",
+        "term.what.set_of_options": "set of options",
+        "term.what.saved_session": "saved session",
         "field.int": "'{field}' must be a whole number from {low} to {high}, not {value}.",
         "field.int_min": "'{field}' must be a whole number of at least {low}, not {value}.",
         "field.bool": "'{field}' must be true or false, not {value}.",
@@ -126,6 +200,5 @@ register(
         "session.nothing_to_undo": "There is nothing to undo.",
         "session.nothing_to_redo": "There is nothing to redo.",
         "session.stale": "This game changed on another screen; nothing was recorded.",
-        "standing.shared_win": "{players} share the victory.",
     },
 )

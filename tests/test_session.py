@@ -322,13 +322,14 @@ def test_events_after_the_undo_position_are_checked_too() -> None:
 # --- messages -----------------------------------------------------------------------------------
 
 
-def test_log_sentences_and_errors_are_english_built_from_an_id_and_parameters() -> None:
+def test_log_sentences_are_built_from_an_id_and_parameters_and_read_in_each_language() -> None:
     session = heartland()
     sentence = session.apply(move("Ann", 2, "cash"))
     assert sentence.id == "heartland.log.move_cash"
     assert dict(sentence.params) == {"player": "Ann", "spaces": 2, "cost": 2}
     assert str(sentence) == sentence.text("en") == "Ann moved 2 spaces for $2"
-    assert sentence.text("fr") == "Ann moved 2 spaces for $2"
+    assert sentence.text("fr") == "Ann a avancé de 2 cases pour 2\u00a0$"
+    assert sentence.text("es") == "Ann avanzó 2 espacios por 2\u00a0$"
 
 
 def test_a_change_from_a_stale_screen_records_nothing():

@@ -305,6 +305,10 @@ MESSAGES = {
     "great_plains.log.scoring_done": "Scoring done; the game is over",
     "great_plains.log.zone_tied": "Zone {number}: {spaces} {spaces:space|spaces} + {water} water, {score}: "
     "tied, nobody scores",
+    # Words that fill a sentence's {spirit}, translated with it.
+    "term.spirit.horse": "horse",
+    "term.spirit.eagle": "eagle",
+    "term.spirit.bear": "bear",
 }
 
 GAME: Game[GreatPlainsState] = Game(

@@ -504,6 +504,17 @@ MESSAGES = {
     "heartland.log.correct_cargo_down": "{player} -{cubes} {good} on the truck ({note}), now {carried} {good}",
     "heartland.log.end_turn": "{player} ended the turn; {next} plays",
     "heartland.log.end_turn_last": "{player} ended the last turn; the game is over",
+    # Words that fill a sentence's {good}, {action} or {what}, translated with it.
+    "term.good.corn": "corn",
+    "term.good.soybeans": "soybeans",
+    "term.good.cattle": "cattle",
+    "term.good.pigs": "pigs",
+    "term.action.load": "load",
+    "term.action.unload": "unload",
+    "term.action.discard": "discard",
+    "term.what.toll": "toll",
+    "term.what.toll_road": "toll road",
+    "term.what.weigh_station": "weigh station",
 }
 
 GAME: Game[HeartlandState] = Game(

@@ -1,0 +1,234 @@
+"""The table's language: the same game reads in English, French and Spanish.
+
+A session's log is data; its sentences are chosen only when shown, so a game recorded
+while the app spoke French reads in Spanish after a switch. Words of the game (goods,
+spirits, actions) are translated with the sentence, numbers pick their plural by each
+language's rule, and money is written as each language's tables write it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from companion import RuleError, Session
+from companion.i18n import choose, from_environment, money, supported, t
+from companion.messages import Message, join_names, translations
+
+NBSP = "\u00a0"
+
+
+def heartland_turns() -> Session:
+    """Ann moves and loads pigs, Bob unloads nothing and discards, Inés is towed and discards for free."""
+    session = Session.new("heartland", ["Ann", "Bob", "Inés"])
+    for event in (
+        {"type": "move", "player": "Ann", "spaces": 2, "pay": "cash"},
+        {"type": "load", "player": "Ann", "good": "pigs", "cubes": 3},
+        {"type": "end_turn", "player": "Ann"},
+        {"type": "move", "player": "Bob", "spaces": 1, "pay": "fuel"},
+        {"type": "load", "player": "Bob", "good": "corn", "cubes": 1},
+        {"type": "end_turn", "player": "Bob"},
+        {"type": "adjust", "player": "Inés", "amount": -5, "note": "bank"},
+        {"type": "tow", "player": "Inés"},
+        {"type": "discard", "player": "Inés", "forced": True},
+    ):
+        session.apply(event)
+    return session
+
+
+def test_one_heartland_log_reads_in_all_three_languages() -> None:
+    sentences = heartland_turns().sentences
+    assert [sentence.text("en") for sentence in sentences] == [
+        "Ann moved 2 spaces for $2",
+        "Ann loaded 3 pigs",
+        "Ann ended the turn; Bob plays",
+        "Bob moved 1 space with fuel",
+        "Bob loaded 1 corn",
+        "Bob ended the turn; Inés plays",
+        "Inés -$5 (bank), now $0",
+        "Inés was towed to the Distribution Center",
+        "Inés discarded for free (forced, with $0)",
+    ]
+    assert [sentence.text("fr") for sentence in sentences] == [
+        f"Ann a avancé de 2 cases pour 2{NBSP}$",
+        "Ann a chargé 3 cubes de porcs",
+        f"Ann a fini son tour{NBSP}; au tour de Bob",
+        "Bob a avancé de 1 case avec du carburant",
+        "Bob a chargé 1 cube de maïs",
+        f"Bob a fini son tour{NBSP}; au tour de Inés",
+        f"Inés -5{NBSP}$ (bank), désormais 0{NBSP}$",
+        "Le camion de Inés a été remorqué au Centre de distribution",
+        f"Inés a défaussé gratuitement (défausse forcée, à 0{NBSP}$)",
+    ]
+    assert [sentence.text("es") for sentence in sentences] == [
+        f"Ann avanzó 2 espacios por 2{NBSP}$",
+        "Ann cargó 3 cubos de cerdos",
+        "Ann terminó su turno; juega Bob",
+        "Bob avanzó 1 espacio con combustible",
+        "Bob cargó 1 cubo de maíz",
+        "Bob terminó su turno; juega Inés",
+        f"Inés -5{NBSP}$ (bank), ahora 0{NBSP}$",
+        "El camión de Inés fue remolcado al Centro de Distribución",
+        f"Inés descartó gratis (descarte forzoso, con 0{NBSP}$)",
+    ]
+
+
+def test_a_game_saved_while_speaking_french_reads_in_spanish_from_the_same_file() -> None:
+    saved = heartland_turns().to_dict()
+    assert "porcs" not in repr(saved) and "cerdos" not in repr(saved)  # the log holds data, not sentences
+    reopened = Session.from_dict(saved)
+    assert reopened.sentences[1].text("es") == "Ann cargó 3 cubos de cerdos"
+    assert reopened.sentences[1].text("fr") == "Ann a chargé 3 cubes de porcs"
+
+
+def test_transamerica_and_great_plains_logs_read_in_all_three_languages() -> None:
+    rail = Session.new("transamerica", ["Ann", "Bob", "Inés"])
+    rail.apply({"type": "end_round", "missing": {"Ann": 0, "Bob": 0, "Inés": 4}})
+    assert rail.sentences[0].text("en") == "Round 1 ended: Ann and Bob connected all cities; Inés -4"
+    assert rail.sentences[0].text("fr") == (
+        f"Fin de la manche 1 — toutes ses villes reliées{NBSP}: Ann et Bob{NBSP}; Inés -4"
+    )
+    assert rail.sentences[0].text("es") == "Fin de la ronda 1 — todas sus ciudades conectadas: Ann y Bob; Inés -4"
+
+    plains = Session.new("great_plains", ["Ann", "Bob"])
+    for _ in range(3):
+        for player in ("Ann", "Bob"):
+            plains.apply({"type": "place_cave", "player": player})
+    plains.apply({"type": "place_token", "player": "Ann", "spirit": "horse"})
+    plains.apply({"type": "place_token", "player": "Bob", "spirit": "eagle"})
+    assert [sentence.text("en") for sentence in plains.sentences[-2:]] == [
+        "Ann placed a token (1 of 20) and took a horse spirit",
+        "Bob placed a token (1 of 20) and took an eagle spirit",
+    ]
+    assert [sentence.text("fr") for sentence in plains.sentences[-2:]] == [
+        "Ann a posé un jeton (1 sur 20) et pris un esprit Cheval",
+        "Bob a posé un jeton (1 sur 20) et pris un esprit Aigle",
+    ]
+    assert [sentence.text("es") for sentence in plains.sentences[-2:]] == [
+        "Ann colocó una ficha (1 de 20) y tomó un espíritu Caballo",
+        "Bob colocó una ficha (1 de 20) y tomó un espíritu Águila",
+    ]
+
+
+def test_goods_are_the_words_each_table_uses() -> None:
+    words = {
+        good: [Message("heartland.not_carried", {"player": "Ann", "carried": 0, "good": good, "wanted": 1}).text(lang)
+               for lang in ("fr", "es")]
+        for good in ("corn", "soybeans", "cattle", "pigs")
+    }
+    assert [word for pair in words.values() for word in pair] == [
+        "Ann transporte 0 cube de maïs et ne peut pas en décharger 1.",
+        "Ann lleva 0 cubos de maíz y no puede descargar 1.",
+        "Ann transporte 0 cube de soja et ne peut pas en décharger 1.",
+        "Ann lleva 0 cubos de soja y no puede descargar 1.",
+        "Ann transporte 0 cube de bétail et ne peut pas en décharger 1.",
+        "Ann lleva 0 cubos de ganado y no puede descargar 1.",
+        "Ann transporte 0 cube de porcs et ne peut pas en décharger 1.",
+        "Ann lleva 0 cubos de cerdos y no puede descargar 1.",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("cubes", "english", "french", "spanish"),
+    [
+        (0, "0 cubes", "0 cube", "0 cubos"),  # French counts zero as one
+        (1, "1 cube", "1 cube", "1 cubo"),
+        (3, "3 cubes", "3 cubes", "3 cubos"),
+    ],
+)
+def test_plurals_follow_each_language_rule(cubes: int, english: str, french: str, spanish: str) -> None:
+    sentence = Message("heartland.log.weigh_station", {"player": "Ann", "cubes": cubes, "cost": 0})
+    assert f"with {english} " in sentence.text("en")
+    assert f"avec {french} " in sentence.text("fr")
+    assert f"con {spanish} " in sentence.text("es")
+
+
+def test_money_is_written_as_each_language_writes_it() -> None:
+    assert [money(12, lang) for lang in ("en", "fr", "es")] == ["$12", f"12{NBSP}$", f"12{NBSP}$"]
+    assert [money(-3, lang) for lang in ("en", "fr", "es")] == ["-$3", f"-3{NBSP}$", f"-3{NBSP}$"]
+
+
+def test_a_refusal_the_table_overrules_reads_whole_in_the_chosen_language() -> None:
+    session = Session.new("heartland", ["Ann", "Bob"], {"short_haul": True})
+    session.apply({"type": "move", "player": "Ann", "spaces": 1, "pay": "fuel"})
+    with pytest.raises(RuleError) as caught:
+        session.apply({"type": "load", "player": "Ann", "good": "cattle", "cubes": 7})
+    assert caught.value.message.text("es") == "El camión de Ann lleva 0 de 6 cubos y no puede cargar 7 más."
+    sentence = session.apply({"type": "load", "player": "Ann", "good": "cattle", "cubes": 7, "override": True})
+    assert sentence.text("fr") == (
+        f"Ann a chargé 7 cubes de bétail — enregistré contre la règle{NBSP}: "
+        "Le camion de Ann porte 0 cube sur 6 et ne peut pas en charger 7 de plus"
+    )
+
+
+def test_an_action_already_chosen_is_named_in_the_table_language() -> None:
+    session = Session.new("heartland", ["Ann", "Bob"])
+    session.apply({"type": "move", "player": "Ann", "spaces": 1, "pay": "fuel"})
+    session.apply({"type": "discard", "player": "Ann", "forced": False})
+    with pytest.raises(RuleError) as caught:
+        session.apply({"type": "load", "player": "Ann", "good": "corn", "cubes": 1})
+    assert caught.value.message.text("fr") == (
+        f"Ann a déjà choisi de défausser ce tour-ci{NBSP}; une seule action par tour."
+    )
+    assert caught.value.message.text("es") == "Ann ya eligió descartar en este turno; solo una acción por turno."
+
+
+def test_names_are_joined_with_each_language_and() -> None:
+    assert join_names(["Ann", "Bob", "Cy"]) == "Ann, Bob and Cy"
+    assert join_names(["Ann", "Bob", "Cy"], "fr") == "Ann, Bob et Cy"
+    assert join_names(["Ann", "Bob"], "es") == "Ann y Bob"
+    assert join_names(["Ann", "Inés"], "es") == "Ann e Inés"  # 'y' before an i sound is 'e'
+    assert join_names(["Ann", "Hilda"], "es") == "Ann e Hilda"
+    assert join_names(["Ann", "Hielo"], "es") == "Ann y Hielo"
+
+
+def test_a_language_without_a_catalogue_reads_in_english() -> None:
+    sentence = Message("heartland.log.toll", {"player": "Ann"})
+    assert sentence.text("de") == "Ann paid a $1 toll"
+    assert t("heartland.log.toll", "fr", player="Ann") == f"Ann a payé un péage de 1{NBSP}$"
+
+
+def test_the_catalogues_ship_inside_the_package() -> None:
+    for language in ("fr", "es"):
+        catalogue = translations(language)
+        assert catalogue.info()["language"] == language
+        assert catalogue.pgettext("term.good.corn", "corn") == {"fr": "maïs", "es": "maíz"}[language]
+
+
+# --- which language ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("tag", "language"),
+    [("fr_FR.UTF-8", "fr"), ("fr_CA", "fr"), ("es-419", "es"), ("es_ES@euro", "es"), ("EN", "en"),
+     ("de_DE.UTF-8", None), ("C", None), ("POSIX", None), ("", None), (None, None)],
+)
+def test_a_locale_tag_names_a_supported_language_or_none(tag: str | None, language: str | None) -> None:
+    assert supported(tag) == language
+
+
+def test_the_command_line_wins_then_settings_then_the_device_then_the_environment() -> None:
+    environ = {"LANG": "es_ES.UTF-8"}
+    assert choose("en", "fr", ["es"], environ) == "en"
+    assert choose(None, "fr", ["es"], environ) == "fr"
+    assert choose(None, None, ["de", "es"], {"LANG": "fr_FR.UTF-8"}) == "es"  # the first device language we speak
+    assert choose(None, None, ["de"], environ) == "es"
+    assert choose(None, None, [], {}) == "en"
+    assert choose("xx", None, [], {"LANG": "fr_BE.UTF-8"}) == "fr"
+
+
+@pytest.mark.parametrize(
+    ("environ", "language"),
+    [
+        ({"LANG": "fr_FR.UTF-8"}, "fr"),
+        ({"LANG": "fr_FR.UTF-8", "LC_MESSAGES": "es_ES.UTF-8"}, "es"),
+        ({"LANG": "es_ES.UTF-8", "LC_ALL": "fr_FR.UTF-8"}, "fr"),
+        ({"LANG": "es_ES.UTF-8", "LANGUAGE": "de:fr:en"}, "fr"),
+        ({"LANG": "es_ES.UTF-8", "LANGUAGE": "de"}, "es"),
+        ({"LANG": "C.UTF-8"}, None),
+        ({"LC_ALL": "de_DE.UTF-8", "LANG": "fr_FR.UTF-8"}, None),
+    ],
+)
+def test_the_environment_follows_posix_order(environ: dict[str, Any], language: str | None) -> None:
+    assert from_environment(environ) == language

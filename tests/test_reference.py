@@ -1,0 +1,99 @@
+"""The rules reference: every game, every section, in every language, opening where the table is."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion import reference
+from companion.i18n import money
+from companion.messages import LANGUAGES
+from companion.rules import GAMES, great_plains, heartland, transamerica
+
+REQUIRED = {
+    # what a turn is, money and costs, targets, final round, penalties, tie-breaks, variants, decisions
+    "heartland": {"turn", "money", "target", "final_round", "penalties", "winner", "variants", "decisions"},
+    # the countdown, the end, ties, variants, decisions
+    "transamerica": {"round", "countdown", "end", "winner", "variants", "decisions"},
+    # spirits, majorities and water, tie-breaks, decisions
+    "great_plains": {"turn", "spirits", "scoring", "winner", "decisions"},
+}
+
+
+def shape(game_id: str, language: str) -> list[tuple[str, list[int]]]:
+    """Each section's id and, per paragraph, how many lines (list items) it has."""
+    sections = reference.sections(game_id, language)
+    return [(section.id, [len(lines) for lines in section.lists()]) for section in sections]
+
+
+def text(game_id: str, section_id: str, language: str) -> str:
+    return "\n".join(reference.section(game_id, section_id, language).paragraphs)
+
+
+def test_every_game_has_a_reference_with_the_sections_a_table_asks_about() -> None:
+    assert set(reference.SECTIONS) == set(GAMES)
+    for game_id, needed in REQUIRED.items():
+        assert needed <= set(reference.SECTIONS[game_id])
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("game_id", sorted(reference.SECTIONS))
+def test_every_section_is_written_in_every_language_with_every_paragraph_and_item(game_id: str, language: str) -> None:
+    sections = reference.sections(game_id, language)
+    assert [section.id for section in sections] == list(reference.SECTIONS[game_id])
+    assert all(section.title and section.paragraphs for section in sections)
+    # The same paragraphs and list items as the English: no decision is lost in translation.
+    assert shape(game_id, language) == shape(game_id, "en")
+    if language != "en":
+        english = reference.sections(game_id, "en")
+        assert [s.title for s in sections if s.title in {e.title for e in english}] == []
+        assert [s.id for s, e in zip(sections, english, strict=True) if s.paragraphs == e.paragraphs] == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_heartland_figures_are_the_rules_own(language: str) -> None:
+    targets = text("heartland", "target", language)
+    for source in heartland.TARGETS.values():
+        assert all(money(amount, language) in targets for amount in source.values())
+    penalties = text("heartland", "penalties", language)
+    assert all(money(cost, language) in penalties for cost in set(heartland.PENALTY_PER_CUBE.values()))
+    loading = text("heartland", "loading", language)
+    assert f"{heartland.CAPACITY} " in loading and f"{heartland.SHORT_HAUL_CAPACITY} " in loading
+    assert money(heartland.STARTING_MONEY, language) in text("heartland", "money", language)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_transamerica_and_great_plains_figures_are_the_rules_own(language: str) -> None:
+    assert f"{transamerica.STARTING_POINTS} " in text("transamerica", "countdown", language)
+    setup = text("great_plains", "setup", language)
+    assert f"{great_plains.TOKENS} " in setup and f"{great_plains.CAVES} " in setup
+    assert f"{great_plains.SPIRITS_PER_KIND * len(great_plains.SPIRITS)} " in setup
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", ["$30 for 4", "below $0", "Record anyway", "Stopping early"]),
+        ("fr", ["30\u00a0$ à 4", "sous 0\u00a0$", "Enregistrer quand même", "Arrêter avant la fin"]),
+        ("es", ["30\u00a0$ con 4", "por debajo de 0\u00a0$", "Registrar de todos modos", "Parar antes de tiempo"]),
+    ],
+)
+def test_the_heartland_decisions_state_the_choices_the_app_makes(language: str, words: list[str]) -> None:
+    decisions = text("heartland", "decisions", language)
+    assert [word for word in words if word not in decisions] == []
+
+
+def test_each_place_opens_the_part_that_matters_there() -> None:
+    assert reference.opening("heartland", "load") == "loading"
+    assert reference.opening("heartland", "unload") == "unloading"
+    assert reference.opening("transamerica", "end_round") == "round_end"
+    assert reference.opening("great_plains", "zone") == "scoring"
+    assert {reference.opening(game_id, "end") for game_id in GAMES} == {"winner"}
+    assert reference.opening("heartland", "somewhere new") == "turn"  # a place without its own part: the start
+    assert reference.opening("a game without a reference", "end") is None
+    for game_id, places in reference.PLACES.items():
+        assert set(places.values()) <= set(reference.SECTIONS[game_id])
+
+
+def test_a_section_a_game_does_not_have_is_refused() -> None:
+    with pytest.raises(KeyError, match="loading"):
+        reference.section("transamerica", "loading")
