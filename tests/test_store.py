@@ -322,23 +322,27 @@ def test_standard_json_fallback_reads_and_writes_the_same_files(make_store: Make
 # --------------------------------------------------------------------------- failures while writing
 
 
-def test_failed_write_changes_nothing(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("operation", ["write", "append"])
+def test_failed_write_changes_nothing(store: Store, monkeypatch: pytest.MonkeyPatch, operation: str) -> None:
     session = store.new("heartland", ["Ann", "Bob"])
-    session.apply(ADJUST)
+    session.apply(ADJUST)  # the first change after opening writes the whole file, the next ones append
+    if operation == "write":
+        store.close_session(session.id or "")
+        session = store.open(session.id or "")
     before_doc, before = session_doc(store, session.id or ""), session.to_dict()
-    real_write = store.folder.write
+    real = getattr(store.folder, operation)
 
     def disk_full(name: str, data: bytes) -> None:
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(store.folder, "write", disk_full)
+    monkeypatch.setattr(store.folder, operation, disk_full)
     changes: list[Callable[[], object]] = [lambda: session.apply(ADJUST), session.undo]
     for change in changes:
         with pytest.raises(StoreError, match=r"^Not saved, so not recorded: the disk is full\.$"):
             change()
         assert session.to_dict() == before
         assert session_doc(store, session.id or "") == before_doc
-    monkeypatch.setattr(store.folder, "write", real_write)
+    monkeypatch.setattr(store.folder, operation, real)
     session.apply(ADJUST)
     assert session_doc(store, session.id or "")["cursor"] == 2
 

@@ -8,6 +8,14 @@ document, never a mixture, even after a power cut. The parsed document stays in 
 between writes and is reused as long as the file's identity (inode, size, mtime, ctime)
 has not changed, so a write costs one serialisation and one small file, not a parse.
 
+A file may also grow at the end: `FolderStorage.append` adds one record (a change to one
+document: fields set, a list cut and extended) with one write and one fsync, instead of
+rewriting the whole file. Each record is a line `<crc32 of its JSON, 8 hex digits> <JSON>`
+after the document (which never holds a newline). A record cut short by a kill or a power
+cut fails its checksum and is ignored: it was never acknowledged. After `COMPACT_EVERY`
+records, or when a cut-short record is found, the next change rewrites the whole file
+atomically (compaction), so a reader never replays more than that many records.
+
 `MemoryStorage` behaves the same without a disk: it keeps the serialised bytes (so that
 the in-memory store refuses exactly what the disk store refuses) in a `MemoryFolder`.
 
@@ -25,11 +33,13 @@ import contextlib
 import errno
 import json
 import os
+import re
 import secrets
 import stat
 import sys
 import threading
 import time
+import zlib
 from pathlib import Path
 from types import ModuleType
 from typing import Any, NamedTuple, Protocol
@@ -47,6 +57,7 @@ orjson: ModuleType | None = _orjson
 
 FORMAT = 1
 META = "_meta"
+COMPACT_EVERY = 128  # appended records before the next change rewrites the whole file
 
 Data = dict[str, dict[str, Any]]
 
@@ -72,15 +83,61 @@ def decode(raw: bytes) -> Any:
 
 
 def check_document(raw: bytes, *, kind: str | None = None) -> Data:
-    """Parse bytes into a TinyDB document; `DamagedFile` or `NewerFile` if they are not one."""
+    """Parse bytes into a TinyDB document (its appended records applied); `DamagedFile` or `NewerFile`."""
+    return parse_file(raw, kind=kind).data
+
+
+class Parsed(NamedTuple):
+    data: Data
+    records: int  # how many appended records were applied
+    torn: bool  # the file ends in a record cut short (never acknowledged; ignored)
+
+
+def parse_file(raw: bytes, *, kind: str | None = None) -> Parsed:
+    """A file's document with its appended records applied; `DamagedFile` or `NewerFile`."""
     if not raw:
         raise DamagedFile("the file is empty")
+    end = _document_end(raw)
+    data = _check_tables(_decode_json(raw[:end]), kind)
+    records, torn = 0, False
+    if end < len(raw):
+        lines = raw[end + 1 :].split(b"\n")
+        for number, line in enumerate(lines, start=1):
+            record = _record(line)
+            if record is None:
+                if number < len(lines):
+                    raise DamagedFile(f"the change recorded in line {number + 1} is damaged")
+                torn = True
+                break
+            apply_record(data, record)
+            records += 1
+    return Parsed(data, records, torn)
+
+
+def _document_end(raw: bytes) -> int:
+    """Where the document ends: at the first line that opens a record (a document never holds one)."""
+    position = raw.find(b"\n")
+    while position != -1:
+        if _RECORD_START.fullmatch(raw, position + 1, position + 10) or _CUT_START.fullmatch(raw, position + 1):
+            return position
+        position = raw.find(b"\n", position + 1)  # a document written with line breaks by hand
+    return len(raw)
+
+
+_RECORD_START = re.compile(rb"[0-9a-f]{8} ")
+_CUT_START = re.compile(rb"[0-9a-f]{0,8}")  # the start of a record, cut short before its JSON
+
+
+def _decode_json(raw: bytes) -> Any:
     try:
-        data = decode(raw)
+        return decode(raw)
     except (ValueError, UnicodeDecodeError) as error:
         raise DamagedFile(f"it is not valid JSON ({error})") from error
     except RecursionError as error:  # the standard json module on very deeply nested data
         raise DamagedFile("it is nested too deeply to be a Companion file") from error
+
+
+def _check_tables(data: Any, kind: str | None) -> Data:
     if not isinstance(data, dict):
         raise DamagedFile("it is not a set of tables")
     for name, table in data.items():
@@ -98,6 +155,46 @@ def check_document(raw: bytes, *, kind: str | None = None) -> Data:
     elif kind is not None:
         raise DamagedFile("it has no Companion format marker")
     return data
+
+
+def record_line(record: dict[str, Any]) -> bytes:
+    """One appended record as written: a newline, its checksum, its JSON."""
+    payload = encode(record)
+    return b"\n%08x " % zlib.crc32(payload) + payload
+
+
+def _record(line: bytes) -> dict[str, Any] | None:
+    """The record in a line, or None when the line is not a whole record (its checksum fails)."""
+    if len(line) < 10 or not _RECORD_START.fullmatch(line, 0, 9):
+        return None
+    payload = line[9:]
+    if zlib.crc32(payload) != int(line[:8], 16):
+        return None
+    record = _decode_json(payload)
+    if not isinstance(record, dict):
+        raise DamagedFile("a recorded change is not a set of fields")
+    return record
+
+
+def apply_record(data: Data, record: dict[str, Any]) -> None:
+    """Apply one record to a document in place: `set` fields, `splice` lists (keep the first n, add items).
+
+    Lists are replaced, never changed in place: a list may be shared with whoever wrote it.
+    """
+    try:
+        doc = data[record["table"]][record["doc"]]
+        updates: dict[str, Any] = {}
+        for field, (keep, items) in record.get("splice", {}).items():
+            current = doc[field]
+            if not isinstance(current, list) or type(keep) is not int or not 0 <= keep <= len(current):
+                raise DamagedFile(f"a recorded change cuts {field!r} where it cannot")
+            if not isinstance(items, list):
+                raise DamagedFile(f"a recorded change adds to {field!r} what is not a list")
+            updates[field] = current[:keep] + items
+        updates.update(record.get("set", {}))
+    except (KeyError, TypeError, ValueError, AttributeError) as error:
+        raise DamagedFile(f"a recorded change does not fit its document ({error})") from error
+    doc.update(updates)
 
 
 # --------------------------------------------------------------------------- folders
@@ -127,6 +224,9 @@ class Folder(Protocol):
     def read(self, name: str) -> bytes | None: ...
 
     def write(self, name: str, data: bytes) -> None: ...
+
+    def append(self, name: str, data: bytes) -> None:
+        """Add `data` at the end of an existing file, durably; on failure the file is as it was (if the disk allows)."""
 
     def stat(self, name: str) -> Signature | None: ...
 
@@ -184,6 +284,20 @@ def _flush(fd: int) -> None:
         except OSError:
             pass
     os.fsync(fd)
+
+
+def _flush_data(fd: int) -> None:
+    """Flush a file's bytes and size (what an append changes); its times may follow later."""
+    if sys.platform in ("darwin", "ios") or not hasattr(os, "fdatasync"):
+        _flush(fd)
+    else:
+        os.fdatasync(fd)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
 
 
 WINDOWS = os.name == "nt"
@@ -257,9 +371,7 @@ class DiskFolder:
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o644)
         try:
             try:
-                view = memoryview(data)
-                while view:
-                    view = view[os.write(fd, view) :]
+                _write_all(fd, data)
                 if self.durable:
                     _flush(fd)
             finally:
@@ -271,6 +383,29 @@ class DiskFolder:
             raise
         if self.durable:
             _fsync_directory(directory)
+
+    def append(self, name: str, data: bytes) -> None:
+        path = self.path(name)
+        flags = os.O_WRONLY | os.O_APPEND | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0)
+        fd = os.open(path, flags)
+        try:
+            kind = os.fstat(fd)
+            if not stat.S_ISREG(kind.st_mode):
+                raise OSError(errno.EINVAL, "not an ordinary file", path)
+            try:
+                _write_all(fd, data)
+                if self.durable:
+                    _flush_data(fd)
+            except BaseException:
+                # Take back what reached the file: a change reported as not saved must not
+                # reappear (a part of a record would be ignored, a whole one would not).
+                with contextlib.suppress(OSError):
+                    os.ftruncate(fd, kind.st_size)
+                    if self.durable:
+                        _flush_data(fd)
+                raise
+        finally:
+            os.close(fd)
 
     def stat(self, name: str) -> Signature | None:
         try:
@@ -382,6 +517,15 @@ class MemoryFolder:
             now = time.time_ns()
             self.files[name] = (bytes(data), (self._writes, len(data), now, now))
 
+    def append(self, name: str, data: bytes) -> None:
+        with self._mutex:
+            if name not in self.files:
+                raise FileNotFoundError(errno.ENOENT, "no such file", name)
+            self._writes += 1
+            now = time.time_ns()
+            content = self.files[name][0] + bytes(data)
+            self.files[name] = (content, (self._writes, len(content), now, now))
+
     def stat(self, name: str) -> Signature | None:
         item = self.files.get(name)
         return None if item is None else item[1]
@@ -463,6 +607,7 @@ class FolderStorage(Storage):
     `kind` (e.g. "session") is written into the `_meta` table and, when given, required
     on read. `read()` raises `DamagedFile` for bytes that are not a TinyDB document and
     `NewerFile` for a newer format; `write()` refuses to overwrite a newer file.
+    `append()` records a change to one document at the end of the file.
     """
 
     def __init__(self, folder: Folder, name: str, kind: str | None = None) -> None:
@@ -471,6 +616,8 @@ class FolderStorage(Storage):
         self.kind = kind
         self._cache: Data | None = None
         self._signature: Signature | None = None
+        self._records = 0  # records appended after the document in the file
+        self._torn = False  # the file ends in a record cut short
 
     def read(self) -> Data | None:
         signature = self.folder.stat(self.name)
@@ -483,9 +630,10 @@ class FolderStorage(Storage):
         if raw is None:  # removed between stat and read
             self.forget()
             return None
-        data = check_document(raw, kind=self.kind)
-        self._cache, self._signature = data, signature
-        return data
+        parsed = parse_file(raw, kind=self.kind)
+        self._cache, self._signature = parsed.data, signature
+        self._records, self._torn = parsed.records, parsed.torn
+        return parsed.data
 
     def write(self, data: dict[str, dict[str, Any]]) -> None:
         if self._cache is None or data is not self._cache:
@@ -502,6 +650,33 @@ class FolderStorage(Storage):
             self.forget()
             raise
         self._cache, self._signature = data, self.folder.stat(self.name)
+        self._records, self._torn = 0, False
+
+    def append(self, table: str, doc_id: str, *, fields: dict[str, Any] | None = None,
+               splice: dict[str, tuple[int, list[Any]]] | None = None) -> None:
+        """Change one existing document: set `fields`, and for each list in `splice` keep its first n items
+        and add the given ones. One appended record (one write, one fsync), or the whole file rewritten
+        when it is time to compact it."""
+        record: dict[str, Any] = {"table": table, "doc": doc_id}
+        if fields:
+            record["set"] = fields
+        if splice:
+            record["splice"] = {field: [keep, items] for field, (keep, items) in splice.items()}
+        data = self.read()
+        if data is None:
+            raise FileNotFoundError(errno.ENOENT, "the file has disappeared", self.name)
+        if self._torn or self._records >= COMPACT_EVERY:
+            apply_record(data, record)
+            self.write(data)
+            return
+        try:
+            self.folder.append(self.name, record_line(record))
+        except BaseException:
+            self.forget()  # the next read looks at what the disk holds
+            raise
+        apply_record(data, record)
+        self._signature = self.folder.stat(self.name)
+        self._records += 1
 
     def set_mtime(self, mtime_ns: int) -> None:
         """Give the file this modification time, keeping the cached document."""
@@ -521,6 +696,7 @@ class FolderStorage(Storage):
     def forget(self) -> None:
         """Drop the cached document; the next read parses the file again."""
         self._cache, self._signature = None, None
+        self._records, self._torn = 0, False
 
     def close(self) -> None:
         return None

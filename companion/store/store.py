@@ -94,6 +94,24 @@ class _Open:
     lock: Lock
     created: float
     title: str
+    saved_log: list[dict[str, Any]] | None = None  # the log object the file holds, once a change wrote it
+
+
+def _appended(entry: _Open, session: Session, log: list[dict[str, Any]], cursor: int) -> dict[str, Any] | None:
+    """The record that brings the file from `entry.saved_log` to (log, cursor), or None: write it whole.
+
+    Relies on how a Session hands its log to the journal (see `companion.session.Journal`):
+    the same list for undo and redo, a new one sharing the first `session.cursor` events for apply.
+    """
+    saved = entry.saved_log
+    if saved is None:
+        return None
+    if log is saved:
+        return {"fields": {"cursor": cursor}}
+    keep = session.cursor
+    if len(log) == keep + 1 == cursor and keep <= len(saved) and (keep == 0 or log[keep - 1] is saved[keep - 1]):
+        return {"fields": {"cursor": cursor}, "splice": {"events": (keep, [log[keep]])}}
+    return None
 
 
 def _closed_journal(session: Session, log: list[dict[str, Any]], cursor: int, state: Any) -> None:
@@ -384,6 +402,7 @@ class Store:
                     except BaseException:
                         entry.title = previous
                         raise
+                    entry.saved_log = None  # the file holds a copy of the log now
                 # Saved in the session file: an index that cannot follow now is fixed from the
                 # pending marker by the next listing.
                 if played is not None:  # a new title is not a move: the list keeps its place
@@ -487,20 +506,25 @@ class Store:
             # The index changes only when the session finishes, stops being finished or
             # changes winners (the listing takes the updated time from the session file).
             touch_index = outcome(session, state) != outcome(session)
+            change = _appended(entry, session, log, cursor)
             with self._speaking("store.not_saved"):
                 if touch_index:  # leave a trace in case we die between the two writes
                     self._folder.write(f"{PENDING}/{session_id}", b"")
-                self._write(
-                    entry,
-                    {
-                        "format": SESSION_FORMAT,
-                        "game": session.game.id,
-                        "players": list(session.players),
-                        "options": session.options,
-                        "events": log,
-                        "cursor": cursor,
-                    },
-                )
+                if change is not None:  # one record at the end of the file (compacted from time to time)
+                    self._storage(entry).append("session", "1", **change)
+                else:  # the first change since the file was read, or an unusual one: the whole file
+                    self._write(
+                        entry,
+                        {
+                            "format": SESSION_FORMAT,
+                            "game": session.game.id,
+                            "players": list(session.players),
+                            "options": session.options,
+                            "events": log,
+                            "cursor": cursor,
+                        },
+                    )
+            entry.saved_log = log
             if touch_index:
                 # The event is saved; an index that cannot be updated now is fixed from the
                 # pending marker later, so the failure must not undo the acknowledged event.

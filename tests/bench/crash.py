@@ -8,11 +8,14 @@ seeded random generator: events, undos and redos in Heartland and TransAmerica g
 rewrites the index), new games, new titles and deletions. It prints `go KIND` before
 each change and `ok [ID]` after it. The parent kills it (SIGKILL on POSIX) at a random
 moment; in half of the rounds right after the child announced a change of a chosen kind
-(undo, finish, new, rename, delete in turn), a fraction of a millisecond into its writes.
+(apply, undo, finish, new, rename, delete in turn), a fraction of a millisecond into its writes.
+Events, undos and redos append one record to their session file; the child compacts a
+file after every few records (`CHILD_COMPACT_EVERY`), so kills land in both write paths.
 Then the parent checks:
 
 - every file of the data folder parses (index and session files; stray temporary files
-  of the killed write are counted but are not store files), and nothing was quarantined;
+  of the killed write are counted but are not store files; a record cut short at the end of
+  a session file is counted and ignored, as the store ignores it), and nothing was quarantined;
 - the saved games equal the games after the last acknowledged change, or after the one
   in flight (the parent replays the same seeded choices in memory to know both): the
   same games, each with the same events, cursor and title, and no placeholder of a half
@@ -43,16 +46,17 @@ if str(ROOT) not in sys.path:
 
 from companion.messages import RuleError  # noqa: E402
 from companion.session import Session  # noqa: E402
-from companion.store import Store  # noqa: E402
+from companion.store import Store, storage  # noqa: E402
 from companion.store.errors import DamagedFile, NewerFile  # noqa: E402
-from companion.store.storage import check_document  # noqa: E402
+from companion.store.storage import parse_file  # noqa: E402
 
 PLAYERS = ["Ann", "Bob", "Cy"]
 NOTE = "a fairly long note so that every event weighs something"
 TITLES = ["", "Friday", "Zoë's birthday 🎂", "Rematch", "Long evening " + "x" * 40]
 MOST_GAMES = 4
-TARGETS = ("undo", "finish", "new", "rename", "delete")
-WAIT_AFTER = {"undo": 0.0008, "finish": 0.0025, "new": 0.0025, "rename": 0.003, "delete": 0.002}
+TARGETS = ("apply", "undo", "finish", "new", "rename", "delete")
+WAIT_AFTER = {"apply": 0.0006, "undo": 0.0006, "finish": 0.0025, "new": 0.0025, "rename": 0.003, "delete": 0.002}
+CHILD_COMPACT_EVERY = 5  # small, so that kills also land in the rewrites that compact a file
 
 
 @dataclass
@@ -146,6 +150,7 @@ def perform(shelf: list[Game], operation: Operation, store: Store | None = None,
 
 
 def child(directory: str, ids: list[str], seed: int) -> None:
+    storage.COMPACT_EVERY = CHILD_COMPACT_EVERY
     store = Store(directory)  # kept: a session holds its store only weakly
     titles = {summary.id: summary.title for summary in store.sessions()}
     shelf = [Game(session_id, store.open(session_id), titles[session_id]) for session_id in ids]
@@ -168,6 +173,7 @@ class Result:
     finished_games: int = 0  # games that were over when a round was checked (the index path ran)
     games_made: int = 0
     stray_temp_files: set[str] = field(default_factory=set)
+    cut_records: int = 0  # session files found ending in a record cut short by the kill
     quarantined: set[str] = field(default_factory=set)
     problems: list[str] = field(default_factory=list)
 
@@ -182,7 +188,8 @@ def _check_files(directory: Path, result: Result) -> None:
             result.stray_temp_files.add(path.name)
             continue
         try:
-            check_document(path.read_bytes(), kind="index" if path.name == "index.json" else "session")
+            result.cut_records += parse_file(path.read_bytes(), kind="index" if path.name == "index.json" else "session"
+                                             ).torn
         except (DamagedFile, NewerFile, OSError) as error:
             result.corrupt += 1
             result.problems.append(f"{path.name}: {error}")
@@ -327,7 +334,8 @@ def main() -> int:
         f"{result.kills} kills (during: {during}), {result.operations} acknowledged changes, "
         f"{result.games_made} games made; {result.corrupt} corrupt, {result.lost} lost; "
         f"in-flight change saved {result.in_flight_saved} times; {result.finished_games} finished games checked; "
-        f"{len(result.stray_temp_files)} temporary files of killed writes seen; {time.perf_counter() - started:.1f} s"
+        f"{len(result.stray_temp_files)} temporary files of killed writes and {result.cut_records} records cut short "
+        f"seen; {time.perf_counter() - started:.1f} s"
     )
     for problem in result.problems:
         print("  " + problem)

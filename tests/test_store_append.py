@@ -1,0 +1,176 @@
+"""A session file grows by one appended record per change and is rewritten whole from time to time.
+
+A kill can cut the last record at any byte: the game then reads as it was after the last
+acknowledged change, and the next change rewrites the file whole. Runs against a real data
+folder and the in-memory twin, like tests/test_store.py.
+"""
+
+from __future__ import annotations
+
+import errno
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_store import make_store  # noqa: F401 - the disk and memory stores of the store tests
+
+from companion.store import SessionDamaged, Store, StoreError, storage
+from companion.store.storage import check_document, parse_file
+
+ADJUST = {"type": "adjust", "player": "Ann", "amount": 1, "note": "fix"}
+
+
+@pytest.fixture
+def fresh(make_store: Any) -> Any:  # noqa: F811 - the imported fixture, asked for
+    """A function giving a new store on the same data folder (a restart)."""
+    return make_store
+
+
+def file_of(store: Store, session_id: str) -> bytes:
+    raw = store.folder.read(f"sessions/{session_id}.json")
+    assert raw is not None
+    return raw
+
+
+def played(store: Store, events: int) -> tuple[str, Any]:
+    session = store.new("heartland", ["Ann", "Bob"])
+    for _ in range(events):
+        session.apply(ADJUST)
+    return session.id or "", session
+
+
+@pytest.mark.parametrize("change", ["apply", "undo"])
+def test_a_kill_after_any_byte_of_an_appended_record_leaves_the_last_acknowledged_game(fresh: Any, change: str
+                                                                                       ) -> None:
+    store = fresh()
+    session_id, session = played(store, 3)
+    before, acknowledged = file_of(store, session_id), session.to_dict()
+    session.apply(ADJUST) if change == "apply" else session.undo()
+    after, changed = file_of(store, session_id), session.to_dict()
+    assert after.startswith(before) and len(after) > len(before)  # appended, nothing rewritten
+    store.close()
+    for cut in range(len(before), len(after) + 1):
+        store.folder.write(f"sessions/{session_id}.json", after[:cut])
+        again = fresh()
+        expected = changed if cut == len(after) else acknowledged
+        assert again.open(session_id).to_dict() == expected, cut
+        again.close()
+    store.folder.write(f"sessions/{session_id}.json", after[: len(after) - 3])
+    again = fresh()
+    reopened = again.open(session_id)
+    reopened.apply(ADJUST)  # a change after a cut-short record rewrites the file whole
+    assert parse_file(file_of(again, session_id), kind="session").records == 0
+    again.close()
+    assert fresh().open(session_id).to_dict() == reopened.to_dict()
+
+
+def test_zeros_left_at_the_end_by_a_power_cut_are_ignored(fresh: Any) -> None:
+    store = fresh()
+    session_id, session = played(store, 4)
+    store.close()
+    store.folder.write(f"sessions/{session_id}.json", file_of(store, session_id) + b"\n" + b"\0" * 4096)
+    assert fresh().open(session_id).to_dict() == session.to_dict()
+
+
+def test_each_change_after_the_first_is_one_appended_record(fresh: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = fresh()
+    session_id, session = played(store, 1)
+    calls: list[str] = []
+    for operation in ("write", "append"):
+        real = getattr(store.folder, operation)
+
+        def spy(name: str, data: bytes, operation: str = operation, real: Any = real) -> None:
+            calls.append(f"{operation} {name}")
+            real(name, data)
+
+        monkeypatch.setattr(store.folder, operation, spy)
+    session.apply(ADJUST)
+    session.undo()
+    session.redo()
+    session.undo()
+    session.apply({"type": "adjust", "player": "Ann", "amount": 2, "note": "other"})  # drops the redo tail
+    assert calls == [f"append sessions/{session_id}.json"] * 5
+    parsed = parse_file(file_of(store, session_id), kind="session")
+    assert parsed.records == 5 and not parsed.torn
+    assert parsed.data["session"]["1"]["events"] == session.to_dict()["events"]
+    store.close()
+    assert fresh().open(session_id).to_dict() == session.to_dict()
+
+
+def test_a_long_game_is_compacted_from_time_to_time(fresh: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(storage, "COMPACT_EVERY", 8)
+    store = fresh()
+    session_id, session = played(store, 30)
+    counts = []
+    for _ in range(20):
+        session.undo() if session.cursor % 3 == 0 else session.apply(ADJUST)
+        counts.append(parse_file(file_of(store, session_id), kind="session").records)
+    assert max(counts) == 8 and 0 in counts  # rewritten whole once eight records had piled up
+    assert check_document(file_of(store, session_id), kind="session")["session"]["1"]["cursor"] == session.cursor
+    store.close()
+    assert fresh().open(session_id).to_dict() == session.to_dict()
+
+
+def test_standard_json_reads_what_orjson_appended_and_back(fresh: Any) -> None:
+    store = fresh()
+    session_id, session = played(store, 3)
+    store.close()
+    try:
+        for serialiser in ("json", "orjson", "json"):
+            storage.use_orjson(serialiser == "orjson")
+            again = fresh()
+            reopened = again.open(session_id)
+            assert reopened.to_dict() == session.to_dict()
+            reopened.apply({"type": "adjust", "player": "Ann", "amount": 1, "note": f"by {serialiser} · Zoë"})
+            session = reopened
+            again.close()
+    finally:
+        storage.use_orjson(True)
+    assert fresh().open(session_id).cursor == 6
+
+
+def test_a_damaged_record_before_the_last_one_sets_the_game_aside(fresh: Any) -> None:
+    store = fresh()
+    session_id, _ = played(store, 4)
+    store.close()
+    raw = file_of(store, session_id)
+    lines = raw.split(b"\n")
+    assert len(lines) == 4  # the document as the first change left it, then the records of the next three
+    lines[2] = lines[2].replace(b'"amount":1', b'"amount":9')  # the checksum no longer matches
+    store.folder.write(f"sessions/{session_id}.json", b"\n".join(lines))
+    with pytest.raises(SessionDamaged, match="line 3 is damaged"):
+        fresh().open(session_id)
+
+
+def test_a_record_that_does_not_fit_its_document_is_damage() -> None:
+    document = b'{"session":{"1":{"events":[1,2],"cursor":2}},"_meta":{"1":{"format":1,"kind":"session"}}}'
+    good = storage.record_line({"table": "session", "doc": "1", "splice": {"events": [1, [7]]}, "set": {"cursor": 2}})
+    assert check_document(document + good, kind="session")["session"]["1"]["events"] == [1, 7]
+    for record in (
+        {"table": "session", "doc": "2", "set": {"cursor": 1}},
+        {"table": "session", "doc": "1", "splice": {"events": [3, [7]]}},
+        {"table": "session", "doc": "1", "splice": {"cursor": [0, []]}},
+        {"table": "session", "doc": "1", "splice": {"events": [0, 7]}},
+    ):
+        with pytest.raises(storage.DamagedFile):
+            check_document(document + storage.record_line(record) + good, kind="session")
+
+
+def test_an_append_the_disk_refuses_is_taken_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = Store(tmp_path)
+    session_id, session = played(store, 2)
+    before, acknowledged = file_of(store, session_id), session.to_dict()
+
+    def fail(fd: int) -> None:
+        raise OSError(errno.EIO, "I/O error")
+
+    monkeypatch.setattr(storage.os, "fdatasync", fail)
+    monkeypatch.setattr(storage.os, "fsync", fail)
+    with pytest.raises(StoreError, match="^Not saved, so not recorded: the disk reported an error"):
+        session.apply(ADJUST)
+    monkeypatch.undo()
+    assert file_of(store, session_id) == before  # the written record was cut off again
+    assert session.to_dict() == acknowledged
+    session.apply(ADJUST)
+    store.close()
+    assert Store(tmp_path).open(session_id).cursor == 3
