@@ -31,6 +31,7 @@ def english() -> Catalog:
     import companion.i18n  # noqa: F401  (registers how money is written)
     import companion.reference  # noqa: F401  (registers the rules reference)
     import companion.rules  # noqa: F401  (registers every game's templates)
+    import companion.ui_text  # noqa: F401  (registers the screens' words)
     from companion.messages import CATALOGS, SOURCE_LANGUAGE
 
     template = Catalog(project="Companion", fuzzy=False)
