@@ -236,8 +236,11 @@ async def test_two_tabs_on_one_game_both_follow_every_tap() -> None:
     async with Screen(make_main(data), pubsub=hub) as first, Screen(make_main(data), pubsub=hub) as second:
         for tab in (first, second):
             await tab.tap(f"session-{session.id}")
+        before = len(second.conn.messages)
         await first.tap("move-cash-2")
         await wait_for(lambda: second.text_of("money-ann") == "$3")
+        # The second tab's redraw goes out on its own connection, not the tapping tab's.
+        assert any(m.action == MessageAction.PATCH_CONTROL for m in second.conn.messages[before:])
         assert second.text_of("last-act") == "Last: Ann moved 2 spaces for $2"
         await second.settle()  # the browser has answered since the redraw: the new screen counts as seen
         await second.tap("undo")

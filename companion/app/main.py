@@ -36,6 +36,7 @@ def make_main(data: AppData) -> Callable[[ft.Page], None]:
         # session and its game: the client reconnects to it. Only an expired session lets go.
         page.on_close = lambda _: shell.release()
         page.on_connect = lambda _: reconnected(page, shell)
+        page.on_disconnect = lambda _: shell.disconnected()
         page.on_platform_brightness_change = lambda _: shell.render()  # player colours have a shade per theme
         keep_awake(page)
         shell.mount()

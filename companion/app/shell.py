@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import flet as ft
+from flet.controls.context import _context_page
 
 from companion.messages import RuleError
 from companion.session import Session, StaleError
@@ -80,11 +81,16 @@ class Shell:
         self.drawn_version: int | None = None  # the game's version last drawn (sent to the page)
         self.seen_version: int | None = None  # the version the player is known to see: taps act on it
         self._told_of_change = False
+        self._confirming: set[asyncio.Task[None]] = set()
+        self.connected = True  # False while the page's socket is gone; it is redrawn when it comes back
         page.pubsub.subscribe(self._on_game_changed)
 
     async def _on_game_changed(self, session_id: str) -> None:
         """Another tab or device changed a game: redraw if it is the one shown here."""
-        if self.session is not None and self.session.id == session_id:
+        # Flet runs this in a task copied from the sender's context, whose current page is the
+        # sender's: a redraw scheduled from there would go out on the other tab's connection.
+        _context_page.set(self.page)
+        if self.session is not None and self.session.id == session_id and self.connected:
             self._told_of_change = True
             self.render()
 
@@ -94,7 +100,9 @@ class Shell:
             self.seen_version = None
         elif self._told_of_change:
             self._told_of_change = False
-            self.page.run_task(self._confirm_seen, drawn)
+            task = asyncio.get_running_loop().create_task(self._confirm_seen(drawn))
+            self._confirming.add(task)  # held until done: the loop keeps only a weak reference
+            task.add_done_callback(self._confirming.discard)
         else:  # drawn after this page's own tap, or a new game opened here
             self.seen_version = drawn[1]
 
@@ -120,10 +128,14 @@ class Shell:
         if self.request_draw is not None:
             self.request_draw()
 
+    def disconnected(self) -> None:
+        self.connected = False
+
     def reconnected(self) -> None:
         """The page's socket came back (a phone woke up, a reload): show what is true now."""
         if self.session is not None and self.ui.panel is not None and self.drawn_version != self.session.version:
             self._close_sheet()
+        self.connected = True
         self.seen_version = self.drawn_version  # the whole page was sent again
         self.render()
 

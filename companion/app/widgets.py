@@ -263,6 +263,18 @@ def sheet_width(shell: Shell) -> float:
     return min(480.0, float(page_width) - 2 * SHEET_INSET - 2 * SHEET_PADDING)
 
 
+class Sheet(ft.AlertDialog):
+    """An AlertDialog that is never frozen. Flet marks controls it reached through a redrawn
+    component as frozen, and one page patch can reach an open dialog that way; closing a
+    frozen dialog then fails inside Flet ("Frozen controls cannot be updated"). A sheet is
+    redrawn whole on every change anyway, and only its `open` and `on_dismiss` are ever set
+    after it is built."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name != "_frozen":
+            super().__setattr__(name, value)
+
+
 def sheet(shell: Shell, title: str, body: list[ft.Control], *, key: str,
           footer: list[ft.Control] | None = None) -> ft.DialogControl:
     """An input sheet as a modal dialog: the title on top, the inputs scrolling below it,
@@ -283,7 +295,7 @@ def sheet(shell: Shell, title: str, body: list[ft.Control], *, key: str,
     bottom: list[ft.Control] = [slot, ft.Row([close, *(footer or [])], wrap=True, alignment=ft.MainAxisAlignment.END,
                                              spacing=8, run_spacing=8)]
     width = sheet_width(shell)
-    return ft.AlertDialog(
+    return Sheet(
         title=ft.Text(title, size=18, weight=ft.FontWeight.BOLD, key="panel-title"),
         content=ft.Column(body, scroll=ft.ScrollMode.AUTO, tight=True, spacing=8, width=width, key=f"{key}-body"),
         actions=[ft.Column(bottom, spacing=4, width=width, tight=True)],

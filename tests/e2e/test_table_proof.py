@@ -1,0 +1,217 @@
+"""What a table does to a phone, in Chromium at 412×915: reloads, a dropped socket, a thumb
+tapping twice at one spot, two phones tapping Undo together, and every input sheet's
+confirm button in view when the sheet opens."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from harness import FlutterPage
+from test_app_e2e import GOODS, exact, explained, new_game, see, tap, tap_icon
+
+from companion.app.data import AppData
+from companion.session import Session
+from companion.store import Store
+
+if TYPE_CHECKING:
+    from conftest import CompanionApp
+
+VIEWPORT_HEIGHT = 915
+STALE = "This game changed on another screen; nothing was recorded."
+SIX = ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay")
+
+# Keeps every WebSocket the page opens, so a test can close the live one as a sleeping
+# phone would, and see the client open a new one.
+KEEP_SOCKETS = """(() => {
+    const Native = window.WebSocket;
+    window.__sockets = [];
+    class Kept extends Native {
+        constructor(...args) { super(...args); window.__sockets.push(this); }
+    }
+    window.WebSocket = Kept;
+})();"""
+
+
+def start_heartland(ui: FlutterPage, *players: str) -> None:
+    new_game(ui, None, *players)
+    tap(ui, "Start game")
+    see(ui, "Ann's turn · turn 1")
+
+
+def error_free(ui: FlutterPage) -> None:
+    assert not ui.has_text(re.compile("Error running app|Traceback|Exception")), "the page shows an error"
+
+
+def log_lines_matching(ui: FlutterPage, pattern: str) -> int:
+    return int(ui.page.get_by_text(re.compile(rf"^\d+\. {pattern}")).count())
+
+
+def test_a_reload_keeps_the_game_and_the_next_tap_is_recorded(app: CompanionApp) -> None:
+    ui = app.open()
+    start_heartland(ui, "Ann", "Bob")
+    tap(ui, "Fuel 1")
+    tap(ui, "Discard $1")
+    see(ui, "Last: Ann discarded for $1")
+
+    ui.reload()  # the same Flet session, as a browser reload does
+    see(ui, "Ann's turn · turn 1", "Last: Ann discarded for $1")
+    tap(ui, "End Ann's turn (Bob next)")
+    see(ui, "Bob's turn · turn 2", "Last: Ann ended the turn; Bob plays")
+    error_free(ui)
+
+    # The app opened afresh (a new session): the same game, with the sheet that was open.
+    tap(ui, "Fuel 1")
+    tap(ui, "Load")
+    see(ui, "Load · Bob")
+    ui.reload(new_session=True)
+    see(ui, "Load · Bob")
+    tap(ui, "2", nth=GOODS.index("cattle"))
+    see(ui, "Last: Bob loaded 2 cattle")
+    error_free(ui)
+
+
+def test_a_dropped_socket_reconnects_and_a_tap_is_recorded_once(app: CompanionApp) -> None:
+    ui = app.open()
+    ui.page.add_init_script(KEEP_SOCKETS)
+    ui.reload()
+    start_heartland(ui, "Ann", "Bob")
+    tap(ui, "Fuel 1")
+    see(ui, "Last: Ann moved 1 space with fuel")
+
+    opened = ui.page.evaluate("() => window.__sockets.length")
+    ui.page.evaluate("() => window.__sockets.forEach((socket) => socket.close())")
+    with explained("the page did not open a new socket", ui):
+        ui.page.wait_for_function(
+            f"() => window.__sockets.length > {opened} && window.__sockets.at(-1).readyState === 1",
+            timeout=30_000)
+    tap(ui, "Discard $1")
+    see(ui, "Last: Ann discarded for $1", "$4")
+    tap(ui, "End Ann's turn (Bob next)")
+    see(ui, "Bob's turn · turn 2")
+    tap_icon(ui, "Session log")
+    see(ui, "Session log")
+    assert log_lines_matching(ui, "Ann discarded for \\$1") == 1
+    assert log_lines_matching(ui, "Ann ended the turn") == 1
+    error_free(ui)
+
+
+def test_two_taps_at_one_spot_land_on_the_same_player(app: CompanionApp) -> None:
+    from playwright.sync_api import expect
+
+    ui = app.open()
+    new_game(ui, "TransAmerica · 2–6 players", *SIX)
+    tap(ui, "Start game")
+    tap(ui, "End round 1")
+    see(ui, "End of round 1")
+    title = ui.page.get_by_text(exact("End of round 1")).bounding_box()
+    assert title is not None
+    ui.page.mouse.move(206, title["y"] + 200)
+    ui.page.mouse.wheel(0, 3000)  # down to the last player, Fay
+    ui.page.wait_for_timeout(800)
+
+    fay_plus = ui.page.get_by_role("button", name="+1", exact=True).nth(SIX.index("Fay"))
+    fay_value = fay_plus.locator("xpath=preceding::span[1]")
+    box = fay_plus.bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= VIEWPORT_HEIGHT, box
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    ui.page.mouse.click(x, y)
+    expect(fay_value).to_have_text("1")
+    assert fay_plus.bounding_box() == box  # nothing moved under the finger
+    ui.page.mouse.click(x, y)
+    expect(fay_value).to_have_text("2")
+    see(ui, "13 to 11")
+    assert ui.page.get_by_text(exact("13 to 13")).count() == len(SIX) - 1  # nobody else was touched
+
+
+def test_two_phones_tapping_undo_together_undo_one_event(app: CompanionApp) -> None:
+    ui = app.open()
+    start_heartland(ui, "Ann", "Bob")
+    tap(ui, "Fuel 1")
+    tap(ui, "Discard $1")
+    see(ui, "Last: Ann discarded for $1")
+    other = FlutterPage(ui.page.context.new_page(), ui.url).load()  # a second phone: the last open game
+    see(other, "Last: Ann discarded for $1")
+
+    phones = (ui, other)
+    undos = [phone.page.get_by_role("button", name="Undo", exact=True) for phone in phones]
+    for undo in undos:
+        undo.wait_for(state="attached")
+    for undo in undos:  # both at once: no waiting between the two taps
+        undo.dispatch_event("click")
+
+    for phone in phones:
+        see(phone, "Last: Ann moved 1 space with fuel")
+    other.page.wait_for_timeout(1000)
+    told = [phone.has_text(exact(STALE)) for phone in phones]
+    assert sorted(told) == [False, True], told  # exactly one phone was refused, and says so
+    for phone in phones:
+        assert not phone.has_text(exact("Nothing recorded yet.")), "two events were undone"
+        error_free(phone)
+
+
+# --- sheets ---------------------------------------------------------------------------------
+
+
+def in_view(ui: FlutterPage, button: Any, what: str) -> None:
+    with explained(f"no {what}", ui):
+        button.wait_for(state="attached")
+    ui.page.wait_for_timeout(400)  # the sheet's opening animation
+    box = button.bounding_box()
+    assert box is not None, what
+    assert box["y"] >= 0 and box["y"] + box["height"] <= VIEWPORT_HEIGHT, (what, box)
+
+
+def seed_heartland(data_dir: Path) -> None:
+    """Four players, Ann's truck with two cubes of every good, on truck stops: every sheet at its largest."""
+    store = Store(data_dir)
+    data = AppData(store)
+    session: Session = data.new("heartland", ["Ann", "Bob", "Cid", "Dee"], {"truck_stops": True})
+    for good in GOODS:
+        session.apply({"type": "correct_cargo", "player": "Ann", "good": good, "cubes": 2, "note": "set-up"})
+    assert session.id is not None
+    data.remember_screen(session.id)
+    data.close_session(session.id)
+    store.close()
+
+
+def test_every_input_sheet_opens_with_its_confirm_button_in_view(app: CompanionApp) -> None:
+    seed_heartland(app.data_dir)
+    ui = app.open()
+    see(ui, "Ann's turn · turn 1", "2 corn, 2 soybeans, 2 cattle, 2 pigs")
+
+    tap(ui, "Fuel 1")
+    tap(ui, "Unload")
+    see(ui, "Unload · Ann")
+    in_view(ui, ui.page.get_by_role("button", name="2", exact=True).nth(GOODS.index("pigs")), "pigs count")
+    tap(ui, "Close")
+
+    tap(ui, "Buy upgrade")
+    in_view(ui, ui.page.get_by_role("button", name="Buy for $0", exact=True), "Buy button")
+    tap(ui, "Close")
+
+    tap(ui, "Correct money")
+    in_view(ui, ui.page.get_by_role("button", name="Save: Ann +$0, now $5", exact=True), "Save button")
+    tap(ui, "Close")
+
+    tap(ui, "Discard $1")
+    tap(ui, "End Ann's turn (Bob next)")
+    tap(ui, "Fuel 1")
+    tap(ui, "Load")
+    see(ui, "Load · Bob")
+    in_view(ui, ui.page.get_by_role("button", name="8", exact=True).nth(GOODS.index("pigs")), "8 pigs button")
+    tap(ui, "Close")
+
+    tap_icon(ui, "Back to all games")
+    new_game(ui, "TransAmerica · 2–6 players", *SIX)
+    tap(ui, "Start game")
+    tap(ui, "End round 1")
+    in_view(ui, ui.page.get_by_role("button", name="Save round 1", exact=True), "Save round button")
+    tap(ui, "Close")
+
+    tap_icon(ui, "Back to all games")
+    new_game(ui, "Great Plains · 2 players", "Ann", "Bob")
+    tap(ui, "Start game")
+    tap(ui, "+ Zone")
+    in_view(ui, ui.page.get_by_role("button", name="Add zone", exact=True), "Add zone button")
