@@ -19,8 +19,11 @@ log = logging.getLogger(__name__)
 WAKELOCK_TIMEOUT_S = 2
 
 
-def make_main(data: AppData) -> Callable[[ft.Page], None]:
-    """A `main` bound to one data folder; every page of this process shares it."""
+def make_main(data: AppData, sharing: Any = None) -> Callable[[ft.Page], None]:
+    """A `main` bound to one data folder; every page of this process shares it.
+
+    `sharing` (the table's `Sharing`, when the command line offers one) is kept on each
+    page's shell for the screens that will show it; nothing here uses it yet."""
 
     def main(page: ft.Page) -> None:
         page.title = "Companion"
@@ -32,6 +35,7 @@ def make_main(data: AppData) -> Callable[[ft.Page], None]:
         page.window.width, page.window.height = 480, 900
         page.window.min_width, page.window.min_height = 360, 560
         shell = Shell(page, data, screens.build, screens.sheet)
+        shell.sharing = sharing
         # A dropped socket (a phone's screen locked, Wi-Fi blinked, a reload) keeps the page's
         # session and its game: the client reconnects to it. Only an expired session lets go.
         page.on_close = lambda _: shell.release()

@@ -83,6 +83,7 @@ class Shell:
         self._told_of_change = False
         self._confirming: set[asyncio.Task[None]] = set()
         self.connected = True  # False while the page's socket is gone; it is redrawn when it comes back
+        self.sharing: Any = None  # the table's Sharing, when this process offers one
         page.pubsub.subscribe(self._on_game_changed)
 
     async def _on_game_changed(self, session_id: str) -> None:
