@@ -14,7 +14,9 @@ msgpack encoding. Nothing goes over a network and no Flutter client draws anythi
 It plays whole turns (move, open the sheet, load or unload, end the turn) plus undo, redo,
 a refused tap, the correction sheet's stepper, opening the log (newest 100 lines) and
 showing all its 300+ lines, and prints per tap kind: count, median, p95, max and bytes sent,
-then the median over all taps and the kinds whose median is over the goal (<= 16 ms median).
+then the median over all taps and the kinds whose median is over the goal (<= 16 ms median),
+and the bytes sent to the page per tap over all taps (median, p95; goal <= 10 KB median):
+the screen is one declarative component, so a tap sends a diff, not the page.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
 OPTIONS = {"target": "rulebook", "alternate_routes": True, "truck_stops": True}
 LOG_EVENTS = 300
 GOAL_MS = 16.0
+GOAL_KB = 10.0
 
 
 def fill_log(session: Session, count: int) -> None:
@@ -62,12 +65,18 @@ def fill_log(session: Session, count: int) -> None:
             plan.append({"type": "load", "player": player, "good": "corn", "cubes": 2})
         else:
             plan.append({"type": "discard", "player": player, "forced": False})
-        plan.append({"type": "end_turn", "player": player})
         for event in plan:
             try:
                 session.apply(event)
             except RuleError:
                 continue
+        end_turn = {"type": "end_turn", "player": player}
+        try:
+            session.apply(end_turn)
+        except RuleError as error:  # the action was refused: the table ends the turn anyway
+            if not error.overridable:
+                raise
+            session.apply({**end_turn, "override": True})
         turn += 1
 
 
@@ -98,7 +107,7 @@ async def play(screen: Screen, turns: int) -> dict[str, list[Dispatch]]:
             await tap("close sheet", "panel-close")
             await tap("open log (newest 100)", "log")
             await tap("log: show all 300+", "log-older")
-            await tap("close log", "log")
+            await tap("close log", "panel-close")
         await tap("end turn (record)", "end-turn")
     return taps
 
@@ -132,6 +141,11 @@ def report(taps: dict[str, list[Dispatch]], where: str, events: int) -> None:
     verdict = "meets" if median <= GOAL_MS else "misses"
     print(f"goal: median <= {GOAL_MS:.0f} ms; all taps {median:.2f} ms: {verdict} it; "
           f"kinds over it: {', '.join(slow) if slow else 'none'}")
+    sizes = [d.bytes_sent / 1024 for dispatches in taps.values() for d in dispatches]
+    size_median = statistics.median(sizes)
+    verdict = "meets" if size_median <= GOAL_KB else "misses"
+    print(f"bytes sent to the page per tap: median {size_median:.1f} KB, p95 {percentile(sizes, 0.95):.1f} KB, "
+          f"max {max(sizes):.1f} KB; goal: median <= {GOAL_KB:.0f} KB: {verdict} it")
 
 
 async def bench(directory: Path | None, turns: int) -> None:
