@@ -23,6 +23,7 @@ register(SOURCE_LANGUAGE, {
     "ui.log.older": "Show the {count} older {count:line|lines}",
     "ui.rules": "Rules",
     "ui.rules.open": "The rules of {title}",
+    "ui.rules.back": "Back",
     "ui.dismiss": "Dismiss",
     "ui.close": "Close",
     "ui.close.tip": "Close without recording anything",
