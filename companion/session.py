@@ -21,7 +21,7 @@ from typing import Any, TypeVar, overload
 
 from companion.messages import Message, RuleError
 from companion.rules import GAMES
-from companion.rules.base import RULES, Game, Standing, Stopped, check_depth, describe_value
+from companion.rules.base import MAX_ITEMS, RULES, Game, Standing, Stopped, check_depth, describe_value
 
 # The newest session format this version writes and reads; it reads every older one too.
 FORMAT_VERSION = 2
@@ -152,7 +152,15 @@ class Session:
         """A session saved by `to_dict` in any format this version reads (see FORMATS)."""
         if not isinstance(data, Mapping):
             raise RuleError("session.bad_data", reason="it is not a set of named fields")
-        check_depth(data, "saved session")
+        events = data.get("events")
+        if isinstance(events, list):
+            # Each event's depth and size is checked as it is replayed (`Game.apply_event`):
+            # walking them here too would double the cost of opening a long game.
+            check_depth({key: value for key, value in data.items() if key != "events"}, "saved session")
+            if len(events) > MAX_ITEMS // 2:
+                raise RuleError("data.too_big", what="saved session")
+        else:
+            check_depth(data, "saved session")
         expected = {"format", "game", "players", "options", "events", "cursor"}
         if set(data) != expected:
             missing = sorted(expected - set(data)) or sorted(map(str, set(data) - expected))

@@ -5,22 +5,53 @@ journal); the store is asked to close a session only when the last tab lets go, 
 game is not deleted while any tab has it. Faults arrive as `StoreError` sentences (never
 an OSError); reading questions (the list, names to suggest, status lines) answer even
 then, and where the app was is kept by `ui_state.py`, which never fails.
+
+Each game's status line is worked out by its screen's `status_line` when the store saves
+the game's entry in the index, never when the list is drawn; `home()` gives the list the
+home screen shows one page at a time, from the store's summaries (no file is read).
 """
 
 from __future__ import annotations
 
 import threading
-from typing import Any
+from typing import Any, NamedTuple
 
 from companion.app.screens import game_screen
 from companion.app.ui_state import UiStateFile, View
+from companion.rules import GAMES
 from companion.session import Session
 from companion.store import SessionInUse, SessionList, SessionSummary, Store, StoreError
+
+HOME_PAGE = 20  # games drawn at first in each part of the home screen; more on request
+
+
+def status_of(game_id: str, state: Any) -> str:
+    """The line the home screen shows for a game in this state."""
+    return str(game_screen(game_id).status_line(state))
+
+
+class HomeList(NamedTuple):
+    """What the home screen shows: a page of each part, how many more match, and the whole list's notes."""
+
+    in_progress: list[SessionSummary]  # unfinished games, newest first
+    more_in_progress: int
+    finished: list[SessionSummary]
+    more_finished: int
+    listing: SessionList  # every game: `quarantined`, `newer` and `problem` say what could not be listed
+
+
+def matches(summary: SessionSummary, words: list[str]) -> bool:
+    """Whether every word is in the game's name, its players' names or its title (any case)."""
+    game = GAMES.get(summary.game)
+    text = " ".join((summary.game, game.title if game else "", summary.title, *summary.players)).casefold()
+    return all(word in text for word in words)
 
 
 class AppData:
     def __init__(self, store: Store) -> None:
         self.store = store
+        if store.status is None:
+            store.status = status_of
         self._lock = threading.RLock()
         self._users: dict[str, int] = {}
         self._sessions: dict[str, Session] = {}
@@ -65,6 +96,23 @@ class AppData:
         except StoreError as error:
             return SessionList(problem=str(error))
 
+    def home(self, search: str = "", in_progress: int = HOME_PAGE, finished: int = HOME_PAGE) -> HomeList:
+        """The first `in_progress` unfinished and `finished` finished games matching `search`, newest first.
+
+        From the store's summaries (`Store.listing`): its cost does not grow with the archive
+        but for one pass over the summaries.
+        """
+        try:
+            listing = self.store.listing()
+        except StoreError as error:
+            listing = SessionList(problem=str(error))
+        words = search.casefold().split()
+        found = [summary for summary in listing if matches(summary, words)] if words else listing
+        playing = [summary for summary in found if not summary.is_over]
+        over = [summary for summary in found if summary.is_over]
+        return HomeList(playing[:in_progress], max(0, len(playing) - in_progress),
+                        over[:finished], max(0, len(over) - finished), listing)
+
     def delete(self, session_id: str) -> None:
         """Delete a game no screen has open; SessionInUse while one does (here or in another process)."""
         with self._lock:
@@ -82,7 +130,13 @@ class AppData:
             return []
 
     def status_line(self, summary: SessionSummary) -> str:
-        """'Bob's turn · $32 / $40' for the home screen, cached until the game changes."""
+        """'Bob's turn · $32 / $40' for the home screen, as saved with the game's entry.
+
+        An entry saved by an earlier version has none: the game is read once (its line then
+        kept until it changes) and the entry gets its line when the game is next played.
+        """
+        if summary.status:
+            return summary.status
         session_id, updated = summary.id, summary.updated
         cached = self._status_cache.get(session_id)
         if cached and cached[0] == updated and session_id not in self._sessions:
@@ -92,7 +146,7 @@ class AppData:
                 session = self._sessions.get(session_id) or self.store.peek(session_id)
             except StoreError as error:
                 return str(error)
-            line = str(game_screen(session.game.id).status_line(session.state))
+            line = status_of(session.game.id, session.state)
         self._status_cache[session_id] = (updated, line)
         return line
 

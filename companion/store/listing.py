@@ -2,6 +2,8 @@
 
 The summaries come from the index (`index.json`, one entry per session), never from
 parsing session files; an entry of the wrong shape is rebuilt from its file by the store.
+A store keeps the index only as these summaries (small tuples whose repeated texts, game
+ids and player names, are shared), never as the parsed file.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import gc
 import math
 import re
 import secrets
+import sys
 import threading
 import time
 from collections.abc import Iterable, Iterator
@@ -46,6 +49,7 @@ class SessionSummary(NamedTuple):
     is_over: bool
     winners: tuple[str, ...]
     title: str  # "" means: let the UI compose one
+    status: str = ""  # "Bob's turn · $32 / $40", worked out when the entry was saved; "" when unknown
 
 
 @dataclass(frozen=True)
@@ -93,16 +97,28 @@ def summary_of(session_id: str, entry: Any, modified: float) -> SessionSummary:
     created = float(entry["created"])
     if not math.isfinite(created):
         raise ValueError("infinite creation time")
+    status = entry.get("status", "")
     return SessionSummary(
         id=session_id,
-        game=_text(entry["game"]),
+        game=sys.intern(_text(entry["game"])),
         players=_names(entry["players"]),
         created=created,
         updated=max(modified, created),
         is_over=bool(entry["is_over"]),
         winners=_names(entry["winners"]),
         title=loaded_title(entry["title"]),
+        status=status if isinstance(status, str) else "",
     )
+
+
+def indexed_summary(session_id: str, entry: Any) -> SessionSummary | None:
+    """The summary an index entry holds (its updated time as saved), or None when it is not one."""
+    try:
+        saved = entry.get("updated") if isinstance(entry, dict) else None
+        updated = float(saved) if isinstance(saved, (int, float)) and not isinstance(saved, bool) else 0.0
+        return summary_of(session_id, entry, updated if math.isfinite(updated) else 0.0)
+    except (KeyError, TypeError, ValueError, ArithmeticError, RecursionError):
+        return None
 
 
 def same_entry(old: Any, new: dict[str, Any]) -> bool:
@@ -110,6 +126,11 @@ def same_entry(old: Any, new: dict[str, Any]) -> bool:
     if not isinstance(old, dict) or set(old) != set(new):
         return False
     return all(old[key] == value for key, value in new.items() if key != "updated")
+
+
+def same_summary(old: SessionSummary | None, new: SessionSummary) -> bool:
+    """Summaries equal but for the updated time."""
+    return old is not None and old._replace(updated=0.0) == new._replace(updated=0.0)
 
 
 @contextlib.contextmanager
@@ -137,4 +158,4 @@ def _text(value: Any) -> str:
 def _names(value: Any) -> tuple[str, ...]:
     if not isinstance(value, list):
         raise TypeError("not a list")
-    return tuple(_text(name) for name in value)
+    return tuple(sys.intern(_text(name)) for name in value)

@@ -610,10 +610,11 @@ class FolderStorage(Storage):
     `append()` records a change to one document at the end of the file.
     """
 
-    def __init__(self, folder: Folder, name: str, kind: str | None = None) -> None:
+    def __init__(self, folder: Folder, name: str, kind: str | None = None, *, keep: bool = True) -> None:
         self.folder = folder
         self.name = name
         self.kind = kind
+        self.keep = keep  # False: parse the file on every read rather than hold the document in memory
         self._cache: Data | None = None
         self._signature: Signature | None = None
         self._records = 0  # records appended after the document in the file
@@ -631,13 +632,15 @@ class FolderStorage(Storage):
             self.forget()
             return None
         parsed = parse_file(raw, kind=self.kind)
-        self._cache, self._signature = parsed.data, signature
+        self._cache, self._signature = parsed.data if self.keep else None, signature
         self._records, self._torn = parsed.records, parsed.torn
         return parsed.data
 
     def write(self, data: dict[str, dict[str, Any]]) -> None:
-        if self._cache is None or data is not self._cache:
-            self._refuse_newer()
+        checked = self._cache is not None and data is self._cache
+        if not checked and not (not self.keep and self._signature is not None
+                                and self._signature == self.folder.stat(self.name)):
+            self._refuse_newer()  # unless the file is the one last read (and found of a known format)
         meta = data.get(META)
         if not meta or "1" not in meta:
             data[META] = {"1": {"format": FORMAT} if self.kind is None else {"format": FORMAT, "kind": self.kind}}
@@ -649,7 +652,7 @@ class FolderStorage(Storage):
             # still holds the previous version, so the next read must come from the disk.
             self.forget()
             raise
-        self._cache, self._signature = data, self.folder.stat(self.name)
+        self._cache, self._signature = data if self.keep else None, self.folder.stat(self.name)
         self._records, self._torn = 0, False
 
     def append(self, table: str, doc_id: str, *, fields: dict[str, Any] | None = None,

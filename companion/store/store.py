@@ -68,12 +68,22 @@ from companion.store.listing import (
     SessionList,
     SessionSummary,
     gc_paused,
+    indexed_summary,
     new_session_id,
-    same_entry,
-    summary_of,
+    same_summary,
 )
 from companion.store.session_file import SESSIONS, check_title, outcome, parse_session, session_file
-from companion.store.storage import DiskFolder, Folder, FolderStorage, Lock, MemoryFolder, decode, encode
+from companion.store.storage import (
+    Data,
+    DiskFolder,
+    Folder,
+    FolderStorage,
+    Lock,
+    MemoryFolder,
+    Signature,
+    decode,
+    encode,
+)
 
 __all__ = ["QuarantineNote", "SessionList", "SessionSummary", "Store", "new_session_id"]
 
@@ -95,6 +105,7 @@ class _Open:
     created: float
     title: str
     saved_log: list[dict[str, Any]] | None = None  # the log object the file holds, once a change wrote it
+    unlisted: bool = False  # changed since its index entry was written (its status line lags)
 
 
 def _appended(entry: _Open, session: Session, log: list[dict[str, Any]], cursor: int) -> dict[str, Any] | None:
@@ -112,6 +123,17 @@ def _appended(entry: _Open, session: Session, log: list[dict[str, Any]], cursor:
     if len(log) == keep + 1 == cursor and keep <= len(saved) and (keep == 0 or log[keep - 1] is saved[keep - 1]):
         return {"fields": {"cursor": cursor}, "splice": {"events": (keep, [log[keep]])}}
     return None
+
+
+def _by_time(summary: SessionSummary) -> tuple[float, str]:
+    """Sort key: lists run newest first (`reverse=True`), ties by id."""
+    return summary.updated, summary.id
+
+
+def _indexed(session_id: str, doc: dict[str, Any]) -> SessionSummary:
+    summary = indexed_summary(session_id, doc)
+    assert summary is not None  # made by the store: always of the right shape
+    return summary
 
 
 def _closed_journal(session: Session, log: list[dict[str, Any]], cursor: int, state: Any) -> None:
@@ -141,12 +163,17 @@ class Store:
 
     `durable=False` skips the fsyncs (bulk imports and benchmarks only: a power cut may
     then lose recent changes, though never corrupt a file).
+
+    `status(game id, state)` gives the line the list shows for a game ("Bob's turn · $32 /
+    $40"); it is saved in the index with the game's entry, so listing never replays a game.
     """
 
     def __init__(
-        self, directory: str | Path | None = None, *, durable: bool = True, folder: Folder | None = None
+        self, directory: str | Path | None = None, *, durable: bool = True, folder: Folder | None = None,
+        status: Callable[[str, Any], str] | None = None,
     ) -> None:
         self.directory = None if directory is None else Path(directory)
+        self.status = status
         if directory is not None and "\0" in str(directory):  # Python's ValueError, before any disk sees it
             raise StoreError("store.unusable", path=repr(str(directory)), reason="no disk accepts a NUL in a name")
         try:
@@ -156,7 +183,12 @@ class Store:
             for sub in (SESSIONS, PENDING, QUARANTINE, LOCKS):
                 self._folder.ensure(sub)
             self._mutex = threading.RLock()
-            self._index = FolderStorage(self._folder, INDEX, "index")
+            self._index = FolderStorage(self._folder, INDEX, "index", keep=False)
+            self._listed: dict[str, SessionSummary | None] = {}  # the index as summaries (None: a bad entry)
+            self._listed_signature: Signature | None = None
+            self._listed_known = False  # _listed holds the index file of _listed_signature
+            self._ordered: list[SessionSummary] | None = None  # _listed newest first, the open sessions aside
+            self._checked = False  # sessions() has looked at every file once
             self._index_lock = self._folder.lock(INDEX_LOCK)
             self._open: dict[str, _Open] = {}
             self._notes: list[QuarantineNote] = []
@@ -280,17 +312,28 @@ class Store:
             return session
 
     def close_session(self, session_id: str) -> None:
-        """Stop writing this session and release its lock; the Session object refuses further changes."""
+        """Stop writing this session and release its lock; the Session object refuses further changes.
+
+        A session changed since its index entry was written has that entry brought up to
+        date first (its status line); if the index cannot be written, the listing repairs it.
+        """
         with self._mutex:
             entry = self._open.pop(session_id, None)
-            if entry is not None:
-                entry.session.journal = _closed_journal
+            if entry is None:
+                return
+            entry.session.journal = _closed_journal
+            try:
+                if entry.unlisted:
+                    with contextlib.suppress(OSError, StoreError):
+                        self._sync_index(session_id, entry)
+            finally:
                 entry.lock.release()
 
     def close(self) -> None:
         """Close every open session (the store itself stays usable)."""
         with self._mutex:
-            _close_all(self._open)
+            for session_id in list(self._open):
+                self.close_session(session_id)
 
     def __enter__(self) -> Store:
         return self
@@ -323,29 +366,80 @@ class Store:
                         self._repair(to_check, missing)
                     continue
                 break
-            summaries.sort(key=lambda summary: (summary.updated, summary.id), reverse=True)
+            summaries.sort(key=_by_time, reverse=True)
+            self._ordered = [summary for summary in summaries if summary.id not in self._open]
+            self._checked = True
             return SessionList(summaries, self._notes, sorted(self._newer))
 
+    def listing(self) -> SessionList:
+        """What `sessions()` gives, from what this store knows: no file is looked at but the index
+        (one stat) and the sessions open here, so its cost does not grow with the archive.
+
+        The first call (and any after another window changed the index) is a `sessions()`.
+        A game played in another window shows the status it had when that window last wrote the index.
+        """
+        with self._mutex, self._speaking("store.unreadable"):
+            if not self._checked or not self._listed_known or self._folder.stat(INDEX) != self._listed_signature:
+                return self.sessions()
+            if self._ordered is None:
+                known = (summary for summary in self._listed.values() if summary is not None)
+                self._ordered = sorted((summary for summary in known if summary.id not in self._open),
+                                       key=_by_time, reverse=True)
+            live = [self._live_summary(session_id, entry) for session_id, entry in self._open.items()
+                    if session_id in self._listed]
+            if not live:
+                return SessionList(self._ordered, self._notes, sorted(self._newer))
+            shown = {summary.id for summary in live}
+            merged = live + [summary for summary in self._ordered if summary.id not in shown]
+            merged.sort(key=_by_time, reverse=True)
+            return SessionList(merged, self._notes, sorted(self._newer))
+
     def _summaries(
-        self, index: dict[str, dict[str, Any]], names: set[str]
+        self, index: dict[str, SessionSummary | None], names: set[str]
     ) -> tuple[list[SessionSummary], set[str]]:
-        """Summaries of the indexed sessions that have a file (one stat each), and the ids that need a closer look."""
+        """Summaries of the indexed sessions that have a file (one stat each), and the ids that need a closer look.
+
+        A closer look: an entry of the wrong shape, an empty file, or a status line older
+        than the file (the app stopped before it could bring the entry up to date).
+        """
         summaries = []
         unreadable: set[str] = set()
-        for session_id, doc in index.items():
+        for session_id, summary in index.items():
             if session_id not in names:
                 continue
-            try:
-                signature = self._folder.stat(session_file(session_id))
-                if signature is None:
-                    continue
-                if signature[1] == 0:  # an empty file: damaged, no need to parse it
-                    unreadable.add(session_id)
-                    continue
-                summaries.append(summary_of(session_id, doc, signature[2] / 1e9))
-            except (KeyError, TypeError, ValueError, ArithmeticError, RecursionError):
+            signature = self._folder.stat(session_file(session_id))
+            if signature is None:
+                continue
+            if summary is None or signature[1] == 0:  # an empty file: damaged, no need to parse it
                 unreadable.add(session_id)
+                continue
+            entry = self._open.get(session_id)
+            if entry is not None:
+                summaries.append(self._live_summary(session_id, entry, signature))
+                continue
+            updated = max(signature[2] / 1e9, summary.created)
+            if summary.status and updated > summary.updated:
+                unreadable.add(session_id)
+            summaries.append(summary._replace(updated=updated))
         return summaries, unreadable
+
+    def _live_summary(self, session_id: str, entry: _Open, signature: Signature | None = None) -> SessionSummary:
+        """The summary of a session open here, from memory (its file's mtime gives the updated time)."""
+        signature = signature or self._folder.stat(session_file(session_id))
+        modified = time.time() if signature is None else signature[2] / 1e9
+        is_over, winners = outcome(entry.session)
+        session = entry.session
+        return SessionSummary(session_id, session.game.id, session.players, entry.created,
+                              max(modified, entry.created), is_over, winners, entry.title, self._status_of(session))
+
+    def _status_of(self, session: Session, state: Any = None) -> str:
+        """The status line of the session (in `state`, when given); "" without a status function."""
+        if self.status is None:
+            return ""
+        try:
+            return self.status(session.game.id, session.state if state is None else state)
+        except Exception:  # noqa: BLE001 - a line on the list must never stop a game being saved
+            return ""
 
     def delete(self, session_id: str) -> None:
         """Delete a session for good (closing it first if this store has it open)."""
@@ -461,9 +555,11 @@ class Store:
             raise SessionBusy("store.busy")
         return lock
 
-    def _make_open(self, session: Session, session_id: str, lock: Lock, created: float, title: str) -> _Open:
-        db = TinyDB(self._folder, session_file(session_id), "session", storage=FolderStorage)
-        return _Open(session, db, lock, created, title)
+    def _make_open(self, session: Session, session_id: str, lock: Lock, created: float, title: str,
+                   storage: FolderStorage | None = None) -> _Open:
+        # The storage that read the file, when given: its document is still cached.
+        used = storage or FolderStorage(self._folder, session_file(session_id), "session")
+        return _Open(session, TinyDB(storage=lambda: used), lock, created, title)
 
     @staticmethod
     def _storage(entry: _Open) -> FolderStorage:
@@ -525,6 +621,7 @@ class Store:
                         },
                     )
             entry.saved_log = log
+            entry.unlisted = True
             if touch_index:
                 # The event is saved; an index that cannot be updated now is fixed from the
                 # pending marker later, so the failure must not undo the acknowledged event.
@@ -543,18 +640,23 @@ class Store:
             "title": entry.title,
             "is_over": is_over,
             "winners": list(winners),
+            "status": self._status_of(entry.session, state),
         }
 
     def _sync_index(self, session_id: str, entry: _Open, *, force: bool = False, state: Any = None) -> None:
         doc = self._index_doc(session_id, entry, state)
-        if force or not same_entry(self._entries().get(session_id), doc):
+        if force or not same_summary(self._entries().get(session_id), _indexed(session_id, doc)):
             self._edit_index(lambda sessions: sessions.__setitem__(session_id, doc))
+        entry.unlisted = False
         self._folder.remove(f"{PENDING}/{session_id}")
 
     # ------------------------------------------------------------------ the index
 
-    def _entries(self) -> dict[str, dict[str, Any]]:
-        """The index's documents (cached; do not modify)."""
+    def _entries(self) -> dict[str, SessionSummary | None]:
+        """The index as summaries, None for an entry of the wrong shape (read again when the file changes)."""
+        signature = self._folder.stat(INDEX)
+        if self._listed_known and signature == self._listed_signature:
+            return self._listed
         try:
             data = self._index.read()
         except NewerFile as error:
@@ -562,7 +664,15 @@ class Store:
         except DamagedFile as error:
             self._set_index_aside(error.reason)
             return {}
-        return (data or {}).get("sessions", {})
+        self._remember_index(data, signature)
+        return self._listed
+
+    def _remember_index(self, data: Data | None, signature: Signature | None) -> None:
+        """Keep the index as summaries only: the parsed file is let go."""
+        with gc_paused():
+            self._listed = {session_id: indexed_summary(session_id, doc)
+                            for session_id, doc in (data or {}).get("sessions", {}).items()}
+        self._listed_signature, self._listed_known, self._ordered = signature, True, None
 
     def _set_index_aside(self, reason: str) -> None:
         if not self._index_lock.acquire(INDEX_LOCK_TIMEOUT):
@@ -573,6 +683,7 @@ class Store:
             except DamagedFile:
                 self._quarantine(INDEX, f"the list of sessions could not be read: {reason}")
                 self._index.forget()
+                self._listed_known = False
         finally:
             self._index_lock.release()
 
@@ -590,6 +701,7 @@ class Store:
                 data = {}
             change(data.setdefault("sessions", {}))
             self._index.write(data)
+            self._remember_index(data, self._folder.stat(INDEX))
         finally:
             self._index_lock.release()
 
@@ -622,16 +734,18 @@ class Store:
 
     def _load(self, session_id: str, lock: Lock) -> _Open:
         """Read and check a session file (its lock held). Quarantines it if it is damaged."""
-        session, created, title = self._read_session(session_id, quarantine=True)
-        entry = self._make_open(session, session_id, lock, created, title)
-        with self._speaking("store.unreadable"):
-            entry.db.storage.read()  # warm the cache of the storage that will do the writing
+        # Read through the storage that will do the writing: its cache then holds the file.
+        storage = FolderStorage(self._folder, session_file(session_id), "session")
+        session, created, title = self._read_session(session_id, quarantine=True, storage=storage)
+        entry = self._make_open(session, session_id, lock, created, title, storage)
         return entry
 
-    def _read_session(self, session_id: str, *, quarantine: bool) -> tuple[Session, float, str]:
+    def _read_session(
+        self, session_id: str, *, quarantine: bool, storage: FolderStorage | None = None
+    ) -> tuple[Session, float, str]:
         """The session in its file: SessionNotFound, NewerFormat, SessionDamaged or a StoreError otherwise."""
         name = session_file(session_id)
-        storage = FolderStorage(self._folder, name, "session")
+        storage = storage or FolderStorage(self._folder, name, "session")
         try:
             with self._speaking("store.unreadable"):
                 data = storage.read()
@@ -693,7 +807,7 @@ class Store:
                 except (NewerFormat, SessionDamaged):
                     continue
                 doc = self._index_doc(session_id, loaded)
-                if not thorough or not same_entry(index.get(session_id), doc):
+                if not thorough or not same_summary(index.get(session_id), _indexed(session_id, doc)):
                     updates[session_id] = doc
                 settled.append(session_id)
             if updates or dropped:

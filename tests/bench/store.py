@@ -1,30 +1,43 @@
 """How fast is the store, and does the archive slow the game down? (A benchmark, not a test.)
 
     python tests/bench/store.py                    # archives of 10, 1,000 and 10,000 sessions
-    python tests/bench/store.py --sizes 10,1000    # quicker
-    python tests/bench/store.py --json             # force the standard json module (no orjson)
+    python tests/bench/store.py --sizes 10,1000 --lengths 50,2000    # quicker
+    python tests/bench/store.py --json             # the archive part with the standard json module
 
-For each archive size (sessions of 200 events each) it prints:
+First the machine: what one durable small write costs here (append + fdatasync, and an
+atomic rewrite: temporary file + fsync + rename + folder fsync), so that a reader can scale
+every figure to a phone. Then, by session length (50 to 10,000 events), recording one event
+with orjson and with the standard `json` module (what phones without an orjson wheel use)
+side by side, each against SQLite (WAL, `synchronous=FULL`, one row per event) in the same
+run, their appends alternating. A session file takes one appended record per event and is
+rewritten whole every `COMPACT_EVERY` events, so the median is an append and the p95 shows
+the rewrites.
+
+Then, for each archive size (sessions of 200 events each) it prints:
 
 - record: median and p95 time for `session.apply` to return with the event durably saved
   (atomic write + fsync of file and folder), on a session inside the archive;
 - open 500: time for `store.open` of a 500-event session (read, check, replay);
-- list: `store.sessions()` in a freshly started store (cold: reads the index) and again (warm);
+- list: `store.sessions()` in a freshly started store after the archive's files were dropped
+  from the page cache (`posix_fadvise(DONTNEED)`; "cold"), again (warm: one stat per
+  file), and `store.listing()` (what Home uses: no file looked at but the index's);
 - create: `store.new` (writes the session file and the index);
-- after the end: median and p95 of recording the scoring (`zone` events) of a finished
-  Great Plains game, which the rules accept after the end (printed on a line of its own);
+- scoring: median and p95 of recording the scoring (`zone` events) of a Great Plains game
+  whose tokens are all placed (printed on a line of its own);
 - memory: peak Python allocation (tracemalloc) while recording 50 events ("mem rec"), while
-  listing (the summaries returned, "mem list"), and the index a started store keeps ("index");
+  listing (the summaries returned, "mem list"), and what a started store keeps after
+  listing: the index as compact summaries ("kept");
 
 and, as reference points in the same run, the same event append through
 
-- plain TinyDB: stock `JSONStorage`, all sessions in one file (every write rewrites it);
+- plain TinyDB: stock `JSONStorage`, all sessions in one file (every write rewrites it),
+  one `update(fn)` per event (one parse and one write of the file);
 - SQLite: one row per event, WAL, `synchronous=FULL`, one commit per event (its appends
   alternate with the store's, so that both meet the same disk conditions).
 
-Goals: record <= 1 ms median and <= 3 ms p95 at every size; >= 500x faster than plain
-TinyDB at 1,000 sessions; within 4x of SQLite; listing 10,000 sessions <= 100 ms; memory
-not growing with the archive.
+Goals: record <= 1 ms median at every session length and archive size, within 1.5x of
+SQLite, with orjson and with json; listing 10,000 sessions <= 100 ms; memory not growing
+with the archive. Figures from a shared machine are noisy: compare columns of one run.
 
 Archives hold mostly finished games (5 of every 6; listing any session costs one stat of
 its file, which gives its updated time). They are written directly through the store's
@@ -35,6 +48,7 @@ storage (valid sessions built once by the rules, then copied under fresh ids) so
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import json
 import os
@@ -67,13 +81,22 @@ NOTE = "a fairly long note so that every event weighs something"
 
 
 def play(events: int, seed: int, finish: bool = False) -> Session:
-    """A valid heartland session of `events` events (optionally finished at the end)."""
+    """A valid heartland session of exactly `events` events, or a few more when finished at the end.
+
+    Turns of corrections, then the turn's action (a discard) and its end.
+    """
     rng = random.Random(seed)
     session = Session.new("heartland", PLAYERS)
-    while session.cursor < events - (3 if finish else 0):
+    acted = False
+    while session.cursor < events:
         current = session.current_player or PLAYERS[0]
-        if rng.random() < 0.3:
+        left = events - session.cursor
+        if acted and rng.random() < 0.5:
             event: dict[str, Any] = {"type": "end_turn", "player": current}
+            acted = False
+        elif not acted and left >= 2 and rng.random() < 0.3:
+            event = {"type": "discard", "player": current, "forced": True}
+            acted = True
         else:
             event = {"type": "adjust", "player": current, "amount": rng.choice([-1, 1]), "note": NOTE}
         try:
@@ -81,10 +104,12 @@ def play(events: int, seed: int, finish: bool = False) -> Session:
         except RuleError:
             session.apply({"type": "adjust", "player": current, "amount": 1, "note": NOTE})
     if finish:
-        current = session.current_player or PLAYERS[0]
-        session.apply({"type": "adjust", "player": current, "amount": 60, "note": NOTE})
+        session.apply({"type": "adjust", "player": session.current_player or PLAYERS[0], "amount": 60, "note": NOTE})
         while not session.is_over:
-            session.apply({"type": "end_turn", "player": session.current_player or PLAYERS[0]})
+            current = session.current_player or PLAYERS[0]
+            with contextlib.suppress(RuleError):  # the turn's action may be taken already
+                session.apply({"type": "discard", "player": current, "forced": True})
+            session.apply({"type": "end_turn", "player": current})
     return session
 
 
@@ -123,6 +148,32 @@ def build_archive(directory: Path, count: int, templates: list[Session]) -> list
     return ids
 
 
+def drop_from_page_cache(directory: Path) -> bool:
+    """Ask the kernel to forget the cached pages of every file (a cold start); False where it cannot."""
+    if not hasattr(os, "posix_fadvise"):
+        return False
+    if hasattr(os, "sync"):
+        os.sync()  # dirty pages cannot be dropped
+    for path in directory.rglob("*"):
+        if path.is_file():
+            fd = os.open(path, os.O_RDONLY)
+            try:
+                os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+            finally:
+                os.close(fd)
+    return True
+
+
+def fsync_cost(directory: Path) -> tuple[float, float]:
+    """Median seconds of one durable small append, and of one atomic durable rewrite of a small file."""
+    folder = storage.DiskFolder(directory)
+    folder.write("probe.json", b"x" * 2000)
+    appends = [timed(lambda: folder.append("probe.json", b"y" * 150)) for _ in range(40)]
+    rewrites = [timed(lambda: folder.write("probe.json", b"x" * 2000)) for _ in range(40)]
+    folder.remove("probe.json")
+    return statistics.median(appends), statistics.median(rewrites)
+
+
 def timed(action: Callable[[], object]) -> float:
     started = time.perf_counter()
     action()
@@ -144,9 +195,9 @@ def record_events(session: Session, count: int, seed: int) -> list[float]:
 
 
 def record_after_the_end(store: Store) -> tuple[float, float]:
-    """Median and p95 of recording the zones of a finished Great Plains game (accepted after the end)."""
+    """Median and p95 of recording the zones of a Great Plains game whose tokens are all placed (its scoring)."""
     game = store.new("great_plains", ["Ann", "Bob"])
-    while not game.is_over:
+    while game.current_player is not None:
         kind = "place_cave" if game.cursor < 6 else "place_token"
         game.apply({"type": kind, "player": game.current_player})
     samples = []
@@ -167,10 +218,13 @@ def bench_store(directory: Path, size: int, templates: list[Session], long_sessi
 
     store = Store(directory)
     result: dict[str, Any] = {}
-    result["list_cold"] = timed(store.sessions)  # adopts the 500-event session (one parse, one index write)
+    store.sessions()  # adopts the 500-event session (one parse, one index write)
+    store.close()
+    result["cold"] = drop_from_page_cache(directory)
     store = Store(directory)
     result["list_cold"] = timed(store.sessions)
     result["list_warm"] = statistics.median(timed(store.sessions) for _ in range(5))
+    result["listing"] = statistics.median(timed(store.listing) for _ in range(5))
     result["listed"] = len(store.sessions())
 
     creates = []
@@ -182,7 +236,8 @@ def bench_store(directory: Path, size: int, templates: list[Session], long_sessi
     session = store.open(ids[1] if size > 1 else ids[0])
     assert not session.is_over and session.cursor == 200
     # SQLite appends alternate with the store's, so that both meet the same disk conditions.
-    sqlite_append, sqlite_close = sqlite_reference(directory, size, templates)
+    bodies = [[json.dumps(event) for event in template.to_dict()["events"]] for template in templates]
+    sqlite_append, sqlite_close = sqlite_reference(directory, [bodies[number % len(bodies)] for number in range(size)])
     samples, reference = [], []
     for number in range(200):
         amount = 1 if number % 2 == 0 else -1  # alternate so that no one goes below $0
@@ -207,15 +262,60 @@ def bench_store(directory: Path, size: int, templates: list[Session], long_sessi
     record_events(session, 50, seed=0)
     result["memory_record"] = tracemalloc.get_traced_memory()[1]
     before = tracemalloc.get_traced_memory()[0]
-    fresh = Store(directory)  # parses the index and keeps it
-    result["memory_index"] = tracemalloc.get_traced_memory()[0] - before
+    fresh = Store(directory)
     tracemalloc.reset_peak()
-    before = tracemalloc.get_traced_memory()[0]
-    fresh.sessions()
-    result["memory_list"] = tracemalloc.get_traced_memory()[1] - before
+    listed_from = tracemalloc.get_traced_memory()[0]
+    listing = fresh.sessions()
+    result["memory_list"] = tracemalloc.get_traced_memory()[1] - listed_from
+    del listing
+    result["memory_index"] = tracemalloc.get_traced_memory()[0] - before  # the index as the store keeps it
     tracemalloc.stop()
     store.close()
     return result
+
+
+def bench_length(directory: Path, session: Session, serialiser: str, samples: int) -> dict[str, float]:
+    """Open a session of this length and record `samples` events, alternating with SQLite appends."""
+    storage.use_orjson(serialiser == "orjson")
+    directory.mkdir(parents=True)
+    store = Store(directory)
+    session_id = new_session_id()
+    storage.DiskFolder(directory).write(f"sessions/{session_id}.json", session_file(session, time.time()))
+    opened = timed(lambda: store.open(session_id))
+    game = store.open(session_id)
+    sqlite_append, sqlite_close = sqlite_reference(directory, [[json.dumps(event) for event in game.events]])
+    records, reference = [], []
+    for number in range(samples):
+        amount = 1 if number % 2 == 0 else -1  # alternate so that no one goes below $0
+        event = {"type": "adjust", "player": game.current_player or PLAYERS[0], "amount": amount, "note": NOTE}
+        records.append(timed(lambda: game.apply(event)))  # noqa: B023 - called at once
+        reference.append(timed(sqlite_append))
+    sqlite_close()
+    store.close()
+    storage.use_orjson(True)
+    return {"open": opened, "median": statistics.median(records), "p95": percentile(records, 0.95),
+            "sqlite": statistics.median(reference)}
+
+
+def report_lengths(base: Path, lengths: list[int], samples: int) -> None:
+    header = (f"{'events':>7} | {'serialiser':>10} | {'open':>11} | {'record med':>11} {'p95':>11} | "
+              f"{'SQLite':>11} {'ratio':>6}")
+    print(header)
+    print("-" * len(header))
+    for length in lengths:
+        session = play(length, seed=length)
+        for serialiser in ("orjson", "json"):
+            if serialiser == "orjson" and storage.orjson is None and storage.use_orjson(True) == "json":
+                continue  # not installed here
+            result = bench_length(base / f"length-{length}-{serialiser}", session, serialiser, samples)
+            print(f"{length:>7} | {serialiser:>10} | {ms(result['open'])} | {ms(result['median'])} "
+                  f"{ms(result['p95'])} | {ms(result['sqlite'])} {result['median'] / result['sqlite']:5.2f}x",
+                  flush=True)
+            shutil.rmtree(base / f"length-{length}-{serialiser}", ignore_errors=True)
+    print(f"record = session.apply returning with the event durable (an appended record; the file is rewritten "
+          f"whole every {storage.COMPACT_EVERY} records: see p95); open = store.open (read, replay); "
+          "ratio = record median / SQLite append median")
+    print()
 
 
 def bench_plain_tinydb(directory: Path, size: int, templates: list[Session], samples: int) -> list[float]:
@@ -232,9 +332,11 @@ def bench_plain_tinydb(directory: Path, size: int, templates: list[Session], sam
         event = {"type": "adjust", "player": "Ann", "amount": 1, "note": NOTE}
 
         def append(event: dict[str, Any] = event) -> None:
-            doc = table.get(doc_id=target)
-            assert doc is not None
-            table.update({"events": doc["events"] + [event], "cursor": doc["cursor"] + 1}, doc_ids=[target])
+            def change(doc: Any) -> None:
+                doc["events"].append(event)
+                doc["cursor"] += 1
+
+            table.update(change, doc_ids=[target])  # one read and one write of the whole file
 
         times.append(timed(append))
     db.close()
@@ -242,29 +344,22 @@ def bench_plain_tinydb(directory: Path, size: int, templates: list[Session], sam
     return times
 
 
-def sqlite_reference(
-    directory: Path, size: int, templates: list[Session]
-) -> tuple[Callable[[], None], Callable[[], None]]:
-    """The same archive in SQLite (one row per event); returns (append one event durably, close)."""
+def sqlite_reference(directory: Path, sessions: list[list[str]]) -> tuple[Callable[[], None], Callable[[], None]]:
+    """The same sessions in SQLite (one row per event, bodies as JSON); returns (append one event durably, close)."""
     path = directory / "reference.sqlite"
     connection = sqlite3.connect(path, isolation_level=None)
     connection.execute("PRAGMA journal_mode=WAL")
     connection.execute("PRAGMA synchronous=OFF")
     connection.execute("CREATE TABLE events (session INTEGER, seq INTEGER, body TEXT, PRIMARY KEY (session, seq))")
-    bodies = [[json.dumps(event) for event in template.to_dict()["events"]] for template in templates]
     connection.execute("BEGIN")
     connection.executemany(
         "INSERT INTO events VALUES (?, ?, ?)",
-        (
-            (number, seq, body)
-            for number in range(size)
-            for seq, body in enumerate(bodies[number % len(bodies)])
-        ),
+        ((number, seq, body) for number, bodies in enumerate(sessions) for seq, body in enumerate(bodies)),
     )
     connection.execute("COMMIT")
     connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     connection.execute("PRAGMA synchronous=FULL")
-    target, counter = size // 2, iter(range(1000, 10**9))
+    target, counter = len(sessions) // 2, iter(range(10**6, 10**9))
     body = json.dumps({"type": "adjust", "player": "Ann", "amount": 1, "note": NOTE})
 
     def append() -> None:
@@ -282,20 +377,31 @@ def ms(seconds: float) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", default="10,1000,10000")
-    parser.add_argument("--json", action="store_true", help="use the standard json module even if orjson is there")
+    parser.add_argument("--lengths", default="50,500,2000,10000", help="session lengths for recording (events)")
+    parser.add_argument("--samples", type=int, default=200, help="events recorded at each session length")
+    parser.add_argument("--json", action="store_true",
+                        help="the archive part with the standard json module even if orjson is there")
     parser.add_argument("--dir", help="where to build the archives (default: a temporary folder)")
     options = parser.parse_args()
+    sizes = [int(size) for size in options.sizes.split(",") if size]
+    lengths = [int(length) for length in options.lengths.split(",") if length]
+    base = Path(options.dir or tempfile.mkdtemp(prefix="companion-bench-"))
+    base.mkdir(parents=True, exist_ok=True)
+    append_cost, rewrite_cost = fsync_cost(base)
+    print(f"Python {sys.version.split()[0]} on {sys.platform}, {os.cpu_count()} CPUs; this disk: a durable append "
+          f"of 150 bytes {append_cost * 1000:.2f} ms, an atomic durable rewrite of 2 KB {rewrite_cost * 1000:.2f} ms "
+          "(scale the figures below by these to compare with another machine)")
+    print()
+    if lengths:
+        report_lengths(base, lengths, options.samples)
     serialiser = storage.use_orjson(not options.json)
-    sizes = [int(size) for size in options.sizes.split(",")]
-    print(f"Python {sys.version.split()[0]} on {sys.platform}, {os.cpu_count()} CPUs; "
-          f"serialiser: {serialiser}")
+    print(f"archives of 200-event sessions; serialiser: {serialiser}")
     # An archive is mostly finished games: 5 of every 6 sessions are finished, 1 was abandoned.
     templates = [play(200, seed, finish=seed != 1) for seed in range(6)]
     long_session = play(500, 99)
-    base = Path(options.dir or tempfile.mkdtemp(prefix="companion-bench-"))
     header = (f"{'sessions':>8} | {'record med':>11} {'p95':>11} | {'open 500':>11} | {'list cold':>11} "
-              f"{'warm':>11} | {'create':>11} | {'mem rec':>8} {'mem list':>8} {'index':>8} | {'TinyDB 1 file':>13} "
-              f"{'x slower':>8} | {'SQLite':>11} {'ratio':>6}")
+              f"{'warm':>11} {'listing':>11} | {'create':>11} | {'mem rec':>8} {'mem list':>8} {'kept':>8} | "
+              f"{'TinyDB 1 file':>13} {'x slower':>8} | {'SQLite':>11} {'ratio':>6}")
     print(header)
     print("-" * len(header))
     try:
@@ -308,7 +414,8 @@ def main() -> int:
             plain_median, sqlite_median = statistics.median(plain), result["sqlite_median"]
             print(
                 f"{size:>8} | {ms(result['record_median'])} {ms(result['record_p95'])} | {ms(result['open_500'])} | "
-                f"{ms(result['list_cold'])} {ms(result['list_warm'])} | {ms(result['create'])} | "
+                f"{ms(result['list_cold'])} {ms(result['list_warm'])} {ms(result['listing'])} | "
+                f"{ms(result['create'])} | "
                 f"{result['memory_record'] / 1e6:6.2f}MB {result['memory_list'] / 1e6:6.2f}MB "
                 f"{result['memory_index'] / 1e6:6.2f}MB | "
                 f"{plain_median * 1000:10.1f} ms {plain_median / result['record_median']:7.0f}x | "
@@ -316,7 +423,7 @@ def main() -> int:
                 flush=True,
             )
             print(
-                f"{'':>8} | record after the end (zone events in a finished Great Plains game): "
+                f"{'':>8} | recording the scoring (zone events of a Great Plains game): "
                 f"median {ms(result['zone_median']).strip()}, p95 {ms(result['zone_p95']).strip()}",
                 flush=True,
             )
@@ -324,7 +431,9 @@ def main() -> int:
     finally:
         if not options.dir:
             shutil.rmtree(base, ignore_errors=True)
-    print("record = session.apply returning with the event durable; ratio = store record / SQLite append")
+    print("record = session.apply returning with the event durable; ratio = store record / SQLite append; "
+          "list cold = a new store's first listing with the files out of the page cache"
+          + ("" if hasattr(os, "posix_fadvise") else " (not possible here: the files stay cached)"))
     return 0
 
 

@@ -1,0 +1,112 @@
+"""The home screen's list at thousands of games: what it shows, in what order, and search,
+all from the index's summaries (status lines included), never by reading a session file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from archive_helpers import build
+
+from companion.app.data import AppData, status_of
+from companion.store import Store
+from companion.store.storage import DiskFolder, MemoryFolder, decode
+
+GAMES = 3000  # one in five unfinished
+
+
+@pytest.fixture(scope="module")
+def archive(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[tuple[str, Any]]]:
+    directory = tmp_path_factory.mktemp("archive")
+    return directory, build(DiskFolder(directory, durable=False), GAMES, unfinished_every=5)
+
+
+@pytest.fixture
+def data(archive: tuple[Path, list[tuple[str, Any]]]) -> AppData:
+    return AppData(Store(archive[0]))
+
+
+def test_unfinished_games_come_first_newest_first_a_page_at_a_time(
+    archive: tuple[Path, list[tuple[str, Any]]], data: AppData
+) -> None:
+    made = archive[1]
+    newest_first = list(reversed(made))
+    playing = [session_id for session_id, kind in newest_first if not kind.session.is_over]
+    over = [session_id for session_id, kind in newest_first if kind.session.is_over]
+    home = data.home()
+    assert [summary.id for summary in home.in_progress] == playing[:20]
+    assert [summary.id for summary in home.finished] == over[:20]
+    assert (home.more_in_progress, home.more_finished) == (len(playing) - 20, len(over) - 20) == (580, 2380)
+    more = data.home(in_progress=60)
+    assert [summary.id for summary in more.in_progress] == playing[:60] and more.more_in_progress == 540
+
+
+def test_status_lines_come_from_the_index_without_reading_a_game(
+    archive: tuple[Path, list[tuple[str, Any]]], data: AppData, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data.home()  # the first list of a run looks at every file once
+
+    def no_game_file(name: str) -> bytes | None:
+        assert not name.startswith("sessions/"), f"{name} was read"
+        return real_read(name)
+
+    real_read = data.store.folder.read
+    monkeypatch.setattr(data.store.folder, "read", no_game_file)
+    home = data.home(in_progress=600, finished=2400)
+    made = dict(archive[1])
+    for summary in [*home.in_progress, *home.finished]:
+        assert data.status_line(summary) == status_of(summary.game, made[summary.id].session.state)
+    lines = {data.status_line(summary) for summary in [*home.in_progress, *home.finished]}
+    assert lines == {
+        "Cy's turn · $7 / $999", "Zoë's turn · tokens 4/40", "Round 2 · lowest: Mia 9",
+        "Ann won with 13 points", "Dee won with 13 points",
+    }
+
+
+def test_search_by_player_or_game_in_any_case(archive: tuple[Path, list[tuple[str, Any]]], data: AppData) -> None:
+    with_zoe = {session_id for session_id, kind in archive[1] if "Zoë" in kind.session.players}
+    zoe = data.home("zoë", in_progress=3000, finished=3000)
+    assert zoe.in_progress and zoe.finished
+    assert {summary.id for summary in [*zoe.in_progress, *zoe.finished]} == with_zoe
+    plains = data.home("GREAT plains")
+    assert {summary.game for summary in plains.in_progress} == {"great_plains"} and plains.finished == []
+    both = data.home("transamerica ann", in_progress=3000, finished=3000)
+    assert both.in_progress == [] and len(both.finished) == sum(
+        kind.session.players == ("Ann", "Bob") for _, kind in archive[1])
+    assert all(summary.players == ("Ann", "Bob") for summary in both.finished)
+    nobody = data.home("Quentin")
+    assert (nobody.in_progress, nobody.finished, nobody.more_in_progress, nobody.more_finished) == ([], [], 0, 0)
+
+
+def test_a_game_played_moves_to_the_top_with_its_new_status(data: AppData, tmp_path: Path) -> None:
+    oldest = data.home(in_progress=1000).in_progress[-1]
+    session = data.open(oldest.id)
+    assert oldest.status == "Cy's turn · $7 / $999" == status_of("heartland", session.state)
+    session.apply({"type": "move", "player": "Cy", "spaces": 1, "pay": "cash"})
+    top = data.home().in_progress[0]
+    assert top.id == oldest.id and data.status_line(top) == "Cy's turn · $6 / $999"
+    session.apply({"type": "discard", "player": "Cy", "forced": True})
+    session.apply({"type": "end_turn", "player": "Cy"})
+    assert data.status_line(data.home().in_progress[0]) == "Ann's turn · $5 / $999"
+    data.close_session(oldest.id)
+    restarted = AppData(Store(data.store.directory))
+    top = restarted.home().in_progress[0]
+    assert (top.id, top.status) == (oldest.id, "Ann's turn · $5 / $999")
+
+
+def test_a_status_line_left_behind_by_a_crash_is_brought_up_to_date() -> None:
+    folder = MemoryFolder()
+    made = build(folder, 40, unfinished_every=4)
+    data = AppData(Store.in_memory(folder))
+    session_id = made[0][0]
+    session = data.open(session_id)
+    for event in ({"type": "move", "player": "Cy", "spaces": 1, "pay": "cash"},
+                  {"type": "discard", "player": "Cy", "forced": True}, {"type": "end_turn", "player": "Cy"}):
+        session.apply(event)
+    del data, session  # the app dies with the game open: the index still has the old line
+    entries = decode(folder.read("index.json") or b"")["sessions"]
+    assert entries[session_id]["status"] == "Cy's turn · $7 / $999"
+    restarted = AppData(Store.in_memory(folder))
+    first = restarted.home().in_progress[0]
+    assert (first.id, first.status) == (session_id, "Ann's turn · $5 / $999")
