@@ -1,4 +1,4 @@
-"""Saved sessions: one TinyDB file per session, written atomically on every change."""
+"""Saved sessions: one TinyDB file per session, each change appended durably, rewritten atomically now and then."""
 
 from companion.store.errors import (
     NewerFormat,

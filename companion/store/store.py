@@ -3,10 +3,11 @@
 Layout of a data folder::
 
     index.json              TinyDB: table "sessions", one document per session, keyed by id
-                            (game, players, created, title, is_over, winners)
+                            (game, players, created, updated, title, is_over, winners, status)
     sessions/<id>.json      TinyDB: table "session", document "1": the whole session
                             (format, game, players, options, events incl. redo tail,
-                            cursor, created, title)
+                            cursor, created, title), then one appended record per change
+                            since the file was last written whole (see storage.py)
     pending/<id>            empty marker: the index may lag behind this session file
     quarantine/<name>       a damaged file, moved aside, and <name>.why.json saying why
     locks/<id>.lock         OS lock held while a session is open for writing
@@ -15,22 +16,28 @@ Layout of a data folder::
 
 Every file has a `_meta` table `{"1": {"format": 1, "kind": "index" | "session"}}`.
 What a session file must hold is in `session_file.py`; the list built from the index in
-`listing.py`; atomic files and locks in `storage.py`.
+`listing.py`; atomic files, appended records and locks in `storage.py`.
 
-Cost: recording an event rewrites only that session's file (atomic + fsync); the index is
-rewritten only when a session is created, finishes (or stops being finished through
-undo, or its winners change), is renamed or deleted. `sessions()` reads the index once
-(then keeps it while its file is unchanged) and takes each session's "updated" time from
-its file's mtime (one stat each), so start-up never parses every session. Files without
-an index entry (a crash between the session file and the index entry of `new`, or an index rebuilt after damage)
-and sessions with a `pending` marker (a crash between a session write and its index
-update) are parsed and reconciled when found.
+Cost: recording an event appends one record to that session's file (one write, one
+fsync); the first change after the file is read, and every `COMPACT_EVERY`-th, rewrites it
+whole (atomic + fsync). The index is rewritten only when a session is created, finishes
+(or stops being finished through undo, or its winners change), is closed after changes
+(its status line), renamed or deleted; a store holds it as compact summaries, never as
+the parsed file. `listing()` answers from those summaries and the sessions open here
+(no file looked at but the index's), which is what the home screen asks on every tap.
+`sessions()` also takes each session's "updated" time from its file's mtime (one stat
+each), so start-up never parses every session. Files without an index entry (a crash
+between the session file and the index entry of `new`, or an index rebuilt after damage),
+sessions with a `pending` marker (a crash between a session write and its index update)
+and entries whose status line is older than their file (the app stopped with the game
+open) are parsed and reconciled when found.
 
 Faults: every OSError ends as a `StoreError` whose sentence says what the disk refused
 (`check_usable()` tries the folder once, at start). A change the disk refuses changes
-nothing; a change the disk has made visible (the rename of its file) stands whatever
-fails after it (the folder's fsync, the index: its pending marker lets the next listing
-repair it), so the app never says "not saved" of something that is.
+nothing (an appended record that could not be flushed is cut off again); a change the
+disk has made visible (the rename of its file) stands whatever fails after it (the
+folder's fsync, the index: its pending marker lets the next listing repair it), so the
+app never says "not saved" of something that is.
 """
 
 from __future__ import annotations
