@@ -43,7 +43,7 @@ def playing_now(screen: Screen, player: str) -> bool:
 @table
 async def test_the_first_turn_screen_shows_money_cargo_and_every_action() -> None:
     async with playing("heartland", TRIO) as screen:
-        assert screen.text_of("subtitle") == "Ann's turn · turn 1"
+        assert screen.text_of("subtitle") == "Round 1 · Ann's turn"
         assert screen.text_of("target") == "Target $40 (rulebook) · leader Ann $5"
         assert playing_now(screen, "Ann") and not playing_now(screen, "Bob")
         assert screen.text_of("money-ann") == "$5"
@@ -106,14 +106,14 @@ async def test_fuel_moves_cost_nothing_and_end_turn_passes_to_the_next_seat() ->
         await screen.tap("move-fuel-3")
         await end_turn_anyway(screen)
         assert last_act(screen).startswith("Last: Ann ended the turn; Bob plays — recorded against the rule: ")
-        assert screen.text_of("subtitle") == "Bob's turn · turn 2"
+        assert screen.text_of("subtitle") == "Round 1 · Bob's turn"
         assert playing_now(screen, "Bob") and not playing_now(screen, "Ann")
         assert screen.text_of("end-turn") == "End Bob's turn (Cy next)"
         await pass_turn(screen)
         assert screen.text_of("end-turn") == "End Cy's turn (Ann next)"
         # Undoing the end of a turn gives the turn back.
         await screen.tap("undo")
-        assert screen.text_of("subtitle") == "Bob's turn · turn 2"
+        assert screen.text_of("subtitle") == "Round 1 · Bob's turn"
 
 
 @table
@@ -129,7 +129,7 @@ async def test_a_player_short_of_cash_is_refused_and_discards_free_at_zero() -> 
         await pass_turn(screen)
         await pass_turn(screen)
 
-        assert screen.text_of("subtitle") == "Ann's turn · turn 4"
+        assert screen.text_of("subtitle") == "Round 2 · Ann's turn"
         why = "Ann has $1 and cannot pay $2 to move 2 spaces; pay with fuel, or be towed."
         assert screen.find("move-cash-2").tooltip == why  # the muted button says why on long-press too
         assert await refused(screen, "move-cash-2") == why
@@ -367,9 +367,9 @@ async def test_the_log_reads_newest_first_and_closes() -> None:
         await screen.tap("log")
         assert screen.text_of("panel-title") == "Session log"
         assert log_lines(screen) == [
-            "3. Ann ended the turn; Bob plays · turn 1",
-            "2. Ann discarded for $1 · turn 1",
-            "1. Ann moved 1 space for $1 · turn 1",
+            "3. Ann ended the turn; Bob plays · round 1",
+            "2. Ann discarded for $1 · round 1",
+            "1. Ann moved 1 space for $1 · round 1",
         ]
         await screen.tap("panel-close")
         assert not screen.exists("log-panel")
@@ -477,7 +477,7 @@ async def test_a_long_log_shows_the_newest_hundred_then_the_older_lines_on_reque
         assert screen.exists("log-7") and not screen.exists("log-6")
         assert screen.text_of("log-older") == "Show the 6 older lines"
         await screen.tap("log-older")
-        assert screen.text_of("log-1") == "1. Ann moved 1 space with fuel · turn 1"
+        assert screen.text_of("log-1") == "1. Ann moved 1 space with fuel · round 1"
         assert not screen.exists("log-older")
         await screen.tap("panel-close")
         await screen.tap("log")
@@ -493,10 +493,10 @@ async def test_the_log_says_which_turn_each_line_belongs_to() -> None:
         await screen.tap("move-cash-1")
         await screen.tap("log")
         assert log_lines(screen) == [
-            "4. Bob moved 1 space for $1 · turn 2",
-            "3. Ann ended the turn; Bob plays · turn 1",
-            "2. Ann discarded for $1 · turn 1",
-            "1. Ann moved 2 spaces with fuel · turn 1",
+            "4. Bob moved 1 space for $1 · round 1",
+            "3. Ann ended the turn; Bob plays · round 1",
+            "2. Ann discarded for $1 · round 1",
+            "1. Ann moved 2 spaces with fuel · round 1",
         ]
 
 

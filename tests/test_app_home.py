@@ -68,7 +68,7 @@ async def test_in_progress_first_with_status_lines_then_finished_with_winners() 
 
         # One tap resumes a game where it was.
         await screen.tap(f"session-{heartland}")
-        assert screen.text_of("subtitle") == "Bob's turn · turn 2"
+        assert screen.text_of("subtitle") == "Round 1 · Bob's turn"
         assert screen.text_of("money-ann") == "$2"
         assert screen.text_of("last-act") == "Last: Ann ended the turn; Bob plays"
         await screen.tap("back")
@@ -150,7 +150,7 @@ async def test_a_game_open_in_another_window_is_refused_in_words(tmp_path: Path)
         finally:
             other.close()
         await screen.tap(f"session-{summary.id}")
-        assert screen.text_of("subtitle") == "Ann's turn · turn 1"
+        assert screen.text_of("subtitle") == "Round 1 · Ann's turn"
 
 
 @table
@@ -177,7 +177,7 @@ async def test_a_game_another_tab_is_playing_cannot_be_deleted_from_under_it() -
     async with app_screen(data) as playing_tab:
         await start_game(playing_tab, "heartland", ["Ann", "Bob"])
         async with app_screen(data) as other_tab:
-            assert other_tab.text_of("subtitle") == "Ann's turn · turn 1"  # the last open game
+            assert other_tab.text_of("subtitle") == "Round 1 · Ann's turn"  # the last open game
             await other_tab.tap("back")
             (summary,) = data.sessions()
             await other_tab.tap(f"delete-{summary.id}")

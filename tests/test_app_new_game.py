@@ -69,7 +69,7 @@ async def test_adding_removing_and_reordering_players() -> None:
         assert notice(screen) is None
 
         await screen.tap("start")
-        assert screen.text_of("subtitle") == "Bob's turn · turn 1"  # the first seat plays first
+        assert screen.text_of("subtitle") == "Round 1 · Bob's turn"  # the first seat plays first
 
 
 @table

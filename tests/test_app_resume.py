@@ -81,10 +81,10 @@ async def test_reopening_lands_on_the_same_game_with_the_same_undo_and_redo(tmp_
         await screen.tap("redo")
         assert screen.text_of("cargo-ann") == "3 cattle"
         await screen.tap("end-turn")
-        assert screen.text_of("subtitle") == "Bob's turn · turn 2"
+        assert screen.text_of("subtitle") == "Round 1 · Bob's turn"
 
     async with app_screen(reopen(tmp_path)) as screen:
-        assert screen.text_of("subtitle") == "Bob's turn · turn 2"
+        assert screen.text_of("subtitle") == "Round 1 · Bob's turn"
         assert screen.text_of("last-act") == "Last: Ann ended the turn; Bob plays"
         assert screen.is_disabled("redo")
 

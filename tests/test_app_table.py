@@ -353,7 +353,7 @@ async def test_play_again_starts_a_new_game_with_the_same_players_and_options() 
         assert screen.text_of("subtitle") == "Game over"
         assert not screen.exists("target")  # the result only: no pre-penalty leader bar
         await screen.tap("play-again")
-        assert screen.text_of("subtitle") == "Ann's turn · turn 1"
+        assert screen.text_of("subtitle") == "Round 1 · Ann's turn"
         assert screen.text_of("cubes-ann") == "0/6 cubes"
         finished, fresh = sorted(data.sessions(), key=lambda summary: summary.is_over, reverse=True)
         assert finished.is_over and not fresh.is_over

@@ -254,7 +254,39 @@ def log_lines(shell: Shell, context: Callable[[int], str] | None = None) -> list
 
 
 def log_panel(shell: Shell, context: Callable[[int], str] | None = None) -> ft.DialogControl:
-    return sheet(shell, "Session log", log_lines(shell, context), key="log-panel")
+    """The log, and from there the rare "Stop game" (kept off the game screen, away from the thumb)."""
+    assert shell.session is not None
+    footer: list[ft.Control] = []
+    if not shell.session.is_over:
+        footer.append(ft.OutlinedButton("Stop game", key="stop-game", height=TARGET,
+                                        on_click=lambda _: shell.open_panel("stop", note=""),
+                                        tooltip="End the game now: the standings as they stand become final"))
+    return sheet(shell, "Session log", log_lines(shell, context), key="log-panel", footer=footer)
+
+
+def stop_panel(shell: Shell) -> ft.DialogControl:
+    """Stop the game early (the pizza came, someone left): the standings as they stand are final."""
+    note_field = ft.TextField(label="Why (for the log)", value=shell.ui.draft.get("note", ""), key="stop-note",
+                              max_length=60, on_change=lambda e: shell.set_draft(quiet=True, note=e.control.value))
+
+    def stop() -> None:
+        note = " ".join(str(shell.ui.draft.get("note", "")).split()) or "stopped by the table"
+        shell.apply({"type": "end_game", "note": note}, tapped="stop-confirm")
+
+    confirm = ft.FilledButton("Stop the game", key="stop-confirm", height=TARGET, on_click=lambda _: stop(),
+                              style=ft.ButtonStyle(bgcolor=ft.Colors.ERROR, color=ft.Colors.ON_ERROR))
+    body: list[ft.Control] = [
+        text("The standings as they stand become final. Undo reopens the game.", 15),
+        note_field,
+    ]
+    return sheet(shell, "Stop the game?", body, key="stop-panel", footer=[confirm])
+
+
+def stopped_line(shell: Shell) -> ft.Control | None:
+    """On an end screen: the game did not end by its rules, and why."""
+    assert shell.session is not None
+    note = shell.session.stopped_note
+    return text(f"Stopped early: {note}", 16, bold=True, key="stopped") if note else None
 
 
 def sheet_width(shell: Shell) -> float:

@@ -113,8 +113,8 @@ async def play(screen: Screen, turns: int) -> dict[str, list[Dispatch]]:
 
 
 def current(screen: Screen) -> str:
-    subtitle = screen.text_of("subtitle")  # "Ann's turn · turn 12"
-    return subtitle.split("'")[0]
+    subtitle = screen.text_of("subtitle")  # "Round 3 · Ann's turn"
+    return subtitle.split(" · ")[-1].split("'")[0]
 
 
 def percentile(samples: list[float], fraction: float) -> float:

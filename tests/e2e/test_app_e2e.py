@@ -164,7 +164,7 @@ def test_heartland_full_game(app: CompanionApp) -> None:
     tap(ui, "Start game")
 
     # Turn 1, Ann: pays cash to move, loads corn.
-    see(ui, "Heartland", "Ann's turn · turn 1", "Target $41 (custom) · leader Ann $5", "Nothing recorded yet.")
+    see(ui, "Heartland", "Round 1 · Ann's turn", "Target $41 (custom) · leader Ann $5", "Nothing recorded yet.")
     tap(ui, "2 · $2")
     see(ui, "Last: Ann moved 2 spaces for $2", "$3")
     ui.screenshot("03-heartland-turn")
@@ -176,7 +176,7 @@ def test_heartland_full_game(app: CompanionApp) -> None:
     tap(ui, "End Ann's turn (Bob next)")
 
     # Turn 2, Bob: fuel, loads cattle; a second action is refused in words.
-    see(ui, "Bob's turn · turn 2")
+    see(ui, "Round 1 · Bob's turn")
     see_card(ui, "Ann", "3 corn · 3/8", "$3")
     tap(ui, "Fuel 1")
     see(ui, "Last: Bob moved 1 space with fuel")
@@ -190,7 +190,7 @@ def test_heartland_full_game(app: CompanionApp) -> None:
 
     # Turn 3, Ann: a money correction (three taps), then unloads corn at a printed price
     # (three taps) and reaches the target: the final round starts.
-    see(ui, "Ann's turn · turn 3")
+    see(ui, "Round 2 · Ann's turn")
     tap(ui, "Correct money")
     see(ui, "Correct Ann's money", "Ann has $3. A correction is logged and can be undone.")
     tap(ui, "+8")
@@ -209,7 +209,7 @@ def test_heartland_full_game(app: CompanionApp) -> None:
     tap(ui, "End Ann's turn (Bob next)")
 
     # Turn 4, Bob: the last turn of the game.
-    see(ui, "Bob's turn · turn 4", "Final round — Bob plays")
+    see(ui, "Final round · Bob's turn", "Final round — Bob plays")
     tap(ui, "Fuel 1")
     see(ui, "Last: Bob moved 1 space with fuel")
     tap(ui, "Discard $1")
@@ -234,7 +234,7 @@ def test_heartland_resumes_after_reload_and_restart(app: CompanionApp) -> None:
     ui = app.open()
     new_game(ui, None, "Ann", "Bob")
     tap(ui, "Start game")
-    see(ui, "Ann's turn · turn 1", "Target $50 (rulebook) · leader Ann $5")
+    see(ui, "Round 1 · Ann's turn", "Target $50 (rulebook) · leader Ann $5")
     tap(ui, "2 · $2")
     see(ui, "Last: Ann moved 2 spaces for $2")
     tap(ui, "Load")
@@ -242,12 +242,12 @@ def test_heartland_resumes_after_reload_and_restart(app: CompanionApp) -> None:
     tap(ui, "3", nth=GOODS.index("corn"))
     see(ui, "Last: Ann loaded 3 corn")
     tap(ui, "End Ann's turn (Bob next)")
-    see(ui, "Bob's turn · turn 2")
+    see(ui, "Round 1 · Bob's turn")
     tap(ui, "Fuel 1")  # Bob is in the middle of his turn: moved, no action yet
     see(ui, "Last: Bob moved 1 space with fuel")
 
     def same_game(shot: str) -> None:
-        see(ui, "Heartland", "Bob's turn · turn 2", "Last: Bob moved 1 space with fuel", "$5", "empty truck",
+        see(ui, "Heartland", "Round 1 · Bob's turn", "Last: Bob moved 1 space with fuel", "$5", "empty truck",
             "Target $50 (rulebook) · leader Bob $5")
         see_card(ui, "Ann", "3 corn · 3/8", "$3")
         ui.screenshot(shot)
@@ -268,7 +268,7 @@ def test_heartland_resumes_after_reload_and_restart(app: CompanionApp) -> None:
     tap(ui, "1", nth=GOODS.index("pigs"))
     see(ui, "Last: Bob loaded 1 pigs", "1 pigs")
     tap(ui, "End Bob's turn (Ann next)")
-    see(ui, "Ann's turn · turn 3")
+    see(ui, "Round 2 · Ann's turn")
     tap_icon(ui, "Back to all games")
     see(ui, "Companion", "In progress")
     # A game's card is one tappable node named by its texts, the game first; the bin is apart.
@@ -277,7 +277,7 @@ def test_heartland_resumes_after_reload_and_restart(app: CompanionApp) -> None:
     card.wait_for(state="attached")
     ui.screenshot("15-home-in-progress")
     card.click()  # one tap resumes
-    see(ui, "Ann's turn · turn 3", "Last: Bob ended the turn; Ann plays")
+    see(ui, "Round 2 · Ann's turn", "Last: Bob ended the turn; Ann plays")
 
 
 # --- TransAmerica ---------------------------------------------------------------------------

@@ -37,7 +37,7 @@ KEEP_SOCKETS = """(() => {
 def start_heartland(ui: FlutterPage, *players: str) -> None:
     new_game(ui, None, *players)
     tap(ui, "Start game")
-    see(ui, "Ann's turn · turn 1")
+    see(ui, "Round 1 · Ann's turn")
 
 
 def error_free(ui: FlutterPage) -> None:
@@ -56,9 +56,9 @@ def test_a_reload_keeps_the_game_and_the_next_tap_is_recorded(app: CompanionApp)
     see(ui, "Last: Ann discarded for $1")
 
     ui.reload()  # the same Flet session, as a browser reload does
-    see(ui, "Ann's turn · turn 1", "Last: Ann discarded for $1")
+    see(ui, "Round 1 · Ann's turn", "Last: Ann discarded for $1")
     tap(ui, "End Ann's turn (Bob next)")
-    see(ui, "Bob's turn · turn 2", "Last: Ann ended the turn; Bob plays")
+    see(ui, "Round 1 · Bob's turn", "Last: Ann ended the turn; Bob plays")
     error_free(ui)
 
     # The app opened afresh (a new session): the same game, with the sheet that was open.
@@ -89,7 +89,7 @@ def test_a_dropped_socket_reconnects_and_a_tap_is_recorded_once(app: CompanionAp
     tap(ui, "Discard $1")
     see(ui, "Last: Ann discarded for $1", "$4")
     tap(ui, "End Ann's turn (Bob next)")
-    see(ui, "Bob's turn · turn 2")
+    see(ui, "Round 1 · Bob's turn")
     tap_icon(ui, "Session log")
     see(ui, "Session log")
     assert log_lines_matching(ui, "Ann discarded for \\$1") == 1
@@ -179,7 +179,7 @@ def seed_heartland(data_dir: Path) -> None:
 def test_every_input_sheet_opens_with_its_confirm_button_in_view(app: CompanionApp) -> None:
     seed_heartland(app.data_dir)
     ui = app.open()
-    see(ui, "Ann's turn · turn 1", "2 corn, 2 soybeans, 2 cattle, 2 pigs")
+    see(ui, "Round 1 · Ann's turn", "2 corn, 2 soybeans, 2 cattle, 2 pigs")
 
     tap(ui, "Fuel 1")
     tap(ui, "Unload")

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import flet as ft
 
+from companion.app import widgets as w
 from companion.app.screens import generic, great_plains, heartland, home, new_game, transamerica
 
 if TYPE_CHECKING:
@@ -34,6 +35,8 @@ def build(shell: Shell) -> ft.Control:
 
 def sheet(shell: Shell) -> ft.DialogControl | None:
     """The open input sheet as a dialog over the screen, or None."""
+    if shell.ui.screen == "game" and shell.session is not None and shell.ui.panel == "stop":
+        return w.stop_panel(shell)
     if shell.ui.screen == "game" and shell.session is not None and shell.ui.panel is not None:
         return game_screen(shell.session.game.id).sheet(shell)  # type: ignore[no-any-return]
     return None

@@ -162,7 +162,7 @@ def result(shell: Shell, state: GreatPlainsState) -> ft.Control:
                    f"{standings[1].score}"
     else:
         headline = f"{w.names(winners)} share the victory"
-    lines: list[ft.Control] = [w.text(headline, 20, bold=True, key="winner")]
+    lines: list[ft.Control] = w.present(w.text(headline, 20, bold=True, key="winner"), w.stopped_line(shell))
     lines.extend(w.text(line, 15, key="tie-break") for line in tie_lines(
         standings, lambda score: f"{score} points", "more spirits kept",
         lambda s: f"{s.detail['spirits']} spirit{'s' if s.detail['spirits'] != 1 else ''}"))

@@ -29,7 +29,8 @@ TITLE = "Heartland"
 def subtitle(state: HeartlandState) -> str:
     if state.over:
         return "Game over"
-    return f"{w.possessive(state.current_player or '')} turn · turn {state.turn.number}"
+    whose = f"{w.possessive(state.current_player or '')} turn"
+    return f"Final round · {whose}" if state.final_round else f"Round {state.round} · {whose}"
 
 
 def status_line(state: HeartlandState) -> str:
@@ -101,8 +102,12 @@ def big_card(shell: Shell, state: HeartlandState, truck: Truck) -> ft.Control:
     ]
     if truck.upgrade:
         lines.append(w.text(f"Upgrade: {truck.upgrade}", 14))
-    lines.append(ft.TextButton("Correct money", on_click=lambda _: shell.open_panel("adjust", player=truck.player),
-                               key=f"adjust-{key}", height=w.TARGET))
+    lines.append(ft.Row([
+        ft.TextButton("Correct money", on_click=lambda _: shell.open_panel("adjust", player=truck.player),
+                      key=f"adjust-{key}", height=w.TARGET),
+        ft.TextButton("Correct cargo", on_click=lambda _: shell.open_panel("cargo", player=truck.player),
+                      key=f"correct-cargo-{key}", height=w.TARGET),
+    ], spacing=0, wrap=True))
     return ft.Container(ft.Column(lines, spacing=4), border=ft.Border.all(3, colour), border_radius=12, padding=12,
                         key=f"card-{key}")
 
@@ -204,6 +209,7 @@ def sheet(shell: Shell) -> ft.DialogControl | None:
         "unload": lambda: unload_panel(shell, state),
         "adjust": lambda: adjust_panel(shell, state),
         "upgrade": lambda: upgrade_panel(shell, state),
+        "cargo": lambda: cargo_panel(shell, state),
     }
     builder = builders.get(shell.ui.panel or "")
     return builder() if builder else None
@@ -211,7 +217,7 @@ def sheet(shell: Shell) -> ft.DialogControl | None:
 
 def log_context(shell: Shell, number: int) -> str:
     assert shell.session is not None
-    return f"turn {shell.session.state_at(number - 1).turn.number}"
+    return f"round {shell.session.state_at(number - 1).round}"
 
 
 def load_panel(shell: Shell, state: HeartlandState) -> ft.DialogControl:
@@ -299,6 +305,48 @@ def adjust_panel(shell: Shell, state: HeartlandState) -> ft.DialogControl:
     return w.sheet(shell, f"Correct {w.possessive(player)} money", rows, key="adjust-panel", footer=[save])
 
 
+CARGO_CORRECTIONS = (-4, -3, -2, -1, 1, 2, 3, 4)
+
+
+def cargo_panel(shell: Shell, state: HeartlandState) -> ft.DialogControl:
+    """A load or unload recorded wrong (or missed), fixed in three taps without undoing what
+    came after: Correct cargo, a good's count, Save."""
+    draft = shell.ui.draft
+    player = draft.get("player") or state.players[0]
+    truck = state.truck(player)
+    chosen_good, cubes = draft.get("good"), int(draft.get("cubes", 0))
+    note = draft.get("note", "correction")
+    rows: list[ft.Control] = [w.text(f"{player}: {cargo_text(truck)}, {truck.cubes}/{state.capacity} cubes. "
+                                     "A correction is logged and can be undone.", 14)]
+    for good in GOODS:
+        rows.append(w.text(f"{good}: {truck.carried(good)} on the truck", 15, bold=True, key=f"carried-{good}"))
+        values = [value for value in CARGO_CORRECTIONS if truck.carried(good) + value >= 0]
+        rows.append(w.chips(shell, values, cubes if good == chosen_good else None,
+                            functools.partial(pick_cargo, shell, good), key=f"cargo-{good}",
+                            label=lambda value: f"{value:+d}",
+                            describe=functools.partial(cargo_words, good)))
+    rows.append(ft.TextField(label="Why", value=note, key="cargo-note", max_length=60,
+                             on_change=lambda e: shell.set_draft(quiet=True, note=e.control.value)))
+    event = {"type": "correct_cargo", "player": player, "good": chosen_good or GOODS[0], "cubes": cubes,
+             "note": note}
+    label = f"Save: {player} {cubes:+d} {chosen_good}" if chosen_good and cubes else "Save"
+
+    def record() -> None:
+        shell.apply(dict(event, note=shell.ui.draft.get("note", note)), tapped="cargo-save")
+
+    refusal = "Tap how many cubes of which good to add or take off." if not (chosen_good and cubes) else None
+    save = w.action(label, record, key="cargo-save", primary=True, shell=shell, refusal=refusal)
+    return w.sheet(shell, f"Correct {w.possessive(player)} cargo", rows, key="cargo-panel", footer=[save])
+
+
+def pick_cargo(shell: Shell, good: str, cubes: int) -> None:
+    shell.set_draft(good=good, cubes=cubes)
+
+
+def cargo_words(good: str, cubes: int) -> str:
+    return f"{cubes:+d} {good} on the truck"
+
+
 def upgrade_panel(shell: Shell, state: HeartlandState) -> ft.DialogControl:
     player = state.current_player or ""
     draft = shell.ui.draft
@@ -327,7 +375,8 @@ def upgrade_panel(shell: Shell, state: HeartlandState) -> ft.DialogControl:
 def end_screen(shell: Shell, state: HeartlandState) -> ft.Control:
     assert shell.session is not None
     standings = shell.session.standings()
-    cards: list[ft.Control] = [w.text("Final standings", 20, bold=True, key="final-standings")]
+    cards: list[ft.Control] = w.present(w.text("Final standings", 20, bold=True, key="final-standings"),
+                                        w.stopped_line(shell))
     for standing in standings:
         detail = standing.detail
         colour = w.player_colour(shell, state.players, standing.player)

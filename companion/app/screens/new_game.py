@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING, Any
 
 import flet as ft
@@ -41,8 +42,9 @@ def options_of(draft: dict[str, Any]) -> dict[str, Any]:
     if draft["game"] == "heartland":
         target = draft["custom_target"] if draft["target"] == "custom" else draft["target"]
         return {"target": target, **{name: bool(draft.get(name)) for name, _ in HEARTLAND_SWITCHES}}
-    if draft["game"] == "great_plains" and draft.get("fox") in draft["players"]:
-        return {"fox": draft["fox"]}
+    if draft["game"] == "great_plains":
+        chosen = {name: draft.get(name) for name in ("fox", "first") if draft.get(name) in draft["players"]}
+        return chosen
     return {}
 
 
@@ -192,4 +194,17 @@ def great_plains_options(shell: Shell, draft: dict[str, Any]) -> list[ft.Control
         buttons.append(button_type(f"{player} is Fox", key=f"fox-{w.slug(player)}", icon=check(chosen),
                                    height=w.BUTTON_HEIGHT,
                                    on_click=lambda _, player=player: shell.set_draft(fox=player)))
-    return [w.text("Fox (orange) — the other player is Snake (blue)", 15, bold=True), ft.Row(buttons, wrap=True)]
+    first = draft.get("first") if draft.get("first") in players else players[0]
+    first_buttons: list[ft.Control] = []
+    for player in players:
+        chosen = player == first
+        button_type = ft.FilledButton if chosen else ft.OutlinedButton
+        first_buttons.append(button_type(f"{player} first", key=f"first-{w.slug(player)}", icon=check(chosen),
+                                         height=w.BUTTON_HEIGHT,
+                                         on_click=lambda _, player=player: shell.set_draft(first=player)))
+    first_buttons.append(ft.OutlinedButton("Draw at random", key="first-random", icon=ft.Icons.CASINO,
+                                           height=w.BUTTON_HEIGHT,
+                                           on_click=lambda _: shell.set_draft(first=random.choice(players))))
+    return [w.text("Fox (orange) — the other player is Snake (blue)", 15, bold=True), ft.Row(buttons, wrap=True),
+            w.text("Who places first (the rules draw it, apart from who is the Fox)", 15, bold=True),
+            ft.Row(first_buttons, wrap=True)]

@@ -154,7 +154,7 @@ def winners(shell: Shell, state: TransAmericaState) -> ft.Control:
     headline = (f"{names[0]} wins with {best} points" if len(names) == 1
                 else f"{w.names(names)} share the victory with {best} points each")
     order = " · ".join(f"{ordinal(s.rank)} {s.player} {s.score}" for s in standings)
-    rows: list[ft.Control] = [w.text(headline, 20, bold=True, key="winner")]
+    rows: list[ft.Control] = w.present(w.text(headline, 20, bold=True, key="winner"), w.stopped_line(shell))
     for standing in standings:
         slug = w.slug(standing.player)
         rows.append(ft.Row([
