@@ -186,25 +186,25 @@ def great_plains_options(shell: Shell, draft: dict[str, Any]) -> list[ft.Control
     players: list[str] = draft["players"]
     if not players:
         return [w.text("Add the two players, then choose who plays Fox (orange).", 14)]
-    fox = draft.get("fox") if draft.get("fox") in players else players[0]
-    buttons = []
-    for player in players:
-        chosen = player == fox
-        button_type = ft.FilledButton if chosen else ft.OutlinedButton
-        buttons.append(button_type(f"{player} is Fox", key=f"fox-{w.slug(player)}", icon=check(chosen),
-                                   height=w.BUTTON_HEIGHT,
-                                   on_click=lambda _, player=player: shell.set_draft(fox=player)))
-    first = draft.get("first") if draft.get("first") in players else players[0]
-    first_buttons: list[ft.Control] = []
-    for player in players:
-        chosen = player == first
-        button_type = ft.FilledButton if chosen else ft.OutlinedButton
-        first_buttons.append(button_type(f"{player} first", key=f"first-{w.slug(player)}", icon=check(chosen),
-                                         height=w.BUTTON_HEIGHT,
-                                         on_click=lambda _, player=player: shell.set_draft(first=player)))
+    first_buttons = player_choice(shell, draft, "first", "{} first")
     first_buttons.append(ft.OutlinedButton("Draw at random", key="first-random", icon=ft.Icons.CASINO,
                                            height=w.BUTTON_HEIGHT,
                                            on_click=lambda _: shell.set_draft(first=random.choice(players))))
-    return [w.text("Fox (orange) — the other player is Snake (blue)", 15, bold=True), ft.Row(buttons, wrap=True),
+    return [w.text("Fox (orange) — the other player is Snake (blue)", 15, bold=True),
+            ft.Row(player_choice(shell, draft, "fox", "{} is Fox"), wrap=True),
             w.text("Who places first (the rules draw it, apart from who is the Fox)", 15, bold=True),
             ft.Row(first_buttons, wrap=True)]
+
+
+def player_choice(shell: Shell, draft: dict[str, Any], option: str, label: str) -> list[ft.Control]:
+    """One button per player for an option naming a player (the first listed until one is tapped)."""
+    players: list[str] = draft["players"]
+    current = draft.get(option) if draft.get(option) in players else players[0]
+    buttons: list[ft.Control] = []
+    for player in players:
+        chosen = player == current
+        button_type = ft.FilledButton if chosen else ft.OutlinedButton
+        buttons.append(button_type(label.format(player), key=f"{option}-{w.slug(player)}", icon=check(chosen),
+                                   height=w.BUTTON_HEIGHT,
+                                   on_click=lambda _, player=player: shell.set_draft(**{option: player})))
+    return buttons
