@@ -16,7 +16,7 @@ import secrets
 import sys
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -88,12 +88,16 @@ class SessionList(list[SessionSummary]):
         self.problem = problem
 
 
-def summary_of(session_id: str, entry: Any, modified: float) -> SessionSummary:
+def summary_of(session_id: str, entry: Any, modified: float, shared: dict[Any, Any] | None = None
+               ) -> SessionSummary:
     """The summary of an index entry; KeyError, TypeError or ValueError when the entry is not one.
 
     `modified` is the session file's mtime: the updated time, never before the creation
-    time (the file system's clock may be coarser than `time.time()`).
+    time (the file system's clock may be coarser than `time.time()`). Equal names, lists
+    of names and status lines are stored once in `shared`, when given.
     """
+    share: Callable[[Any], Any] = (lambda value: value) if shared is None else (
+        lambda value: shared.setdefault(value, value))
     created = float(entry["created"])
     if not math.isfinite(created):
         raise ValueError("infinite creation time")
@@ -101,22 +105,22 @@ def summary_of(session_id: str, entry: Any, modified: float) -> SessionSummary:
     return SessionSummary(
         id=session_id,
         game=sys.intern(_text(entry["game"])),
-        players=_names(entry["players"]),
+        players=share(_names(entry["players"])),
         created=created,
         updated=max(modified, created),
         is_over=bool(entry["is_over"]),
-        winners=_names(entry["winners"]),
-        title=loaded_title(entry["title"]),
-        status=status if isinstance(status, str) else "",
+        winners=share(_names(entry["winners"])),
+        title=share(loaded_title(entry["title"])),
+        status=share(status) if isinstance(status, str) else "",
     )
 
 
-def indexed_summary(session_id: str, entry: Any) -> SessionSummary | None:
+def indexed_summary(session_id: str, entry: Any, shared: dict[Any, Any] | None = None) -> SessionSummary | None:
     """The summary an index entry holds (its updated time as saved), or None when it is not one."""
     try:
         saved = entry.get("updated") if isinstance(entry, dict) else None
         updated = float(saved) if isinstance(saved, (int, float)) and not isinstance(saved, bool) else 0.0
-        return summary_of(session_id, entry, updated if math.isfinite(updated) else 0.0)
+        return summary_of(session_id, entry, updated if math.isfinite(updated) else 0.0, shared)
     except (KeyError, TypeError, ValueError, ArithmeticError, RecursionError):
         return None
 

@@ -427,7 +427,8 @@ class Store:
             updated = max(signature[2] / 1e9, summary.created)
             if summary.status and updated > summary.updated:
                 unreadable.add(session_id)
-            summaries.append(summary._replace(updated=updated))
+            # The kept summary itself when nothing changed: the list and the store share it.
+            summaries.append(summary if updated == summary.updated else summary._replace(updated=updated))
         return summaries, unreadable
 
     def _live_summary(self, session_id: str, entry: _Open, signature: Signature | None = None) -> SessionSummary:
@@ -676,8 +677,9 @@ class Store:
 
     def _remember_index(self, data: Data | None, signature: Signature | None) -> None:
         """Keep the index as summaries only: the parsed file is let go."""
+        shared: dict[Any, Any] = {}  # one copy of each name list and status line
         with gc_paused():
-            self._listed = {session_id: indexed_summary(session_id, doc)
+            self._listed = {session_id: indexed_summary(session_id, doc, shared)
                             for session_id, doc in (data or {}).get("sessions", {}).items()}
         self._listed_signature, self._listed_known, self._ordered = signature, True, None
 

@@ -1,13 +1,18 @@
-"""Time to replay a 500-event session of each game, and to apply one event.
+"""Time to replay a 500-event session of each game, and to apply one event; then a long
+Heartland game: opening it (`Session.from_dict`), reading its whole log as the log sheet
+does (each line's sentence and the turn it was in), and the memory it holds.
 
-Goals: replay <= 20 ms, one event <= 0.2 ms. Figures are printed, not asserted.
+Goals: replay <= 20 ms, one event <= 0.2 ms; opening 10,000 events <= 150 ms; the whole
+log <= 50 ms at 2,000 events, growing linearly. Figures are printed, not asserted.
 Run: python tests/bench/replay.py
 """
 
 from __future__ import annotations
 
+import gc
 import statistics
 import time
+import tracemalloc
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -78,6 +83,51 @@ def milliseconds(action: Callable[[], object], repeats: int) -> list[float]:
     return times
 
 
+def long_heartland(events: int) -> dict[str, Any]:
+    """A saved Heartland game of `events` events (whole turns: move, load or unload, end)."""
+    players = ("Ann", "Bob", "Cy")
+    session = Session.new("heartland", players, options={"target": 999})
+    while session.cursor < events:
+        for player in players:
+            money = session.state.truck(player).money
+            if money > 500:  # the game must go on: nobody reaches the target
+                session.apply({"type": "adjust", "player": player, "amount": -400, "note": "bench"})
+        player = session.current_player or ""
+        carried = session.state.truck(player).carried("corn")
+        action = ({"type": "unload", "player": player, "good": "corn", "cubes": 1, "price": 2} if carried
+                  else {"type": "load", "player": player, "good": "corn", "cubes": 1})
+        for event in ({"type": "move", "player": player, "spaces": 1, "pay": "fuel"}, action,
+                      {"type": "end_turn", "player": player}):
+            session.apply(event)
+
+    return session.to_dict()
+
+
+def read_log(session: Session) -> None:
+    """What the log sheet does with "show all": every line's sentence and its turn, newest first."""
+    for number in range(session.cursor, 0, -1):
+        f"{number}. {session.sentence(number)} · turn {session.state_at(number - 1).turn.number}"
+
+
+def long_games() -> None:
+    print(f"{'Heartland events':<18}{'open (ms)':>12}{'whole log (ms)':>16}{'again (ms)':>12}{'held (MB)':>11}")
+    for events in (500, 2000, 10000):
+        saved = long_heartland(events)
+        opened = statistics.median(milliseconds(lambda saved=saved: Session.from_dict(saved), 3))
+        session = Session.from_dict(saved)
+        first = milliseconds(lambda session=session: read_log(session), 1)[0]
+        again = statistics.median(milliseconds(lambda session=session: read_log(session), 3))
+        gc.collect()
+        tracemalloc.start()
+        kept = Session.from_dict(saved)
+        held = tracemalloc.get_traced_memory()[0]
+        tracemalloc.stop()
+        del kept
+        print(f"{events:<18}{opened:>12.1f}{first:>16.1f}{again:>12.1f}{held / 1e6:>11.2f}")
+    print("open = Session.from_dict (checks and replays every event); whole log = every line's sentence and turn; "
+          "held = memory the open session keeps (the log, its sentences, a state every 64 events and a few blocks)")
+
+
 def main() -> None:
     print(f"{'game':<14}{'replay 500 (ms)':>18}{'apply one (ms)':>18}")
     for game_id in GAMES:
@@ -91,6 +141,8 @@ def main() -> None:
             session.undo()
         print(f"{game_id:<14}{statistics.median(replay):>18.2f}{statistics.median(applies):>18.3f}")
     print("goals: replay <= 20 ms, apply one <= 0.2 ms (medians)")
+    print()
+    long_games()
 
 
 if __name__ == "__main__":
