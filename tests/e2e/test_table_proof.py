@@ -215,3 +215,35 @@ def test_every_input_sheet_opens_with_its_confirm_button_in_view(app: CompanionA
     tap(ui, "Start game")
     tap(ui, "+ Zone")
     in_view(ui, ui.page.get_by_role("button", name="Add zone", exact=True), "Add zone button")
+
+
+# --- targets ----------------------------------------------------------------------------------
+
+_BUTTON_SIZES_JS = """() => Array.from(document.querySelectorAll("flt-semantics[role=button]")).map((e) => {
+    const box = e.getBoundingClientRect();
+    const own = Array.from(e.childNodes).filter((n) => n.nodeType === 3).map((n) => n.textContent).join("");
+    return {name: own.trim() || e.getAttribute("aria-label") || "(unnamed)", width: box.width, height: box.height};
+})"""
+
+
+def small_buttons(ui: FlutterPage) -> list[str]:
+    ui.page.wait_for_timeout(400)
+    sizes = ui.page.evaluate(_BUTTON_SIZES_JS)
+    assert len(sizes) >= 3, sizes  # the buttons were found at all
+    return [f"{size['name']!r} {size['width']:.0f}×{size['height']:.0f}" for size in sizes
+            if min(size["width"], size["height"]) < 47.5]
+
+
+def test_every_button_is_at_least_48_by_48_as_drawn(app: CompanionApp) -> None:
+    ui = app.open()
+    start_heartland(ui, "Ann", "Bob")
+    tap(ui, "Fuel 1")
+    see(ui, "Last: Ann moved 1 space with fuel")  # Undo (both) enabled, a muted button or two
+    assert small_buttons(ui) == []
+    tap(ui, "Correct money")
+    see(ui, "Correct Ann's money")
+    assert small_buttons(ui) == []
+    tap(ui, "Close")
+    tap_icon(ui, "Back to all games")
+    see(ui, "In progress")
+    assert small_buttons(ui) == []
