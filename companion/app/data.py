@@ -40,11 +40,41 @@ class HomeList(NamedTuple):
     listing: SessionList  # every game: `quarantined`, `newer` and `problem` say what could not be listed
 
 
-def matches(summary: SessionSummary, words: list[str]) -> bool:
-    """Whether every word is in the game's name, its players' names or its title (any case)."""
-    game = GAMES.get(summary.game)
-    text = " ".join((summary.game, game.title if game else "", summary.title, *summary.players)).casefold()
-    return all(word in text for word in words)
+def searched_text(game_id: str, players: tuple[str, ...], title: str) -> str:
+    """What a search looks in: the game's id and name, the title and the players' names, in one case."""
+    game = GAMES.get(game_id)
+    return " ".join((game_id.replace("_", " "), game.title if game else "", title, *players)).casefold()
+
+
+class Search:
+    """Filters summaries by words; the text of each (game, players, title) is built once.
+
+    Games of one table share their players' names (the store keeps one copy of each list),
+    so the texts are few and a keystroke costs a dictionary lookup per game.
+    """
+
+    MOST_KEPT = 50_000
+
+    def __init__(self) -> None:
+        self._texts: dict[tuple[str, tuple[str, ...], str], str] = {}
+
+    def text(self, summary: SessionSummary) -> str:
+        key = (summary.game, summary.players, summary.title)
+        found = self._texts.get(key)
+        if found is None:
+            if len(self._texts) >= self.MOST_KEPT:
+                self._texts.clear()
+            found = self._texts[key] = searched_text(*key)
+        return found
+
+    def filter(self, summaries: list[SessionSummary], words: list[str]) -> list[SessionSummary]:
+        """The summaries whose text holds every word (in any case), in their order."""
+        texts, text = self._texts, self.text
+        found = summaries
+        for word in words:  # one pass per word, on what is left: no call per game but for a new text
+            found = [summary for summary in found
+                     if word in (texts.get((summary.game, summary.players, summary.title)) or text(summary))]
+        return found
 
 
 class AppData:
@@ -57,6 +87,7 @@ class AppData:
         self._sessions: dict[str, Session] = {}
         self._status_cache: dict[str, tuple[float, str]] = {}
         self._ui_state = UiStateFile(store.folder)
+        self._search = Search()
 
     # --- sessions ---------------------------------------------------------------------
 
@@ -107,7 +138,7 @@ class AppData:
         except StoreError as error:
             listing = SessionList(problem=str(error))
         words = search.casefold().split()
-        found = [summary for summary in listing if matches(summary, words)] if words else listing
+        found = self._search.filter(listing, words)
         playing = [summary for summary in found if not summary.is_over]
         over = [summary for summary in found if summary.is_over]
         return HomeList(playing[:in_progress], max(0, len(playing) - in_progress),
