@@ -110,3 +110,21 @@ def test_a_status_line_left_behind_by_a_crash_is_brought_up_to_date() -> None:
     restarted = AppData(Store.in_memory(folder))
     first = restarted.home().in_progress[0]
     assert (first.id, first.status) == (session_id, "Ann's turn · $5 / $999")
+
+
+def test_the_list_kept_through_changes_is_the_one_a_restarted_store_reads() -> None:
+    folder = MemoryFolder()
+    build(folder, 30, unfinished_every=3)
+    data = AppData(Store.in_memory(folder))
+    data.home()
+    made = data.new("transamerica", ["Ann", "Bob"], {})
+    made.apply({"type": "end_round", "missing": {"Ann": 13, "Bob": 0}})  # finished: its entry changes
+    data.close_session(made.id or "")
+    data.store.rename(made.id or "", "Rematch")
+    gone = data.home().finished[3].id
+    data.delete(gone)
+    kept = [(s.id, s.title, s.is_over, s.winners, s.status) for s in data.store.listing()]
+    again = [(s.id, s.title, s.is_over, s.winners, s.status) for s in Store.in_memory(folder).sessions()]
+    assert kept == again and len(kept) == 30
+    assert kept[0] == (made.id, "Rematch", True, ("Bob",), "Bob won with 13 points")
+    assert gone not in {entry[0] for entry in kept}

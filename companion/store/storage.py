@@ -681,6 +681,11 @@ class FolderStorage(Storage):
         self._signature = self.folder.stat(self.name)
         self._records += 1
 
+    @property
+    def signature(self) -> Signature | None:
+        """The identity of the file as last read or written (None before either)."""
+        return self._signature
+
     def set_mtime(self, mtime_ns: int) -> None:
         """Give the file this modification time, keeping the cached document."""
         self.folder.set_mtime(self.name, mtime_ns)

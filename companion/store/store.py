@@ -708,11 +708,27 @@ class Store:
                 self._quarantine(INDEX, f"the list of sessions could not be read: {error.reason}")
                 self._index.forget()
                 data = {}
-            change(data.setdefault("sessions", {}))
+            sessions = data.setdefault("sessions", {})
+            # The summaries kept match the file read: only the entries the change touches need new ones.
+            follows = self._listed_known and self._index.signature == self._listed_signature
+            before = dict(sessions) if follows else {}
+            change(sessions)
             self._index.write(data)
-            self._remember_index(data, self._folder.stat(INDEX))
+            if follows:
+                self._follow_index(before, sessions, self._folder.stat(INDEX))
+            else:
+                self._remember_index(data, self._folder.stat(INDEX))
         finally:
             self._index_lock.release()
+
+    def _follow_index(self, before: dict[str, Any], after: dict[str, Any], signature: Signature | None) -> None:
+        """Bring the kept summaries in line with an edit of the index this store made (entries compared by identity)."""
+        for session_id in before.keys() - after.keys():
+            self._listed.pop(session_id, None)
+        for session_id, doc in after.items():
+            if before.get(session_id) is not doc:
+                self._listed[session_id] = indexed_summary(session_id, doc)
+        self._listed_signature, self._ordered = signature, None
 
     # ------------------------------------------------------------------ reading and repair
 
