@@ -329,7 +329,10 @@ def sheet(shell: Shell, title: str, body: list[ft.Control], *, key: str,
     width = sheet_width(shell)
     return Sheet(
         title=ft.Text(title, size=18, weight=ft.FontWeight.BOLD, key="panel-title"),
-        content=ft.Column(body, scroll=ft.ScrollMode.AUTO, tight=True, spacing=8, width=width, key=f"{key}-body"),
+        # The dialog scrolls its title and inputs itself and keeps the actions pinned; a
+        # scrolling Column here would stretch every sheet to the full height of the page.
+        content=ft.Column(body, tight=True, spacing=8, width=width, key=f"{key}-body"),
+        scrollable=True,
         actions=[ft.Column(bottom, spacing=4, width=width, tight=True)],
         key=key,
         modal=False,
