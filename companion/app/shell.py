@@ -90,7 +90,7 @@ class Shell:
         """Another tab or device changed a game: redraw if it is the one shown here."""
         # Flet runs this in a task copied from the sender's context, whose current page is the
         # sender's: a redraw scheduled from there would go out on the other tab's connection.
-        _context_page.set(self.page)
+        _context_page.set(self.page)  # type: ignore[arg-type]  # declared ContextVar[None] in flet
         if self.session is not None and self.session.id == session_id and self.connected:
             self._told_of_change = True
             self.render()
