@@ -670,10 +670,21 @@ class Screen:
         """The socket drops (a phone's screen locks, the Wi-Fi blinks, a reload) and the client
         comes back to the same session, as Flet's web server lets it: ``disconnect``, then the
         whole page sent again, then the page's ``connect`` event."""
+        await self.drop()
+        return await self.come_back()
+
+    async def drop(self) -> None:
+        """The socket drops; the server keeps the session (and drops what it would send)."""
+        assert self.session is not None
+        await self.session.disconnect(60)
+        await self.settle()
+        self.check()
+
+    async def come_back(self) -> Dispatch:
+        """The client reconnects to its session: the whole page again, then ``connect``."""
         assert self.session is not None
         d = Dispatch("reconnect", time.perf_counter())
         mark = len(self.conn.messages)
-        await self.session.disconnect(60)
         self.session.attach_connection(self.conn)
         self.conn.send_message(Message(MessageAction.REGISTER_CLIENT, {"page_patch": self.page}))
         await self.session.dispatch_connect_event()

@@ -90,6 +90,30 @@ async def test_a_dropped_socket_keeps_the_game_the_sheet_and_the_wake_lock() -> 
 
 
 @table
+async def test_a_phone_that_slept_through_another_tabs_tap_wakes_to_it() -> None:
+    hub = PubSubHub(loop=asyncio.get_running_loop())
+    data = memory_app()
+    game = data.new("heartland", ["Ann", "Bob"], {})
+    assert game.id is not None
+    data.close_session(game.id)
+    first, second = Screen(make_main(data), pubsub=hub), Screen(make_main(data), pubsub=hub)
+    try:
+        for tab in (first, second):
+            await tab.start()
+            if tab.exists(f"session-{game.id}"):
+                await tab.tap(f"session-{game.id}")
+        await second.drop()
+        await first.tap("move-cash-2")
+        await second.come_back()
+        assert second.text_of("money-ann") == "$3" and second.text_of("last-act") == "Last: Ann moved 2 spaces for $2"
+        await second.tap("discard")
+        assert notice(second) is None and first.text_of("money-ann") == "$2"
+    finally:
+        await first.close()
+        await second.close()
+
+
+@table
 async def test_a_restart_reopens_the_same_game_and_the_same_sheet_with_its_inputs() -> None:
     data = memory_app()
     async with playing("transamerica", ["Ann", "Bob", "Cy"], data) as screen:

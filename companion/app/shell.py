@@ -137,7 +137,9 @@ class Shell:
         if self.session is not None and self.ui.panel is not None and self.drawn_version != self.session.version:
             self._close_sheet()
         self.connected = True
-        self.seen_version = self.drawn_version  # the whole page was sent again
+        self.seen_version = self.drawn_version  # the whole page was sent again, as last drawn
+        if self.session is not None and self.drawn_version != self.session.version:
+            self._told_of_change = True  # changed while away: the redraw counts once the browser shows it
         self.render()
 
     # --- navigation -----------------------------------------------------------------
