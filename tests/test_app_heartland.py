@@ -359,7 +359,7 @@ async def test_the_log_reads_newest_first_and_closes() -> None:
     async with playing("heartland", TRIO) as screen:
         await screen.tap("log")
         assert "Nothing recorded yet." in screen.text_of("log-panel")
-        await screen.dismiss_dialog()  # a tap beside the sheet closes it
+        await screen.dismiss_dialog()  # the system's Back closes it
         assert not screen.exists("log-panel")
         await screen.tap("move-cash-1")
         await screen.tap("discard")

@@ -335,7 +335,7 @@ def sheet(shell: Shell, title: str, body: list[ft.Control], *, key: str,
         scrollable=True,
         actions=[ft.Column(bottom, spacing=4, width=width, tight=True)],
         key=key,
-        modal=False,
+        modal=True,  # a stray tap beside a half-filled sheet must not throw its inputs away
         inset_padding=ft.Padding.symmetric(horizontal=SHEET_INSET, vertical=16),
         title_padding=ft.Padding.only(left=SHEET_PADDING, right=SHEET_PADDING, top=16, bottom=4),
         content_padding=ft.Padding.symmetric(horizontal=SHEET_PADDING, vertical=4),
