@@ -369,9 +369,11 @@ class Store:
                 }
                 missing = [session_id for session_id in index if session_id not in names]
                 if attempt == 0 and (to_check or missing):
+                    before = (self._folder.stat(INDEX), len(self._notes), len(self._newer))
                     with contextlib.suppress(OSError, StoreError):  # read-only: list what can be listed
                         self._repair(to_check, missing)
-                    continue
+                    if before != (self._folder.stat(INDEX), len(self._notes), len(self._newer)):
+                        continue  # list again what the repair changed (not when every game was busy elsewhere)
                 break
             summaries.sort(key=_by_time, reverse=True)
             self._ordered = [summary for summary in summaries if summary.id not in self._open]
