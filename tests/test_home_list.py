@@ -128,3 +128,28 @@ def test_the_list_kept_through_changes_is_the_one_a_restarted_store_reads() -> N
     assert kept == again and len(kept) == 30
     assert kept[0] == (made.id, "Rematch", True, ("Bob",), "Bob won with 13 points")
     assert gone not in {entry[0] for entry in kept}
+
+
+def test_a_game_played_in_another_window_shows_its_saved_line_until_that_window_lets_go(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    folder = MemoryFolder()
+    made = build(folder, 20, unfinished_every=4)
+    here, there = AppData(Store.in_memory(folder)), AppData(Store.in_memory(folder))
+    session_id = made[0][0]
+    played = there.open(session_id)
+    played.apply({"type": "move", "player": "Cy", "spaces": 1, "pay": "cash"})
+    looked: list[str] = []
+    real_stat = folder.stat
+
+    def stat(name: str) -> Any:
+        looked.append(name)
+        return real_stat(name)
+
+    monkeypatch.setattr(folder, "stat", stat)
+    listing = here.sessions()
+    assert len([name for name in looked if name.startswith("sessions/")]) < 2 * 20  # no second look at every game
+    assert next(summary for summary in listing if summary.id == session_id).status == "Cy's turn · $7 / $999"
+    monkeypatch.undo()
+    there.close_session(session_id)  # the other window goes home: it writes the game's line
+    assert next(s for s in here.home().in_progress if s.id == session_id).status == "Cy's turn · $6 / $999"
