@@ -1,16 +1,18 @@
 """The home screen: games in progress (one tap resumes), finished ones, deleting with a
-confirmation, and what it says about files it could not read."""
+confirmation, what it says about files it could not read, and hundreds of games drawn a
+page at a time with a search."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from app_helpers import app_screen, memory_app, notice, start_game, table
+from archive_helpers import build
 from flet_harness import Screen
 
 from companion.app.data import AppData
 from companion.store import Store
-from companion.store.storage import decode, encode
+from companion.store.storage import MemoryFolder, decode, encode
 
 
 def ids_by_game(data: AppData) -> dict[str, str]:
@@ -227,3 +229,46 @@ async def test_games_saved_by_a_newer_version_are_announced_and_kept() -> None:
     async with app_screen(AppData(Store.in_memory(store.folder))) as screen:
         assert screen.text_of("newer") == ("1 saved game was made by a newer version of Companion: update the app "
                                           "to see it. Nothing was changed.")
+
+
+@table
+async def test_thousands_of_games_are_drawn_a_page_at_a_time_newest_unfinished_first() -> None:
+    folder = MemoryFolder()
+    made = build(folder, 600, unfinished_every=3)  # 200 unfinished, 400 finished
+    playing = [session_id for session_id, kind in reversed(made) if not kind.session.is_over]
+    over = [session_id for session_id, kind in reversed(made) if kind.session.is_over]
+    data = AppData(Store.in_memory(folder))
+    async with app_screen(data) as screen:
+        def cards() -> list[str]:
+            keys = map(str, screen.keys())
+            return [key[len("session-"):] for key in keys if key.startswith("session-")]
+
+        assert cards() == playing[:10] + over[:10]
+        shown = screen.texts()
+        assert shown.index("In progress") < shown.index("Finished")
+        assert screen.text_of("more-in-progress") == "Show 10 of the 190 other games in progress"
+        assert screen.text_of("more-finished") == "Show 10 of the 390 older finished games"
+        assert screen.text_of(f"status-{playing[0]}") == dict(made)[playing[0]].entry["status"]
+
+        def no_game_file(name: str) -> bytes | None:
+            assert not name.startswith("sessions/"), f"{name} was read to draw Home"
+            return real_read(name)
+
+        real_read = folder.read
+        folder.read = no_game_file  # type: ignore[method-assign]
+        try:
+            tapped = await screen.tap("more-in-progress")
+            assert cards() == playing[:20] + over[:10]
+            assert tapped.bytes_sent < 20_000  # ten more cards, not the whole list again
+            await screen.tap("more-finished")
+            assert cards() == playing[:20] + over[:20]
+            await screen.type("search", "zoë")
+            with_zoe = [session_id for session_id in playing if "Zoë" in dict(made)[session_id].session.players]
+            assert cards()[: len(with_zoe[:10])] == with_zoe[:10]
+            assert all("Zoë" in dict(made)[card].session.players for card in cards())
+            await screen.type("search", "nobody here")
+            assert cards() == [] and screen.text_of("no-match") == "No game matches “nobody here”."
+            await screen.type("search", "")
+            assert cards()[:10] == playing[:10]
+        finally:
+            folder.read = real_read  # type: ignore[method-assign]

@@ -239,12 +239,12 @@ def log_lines(shell: Shell, context: Callable[[int], str] | None = None) -> list
     """
     session = shell.session
     assert session is not None
-    total = len(session.sentences)
+    total = session.cursor
     shown = total if shell.ui.draft.get("log_all") else min(total, LOG_LINES)
     rows: list[ft.Control] = []
     for number in range(total, total - shown, -1):
         where = f" · {context(number)}" if context else ""
-        rows.append(ft.Text(f"{number}. {session.sentences[number - 1]}{where}", size=15, key=f"log-{number}"))
+        rows.append(ft.Text(f"{number}. {session.sentence(number)}{where}", size=15, key=f"log-{number}"))
     if shown < total:
         rows.append(ft.TextButton(f"Show the {total - shown} older lines", key="log-older", height=TARGET,
                                   on_click=lambda _: shell.set_draft(log_all=True)))

@@ -238,9 +238,9 @@ def load_panel(shell: Shell, state: HeartlandState) -> ft.DialogControl:
 def last_price(shell: Shell, good: str) -> int | None:
     """The price last paid for the good in this game, else the one this table last used."""
     assert shell.session is not None
-    for event in reversed(shell.session.events):
-        if event["type"] == "unload" and event["good"] == good:
-            return int(event["price"])
+    unloaded = shell.session.last_event(lambda event: event["type"] == "unload" and event["good"] == good)
+    if unloaded is not None:
+        return int(unloaded["price"])
     return shell.store.recall(f"heartland.price.{good}")
 
 

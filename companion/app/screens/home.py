@@ -1,4 +1,10 @@
-"""Home: games in progress first (one tap resumes), then finished ones, then New game."""
+"""Home: games in progress first (one tap resumes), then finished ones, then New game.
+
+The list is drawn a page at a time from the store's summaries (`AppData.home`), status
+lines included, so drawing it costs the same at 10 games as at 10,000 and no game is read;
+its cards sit in a `ListView`, which builds only those on screen. A search field, shown
+once there are a few games, keeps the games whose name, players or title hold its words.
+"""
 
 from __future__ import annotations
 
@@ -14,7 +20,10 @@ if TYPE_CHECKING:
     from companion.app.shell import Shell
 
 
-FINISHED_SHOWN = 10  # each finished game's result line reads its file once; the rest wait for a tap
+IN_PROGRESS_SHOWN = 10  # cards drawn at first in each part (a card is about 1 KB to send); "Show more" adds a page
+FINISHED_SHOWN = 10
+MORE = 10
+SEARCH_FROM = 6  # games on the list before a search field is worth its room
 
 
 def ago(timestamp: float, now: float | None = None) -> str:
@@ -29,39 +38,74 @@ def ago(timestamp: float, now: float | None = None) -> str:
 
 
 def build(shell: Shell) -> ft.Control:
-    listing = shell.store.sessions()
-    in_progress = [summary for summary in listing if not summary.is_over]
-    finished = [summary for summary in listing if summary.is_over]
-    body: list[ft.Control] = []
+    draft = shell.ui.draft
+    search = str(draft.get("search", ""))
+    home = shell.store.home(search, int(draft.get("in_progress_shown", IN_PROGRESS_SHOWN)),
+                            int(draft.get("finished_shown", FINISHED_SHOWN)))
+    listing = home.listing
+    body: list[ft.Control] = [*notes(listing)]
+    if len(listing) >= SEARCH_FROM or search:
+        body.append(ft.TextField(value=search, label="Search games or players", key="search", dense=True,
+                                 prefix_icon=ft.Icons.SEARCH,
+                                 on_change=lambda event: shell.set_draft(
+                                     search=event.control.value or "", in_progress_shown=IN_PROGRESS_SHOWN,
+                                     finished_shown=FINISHED_SHOWN)))
+    if home.in_progress:
+        body.append(w.text("In progress", 15, bold=True))
+        body.extend(session_card(shell, summary) for summary in home.in_progress)
+        body.extend(more(shell, home.more_in_progress, "in_progress_shown", len(home.in_progress),
+                         "more-in-progress", "other games in progress"))
+    if home.finished:
+        body.append(w.text("Finished", 15, bold=True))
+        body.extend(session_card(shell, summary) for summary in home.finished)
+        body.extend(more(shell, home.more_finished, "finished_shown", len(home.finished), "more-finished",
+                         "older finished games"))
+    if not listing:
+        body.append(w.text("No games yet. Start one below; every tap is saved as you play.", 16, key="empty"))
+    elif not (home.in_progress or home.finished):
+        body.append(w.text(f"No game matches “{search.strip()}”.", 16, key="no-match"))
+    header: list[ft.Control] = [w.text("Companion", 24, bold=True)]
+    footer = [w.action("+ New game", shell.go_new_game, key="new-game", primary=True)]
+    return lazy_screen(shell, header, body, footer)
+
+
+def lazy_screen(shell: Shell, header: list[ft.Control], items: list[ft.Control],
+                footer: list[ft.Control]) -> ft.Control:
+    """`widgets.screen` with a `ListView` for a body: Flutter builds only the cards in view."""
+    listed = ft.ListView(items, expand=True, spacing=10, key="body")
+    floating = ft.Container(w.notice_box(shell), left=0, right=0, bottom=4)
+    column = ft.Column([*header, ft.Stack([listed, floating], expand=True, key="body-stack"), *footer],
+                       expand=True, spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+    return ft.SafeArea(ft.Container(column, padding=8, expand=True), expand=True, key="home")
+
+
+def more(shell: Shell, left: int, setting: str, shown: int, key: str, what: str) -> list[ft.Control]:
+    """A "Show more" button under a part of the list, while some of it is not drawn."""
+    if not left:
+        return []
+    step = min(left, MORE)
+    label = f"Show {step} {what}" if step == left else f"Show {step} of the {left:,} {what}"
+    return [ft.TextButton(label, key=key, on_click=lambda _: shell.set_draft(**{setting: shown + step}))]
+
+
+def notes(listing: Any) -> list[ft.Control]:
+    """What could not be listed: files set aside, games of a newer version."""
+    found: list[ft.Control] = []
     quarantined = getattr(listing, "quarantined", 0)
     if quarantined:
         files, verb = ("files", "were") if quarantined != 1 else ("file", "was")
-        body.append(ft.Container(
+        found.append(ft.Container(
             w.text(f"{quarantined} saved game {files} could not be read and {verb} set aside in the quarantine "
                    "folder; every other game is here.", 14, key="quarantined", colour=ft.Colors.ON_ERROR_CONTAINER),
             bgcolor=w.ERROR_BG, padding=10, border_radius=8))
     newer = len(getattr(listing, "newer", ()))
     if newer:
-        body.append(ft.Container(
+        found.append(ft.Container(
             w.text(f"{w.plural(newer, 'saved game')} {'was' if newer == 1 else 'were'} made by a newer version of "
                    f"Companion: update the app to see {'it' if newer == 1 else 'them'}. Nothing was changed.", 14,
                    key="newer", colour=ft.Colors.ON_SECONDARY_CONTAINER),
             bgcolor=w.INFO_BG, padding=10, border_radius=8))
-    if in_progress:
-        body.append(w.text("In progress", 15, bold=True))
-        body.extend(session_card(shell, summary) for summary in in_progress)
-    if finished:
-        body.append(w.text("Finished", 15, bold=True))
-        shown = finished if shell.ui.draft.get("all_finished") else finished[:FINISHED_SHOWN]
-        body.extend(session_card(shell, summary) for summary in shown)
-        if len(shown) < len(finished):
-            body.append(ft.TextButton(f"Show {len(finished) - len(shown)} older finished games", key="more-finished",
-                                      on_click=lambda _: shell.set_draft(all_finished=True)))
-    if not listing:
-        body.append(w.text("No games yet. Start one below; every tap is saved as you play.", 16, key="empty"))
-    header: list[ft.Control] = [w.text("Companion", 24, bold=True)]
-    footer = [w.action("+ New game", shell.go_new_game, key="new-game", primary=True)]
-    return w.screen(shell, header, body, footer, key="home")
+    return found
 
 
 def title_of(summary: Any) -> str:
