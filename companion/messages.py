@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import gettext
 import string
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
@@ -28,17 +29,27 @@ SOURCE_LANGUAGE = "en"
 LANGUAGES = ("en", "fr", "es")
 DOMAIN = "companion"
 CATALOGS: dict[str, dict[str, str]] = {SOURCE_LANGUAGE: {}}
+# The module that registered each id: the catalogues hold the package's own, not a test's.
+REGISTERED_BY: dict[str, str] = {}
 
 
 def register(language: str, templates: Mapping[str, str]) -> None:
     """Add English templates; other languages come from the catalogues, never from code."""
     if language != SOURCE_LANGUAGE:
         raise ValueError(f"templates are registered in {SOURCE_LANGUAGE}; translations live in the catalogues")
+    caller = str(sys._getframe(1).f_globals.get("__name__", ""))
     catalog = CATALOGS[language]
     for message_id, template in templates.items():
         if catalog.get(message_id, template) != template:
             raise ValueError(f"message id {message_id!r} registered twice with different text")
         catalog[message_id] = template
+        REGISTERED_BY.setdefault(message_id, caller)
+
+
+def package_templates() -> dict[str, str]:
+    """The English templates registered by Companion's own modules."""
+    return {message_id: text for message_id, text in CATALOGS[SOURCE_LANGUAGE].items()
+            if REGISTERED_BY.get(message_id, "").startswith("companion")}
 
 
 @functools.cache

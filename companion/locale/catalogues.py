@@ -14,6 +14,7 @@ add the code to `companion.messages.LANGUAGES`.
 from __future__ import annotations
 
 import copy
+import importlib
 import io
 import sys
 from pathlib import Path
@@ -26,16 +27,22 @@ HERE = Path(__file__).parent
 TRANSLATED = ("fr", "es")
 
 
+def register_all() -> None:
+    """Import every module of the package that registers English templates."""
+    package = HERE.parent
+    for path in sorted(package.rglob("*.py")):
+        if path.name != "messages.py" and "register(" in path.read_text(encoding="utf-8"):
+            module = ".".join(("companion", *path.relative_to(package).with_suffix("").parts))
+            importlib.import_module(module.removesuffix(".__init__"))
+
+
 def english() -> Catalog:
     """Every English template the app registers, as a gettext template."""
-    import companion.i18n  # noqa: F401  (registers how money is written)
-    import companion.reference  # noqa: F401  (registers the rules reference)
-    import companion.rules  # noqa: F401  (registers every game's templates)
-    import companion.ui_text  # noqa: F401  (registers the screens' words)
-    from companion.messages import CATALOGS, SOURCE_LANGUAGE
+    from companion.messages import package_templates
 
+    register_all()
     template = Catalog(project="Companion", fuzzy=False)
-    for message_id, text in sorted(CATALOGS[SOURCE_LANGUAGE].items()):
+    for message_id, text in sorted(package_templates().items()):
         template.add(text, context=message_id)
     return template
 
