@@ -153,3 +153,15 @@ def test_a_game_played_in_another_window_shows_its_saved_line_until_that_window_
     monkeypatch.undo()
     there.close_session(session_id)  # the other window goes home: it writes the game's line
     assert next(s for s in here.home().in_progress if s.id == session_id).status == "Cy's turn · $6 / $999"
+
+
+def test_a_game_opened_and_left_unchanged_stays_on_the_list() -> None:
+    folder = MemoryFolder()
+    made = build(folder, 12, unfinished_every=3)
+    data = AppData(Store.in_memory(folder))
+    before = [summary.id for summary in data.store.listing()]
+    data.open(made[3][0])
+    assert [summary.id for summary in data.store.listing()] == before
+    data.close_session(made[3][0])  # nothing changed: the index is not written
+    assert [summary.id for summary in data.store.listing()] == before
+    assert data.store.listing() is data.store.listing()  # nothing changed: the same list, worked out once

@@ -88,6 +88,7 @@ class AppData:
         self._status_cache: dict[str, tuple[float, str]] = {}
         self._ui_state = UiStateFile(store.folder)
         self._search = Search()
+        self._home_kept: tuple[SessionList, list[str], list[SessionSummary], list[SessionSummary]] | None = None
 
     # --- sessions ---------------------------------------------------------------------
 
@@ -138,9 +139,14 @@ class AppData:
         except StoreError as error:
             listing = SessionList(problem=str(error))
         words = search.casefold().split()
-        found = self._search.filter(listing, words)
-        playing = [summary for summary in found if not summary.is_over]
-        over = [summary for summary in found if summary.is_over]
+        kept = self._home_kept
+        if kept is not None and kept[0] is listing and kept[1] == words:  # the store's list did not change
+            playing, over = kept[2], kept[3]
+        else:
+            found = self._search.filter(listing, words)
+            playing = [summary for summary in found if not summary.is_over]
+            over = [summary for summary in found if summary.is_over]
+            self._home_kept = (listing, words, playing, over)
         return HomeList(playing[:in_progress], max(0, len(playing) - in_progress),
                         over[:finished], max(0, len(over) - finished), listing)
 

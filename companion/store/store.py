@@ -194,7 +194,8 @@ class Store:
             self._listed: dict[str, SessionSummary | None] = {}  # the index as summaries (None: a bad entry)
             self._listed_signature: Signature | None = None
             self._listed_known = False  # _listed holds the index file of _listed_signature
-            self._ordered: list[SessionSummary] | None = None  # _listed newest first, the open sessions aside
+            self._ordered: list[SessionSummary] | None = None  # _listed newest first
+            self._listing_kept: tuple[Any, int, int, SessionList] | None = None  # listing()'s last answer
             self._checked = False  # sessions() has looked at every file once
             self._index_lock = self._folder.lock(INDEX_LOCK)
             self._open: dict[str, _Open] = {}
@@ -376,7 +377,7 @@ class Store:
                         continue  # list again what the repair changed (not when every game was busy elsewhere)
                 break
             summaries.sort(key=_by_time, reverse=True)
-            self._ordered = [summary for summary in summaries if summary.id not in self._open]
+            self._ordered = summaries  # the open sessions as they were: listing() shows them live
             self._checked = True
             return SessionList(summaries, self._notes, sorted(self._newer))
 
@@ -386,18 +387,23 @@ class Store:
 
         The first call (and any after another window changed the index) is a `sessions()`.
         A game played in another window shows the status it had when that window last wrote the index.
+        While nothing changes it answers the same list object: do not modify it.
         """
         with self._mutex, self._speaking("store.unreadable"):
             if not self._checked or not self._listed_known or self._folder.stat(INDEX) != self._listed_signature:
                 return self.sessions()
             if self._ordered is None:
                 known = (summary for summary in self._listed.values() if summary is not None)
-                self._ordered = sorted((summary for summary in known if summary.id not in self._open),
-                                       key=_by_time, reverse=True)
+                self._ordered = sorted(known, key=_by_time, reverse=True)
             live = [self._live_summary(session_id, entry) for session_id, entry in self._open.items()
                     if session_id in self._listed]
             if not live:
-                return SessionList(self._ordered, self._notes, sorted(self._newer))
+                # The same list while nothing changed, so that a caller may keep what it worked out from it.
+                notes = (self._ordered, len(self._notes), len(self._newer))
+                kept = self._listing_kept
+                if kept is None or kept[0] is not notes[0] or kept[1:3] != notes[1:]:
+                    kept = self._listing_kept = (*notes, SessionList(self._ordered, self._notes, sorted(self._newer)))
+                return kept[3]
             shown = {summary.id for summary in live}
             merged = live + [summary for summary in self._ordered if summary.id not in shown]
             merged.sort(key=_by_time, reverse=True)
