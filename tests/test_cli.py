@@ -20,6 +20,7 @@ import pytest
 
 from companion import cli
 from companion.app import desktop, web
+from companion.app.data import AppData
 from companion.store import Store
 
 
@@ -214,3 +215,125 @@ def test_an_unexpected_error_is_still_one_line(served: list[tuple[str, int]], tm
     monkeypatch.setattr(cli, "make_main", broken)
     line = refused(["--web", "--port", str(free_port()), "--data", str(tmp_path)], capsys)
     assert line == "companion: stopped by an unexpected error (RuntimeError: something nobody foresaw)"
+
+
+# --- sharing with the table ---------------------------------------------------------------------
+
+
+class Opened:
+    """The share listener, without a server: the address it was asked to open."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.hosts: list[str] = []
+
+    def open(self, host: str) -> str:
+        self.hosts.append(host)
+        return f"http://{host}:{self.port}/"
+
+    def close(self) -> None:
+        self.hosts.append("closed")
+
+
+@pytest.fixture
+def serve_calls(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
+    """What `web.serve` was given (its loopback socket is closed at once)."""
+    calls: list[dict[str, Any]] = []
+
+    def serve(main: Any, sock: socket.socket, **kwargs: Any) -> None:
+        calls.append({"address": sock.getsockname()[:2], **kwargs})
+        sock.close()
+
+    monkeypatch.setattr(web, "serve", serve)
+    return calls
+
+
+def game_left_open(data_dir: Path) -> str:
+    data = AppData(Store(data_dir))
+    session = data.new("transamerica", ["Ann", "Bob"], {})
+    assert session.id is not None
+    data.remember_screen(session.id)
+    data.close_session(session.id)
+    del data  # releases its locks
+    return session.id
+
+
+def test_share_serves_on_loopback_then_shows_the_qr_code_link_and_code(
+    serve_calls: list[dict[str, Any]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = game_left_open(tmp_path)
+    port = free_port()
+    assert cli.main(["--share", "--share-host", "127.0.0.2", "--port", str(port), "--data", str(tmp_path)]) == 0
+    (call,) = serve_calls
+    assert call["address"] == ("127.0.0.1", port)  # the host's own address stays loopback
+    sharing = call["sharing"]
+    assert sharing.host == "127.0.0.2" and sharing.current is None  # nothing open before the server runs
+    sharing.listener = Opened(port)
+    call["on_started"]()
+    share = sharing.current
+    assert share.session_id == game and sharing.listener.hosts == ["127.0.0.2"]
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"companion: serving at http://127.0.0.1:{port}/ (data in {tmp_path})"
+    assert lines[1] == (f"companion: sharing a game with the table at http://127.0.0.2:{port}/ "
+                        f"(code {share.code[:3]}-{share.code[3:]}); scan the code below, or open the address "
+                        "and type the code")
+    assert lines[-1] == f"companion: or open {share.link}"
+    qr = lines[2:-1]
+    assert len(qr) > 10 and all(set(line) <= set("█▀▄ ") for line in qr)
+    sharing.stop()
+    assert capsys.readouterr().out == "companion: sharing stopped; the app answers only on this device again\n"
+    assert sharing.listener.hosts == ["127.0.0.2", "closed"]
+
+
+def test_share_without_a_game_left_open_says_what_to_do(serve_calls: list[dict[str, Any]], tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    line = refused(["--share", "--share-host", "127.0.0.2", "--port", str(free_port()), "--data", str(tmp_path)],
+                   capsys)
+    assert line == "companion: no game to share: open one (companion --web), then tap Share on its screen"
+    assert serve_calls == []
+
+
+@pytest.mark.parametrize(("host", "said"), [
+    ("127.0.0.1", "--share-host must be this device's address on the table's network, not 127.0.0.1"),
+    ("0.0.0.0", "--share-host must be this device's address on the table's network, not 0.0.0.0"),
+    ("my-laptop", "--share-host must be an IPv4 address of this device, such as 192.168.1.20, not 'my-laptop'"),
+])
+def test_a_share_host_that_is_not_one_address_of_this_device_is_refused(
+    host: str, said: str, serve_calls: list[dict[str, Any]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["--share", "--share-host", host]) == 2
+    assert capsys.readouterr().err == f"companion: {said}\n"
+    assert serve_calls == []
+
+
+def test_a_share_port_in_use_is_said_before_serving(serve_calls: list[dict[str, Any]], tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    game_left_open(tmp_path)
+    with socket.socket() as other:  # another program listens on the shared address's port
+        other.bind(("127.0.0.2", 0))
+        other.listen()
+        port = other.getsockname()[1]
+        line = refused(["--share", "--share-host", "127.0.0.2", "--port", str(port), "--data", str(tmp_path)],
+                       capsys)
+    assert line == (f"companion: cannot share on 127.0.0.2: port {port} is already in use (another Companion, "
+                    "or another program); choose another with --port")
+    assert serve_calls == []
+
+
+def test_no_local_network_to_share_on_is_said(serve_calls: list[dict[str, Any]], tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    game_left_open(tmp_path)
+    monkeypatch.setattr(cli, "lan_address", lambda: None)
+    line = refused(["--share", "--port", str(free_port()), "--data", str(tmp_path)], capsys)
+    assert line == ("companion: no local network found to share on: join the table's Wi-Fi, or name the address "
+                    "with --share-host")
+
+
+def test_web_mode_can_share_from_a_game_screen_later(serve_calls: list[dict[str, Any]], tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cli, "lan_address", lambda: "127.0.0.2")
+    assert cli.main(["--web", "--port", str(free_port()), "--data", str(tmp_path)]) == 0
+    (call,) = serve_calls
+    assert call["sharing"].host is None and call["on_started"] is None  # nothing looked up until shared
+    assert call["sharing"].find_host() == "127.0.0.2"

@@ -12,6 +12,7 @@ import flet as ft
 
 from companion.app import screens, theme
 from companion.app.data import AppData
+from companion.app.share import Sharing, current_guest
 from companion.app.shell import Shell
 from companion.store import Store, default_data_dir
 
@@ -19,11 +20,12 @@ log = logging.getLogger(__name__)
 WAKELOCK_TIMEOUT_S = 2
 
 
-def make_main(data: AppData, sharing: Any = None) -> Callable[[ft.Page], None]:
+def make_main(data: AppData, sharing: Sharing | None = None) -> Callable[[ft.Page], None]:
     """A `main` bound to one data folder; every page of this process shares it.
 
-    `sharing` (the table's `Sharing`, when the command line offers one) is kept on each
-    page's shell for the screens that will show it; nothing here uses it yet."""
+    With `sharing`, a game screen can be shared with the phones at the table; a page opened
+    by a phone that joined (`current_guest`, set by the web door) follows the shared game.
+    """
 
     def main(page: ft.Page) -> None:
         page.title = "Companion"
@@ -34,14 +36,16 @@ def make_main(data: AppData, sharing: Any = None) -> Callable[[ft.Page], None]:
         # A desktop window opens phone-shaped but resizable; browsers and phones ignore these.
         page.window.width, page.window.height = 480, 900
         page.window.min_width, page.window.min_height = 360, 560
-        shell = Shell(page, data, screens.build, screens.sheet)
-        shell.sharing = sharing
+        guest = current_guest.get() if sharing is not None else None
+        shell = Shell(page, data, screens.build, screens.sheet, sharing=sharing, guest=guest)
         # A dropped socket (a phone's screen locked, Wi-Fi blinked, a reload) keeps the page's
         # session and its game: the client reconnects to it. Only an expired session lets go.
         page.on_close = lambda _: shell.release()
         page.on_connect = lambda _: reconnected(page, shell)
         page.on_disconnect = lambda _: shell.disconnected()
         page.on_platform_brightness_change = lambda _: shell.render()  # player colours have a shade per theme
+        if sharing is not None and guest is not None:
+            follow_connection(page, sharing, guest)
         keep_awake(page)
         shell.mount()
         shell.resume()
@@ -58,6 +62,27 @@ def main(page: ft.Page) -> None:
     if _default is None:
         _default = make_main(AppData(Store(default_data_dir())))
     _default(page)
+
+
+def follow_connection(page: ft.Page, sharing: Sharing, guest: str) -> None:
+    """Keep the host's list of connected phones true as this phone's socket comes and goes."""
+    connected = [True]
+    sharing.page_opened(guest)
+
+    def now(on: bool) -> None:
+        if connected[0] != on:
+            connected[0] = on
+            (sharing.page_opened if on else sharing.page_closed)(guest)
+
+    for name, on in (("connect", True), ("disconnect", False), ("close", False)):
+        before = getattr(page, f"on_{name}")
+
+        def handler(event: Any, before: Any = before, on: bool = on) -> None:
+            now(on)
+            if before is not None:
+                before(event)
+
+        setattr(page, f"on_{name}", handler)
 
 
 def reconnected(page: ft.Page, shell: Shell) -> None:

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 from flet.controls.context import _context_page
 
+from companion.app.share import Role, Share, ShareError, Sharing
 from companion.messages import RuleError
 from companion.session import Session, StaleError
 from companion.store import StoreError
@@ -33,12 +34,13 @@ if TYPE_CHECKING:
     from companion.app.data import AppData
 
 _sheet_numbers = itertools.count(1)
+VIEWER_REFUSAL = "You follow this game. The host can let you keep score."
 SEEN_TIMEOUT_S = 3  # a browser that does not answer is taken to show the redraw after this
 
 
 @dataclass
 class UiState:
-    screen: str = "home"  # "home", "new" or "game"
+    screen: str = "home"  # "home", "new", "game", or "stopped" (a phone whose share ended)
     panel: str | None = None  # the open sheet: "log", "load", "end_round", ...
     draft: dict[str, Any] = field(default_factory=dict)  # the open sheet's (or screen's) inputs
     notice: str | None = None  # the last refusal or warning, in words
@@ -70,6 +72,9 @@ class Shell:
         store: AppData,
         build: Callable[[Shell], ft.Control],
         sheet: Callable[[Shell], ft.DialogControl | None] = lambda shell: None,
+        *,
+        sharing: Sharing | None = None,
+        guest: str | None = None,
     ) -> None:
         self.page = page
         self.store = store
@@ -85,6 +90,10 @@ class Shell:
         self.connected = True  # False while the page's socket is gone; it is redrawn when it comes back
         self.sharing: Any = None  # the table's Sharing, when this process offers one
         page.pubsub.subscribe(self._on_game_changed)
+        self.sharing = sharing
+        self.guest = guest  # a joined phone's id (it follows the shared game only); None: the host's page
+        self._stop_hearing = sharing.subscribe(self._on_share_changed) if sharing is not None else None
+        self._stop_relay = sharing.subscribe_games(self._relayed) if sharing is not None else None
 
     async def _on_game_changed(self, session_id: str) -> None:
         """Another tab or device changed a game: redraw if it is the one shown here."""
@@ -145,17 +154,23 @@ class Shell:
     # --- navigation -----------------------------------------------------------------
 
     def go_home(self) -> None:
+        if self.guest is not None:  # a phone follows the shared game only
+            return
         self._release_session()
         self.ui = UiState()
         self.remember()
         self.render()
 
     def go_new_game(self, **draft: Any) -> None:
+        if self.guest is not None:
+            return
         self._release_session()
         self.ui = UiState(screen="new", draft=dict(draft))
         self.render()
 
     def open_session(self, session_id: str, panel: str | None = None, draft: dict[str, Any] | None = None) -> None:
+        if self.guest is not None and session_id != self._guest_game():
+            return
         self._release_session()
         try:
             self.session = self.store.open(session_id)
@@ -170,6 +185,8 @@ class Shell:
         self.render()
 
     def start_game(self, game: str, players: list[str], options: dict[str, Any]) -> None:
+        if self.guest is not None:
+            return
         try:
             session = self.store.new(game, players, options)
         except (RuleError, StoreError) as error:
@@ -185,7 +202,7 @@ class Shell:
 
     def play_again(self) -> None:
         """A new game of the same title with the same players (same seats) and options."""
-        if self.session is None:
+        if self.session is None or self.guest is not None:
             return
         game, players, options = self.session.game.id, list(self.session.players), dict(self.session.options)
         self._release_session()
@@ -193,6 +210,9 @@ class Shell:
 
     def resume(self) -> None:
         """Land where the last run left off: the game (and sheet) that was open, else home."""
+        if self.guest is not None:
+            self._follow_shared_game()
+            return
         session_id, panel, draft = self.store.last_view()
         if session_id is not None and self.store.exists(session_id):
             self.open_session(session_id, panel, draft)
@@ -201,8 +221,14 @@ class Shell:
 
     def release(self) -> None:
         self._release_session()
+        for stop in (self._stop_hearing, self._stop_relay):
+            if stop is not None:
+                stop()
+        self._stop_hearing = self._stop_relay = None
 
     def delete_session(self, session_id: str) -> None:
+        if self.guest is not None:
+            return
         try:
             self.store.delete(session_id)
         except StoreError as error:  # open in another window, or already gone
@@ -213,12 +239,16 @@ class Shell:
         self.render()
 
     def _release_session(self) -> None:
+        if self.guest is None and self.shared is not None and self.sharing is not None:
+            self.sharing.stop()  # the host left the shared game: every phone is told
         if self.session is not None and self.session.id is not None:
             self.store.close_session(self.session.id)
         self.session = None
 
     def remember(self) -> None:
         """Note the open game and sheet, so a reload or a restart lands on them again."""
+        if self.guest is not None:  # a phone's page is not where the host's app was
+            return
         session_id = self.session.id if self.session is not None and self.ui.screen == "game" else None
         self.store.remember_screen(session_id, panel=self.ui.panel, draft=self.ui.draft)
 
@@ -264,6 +294,10 @@ class Shell:
         if self.session is None:
             self.show_notice("This game was closed; open it again to keep recording.")
             return False
+        refusal = self.read_only()
+        if refusal is not None:  # whatever a phone's socket sends, only a scorekeeper's taps count
+            self.show_notice(refusal, tapped=tapped)
+            return False
         try:
             change(self.session, self.seen_version)
         except StaleError as error:  # drawn before another screen changed the game
@@ -284,8 +318,10 @@ class Shell:
         return True
 
     def _after_change(self, close_panel: bool) -> None:
-        assert self.session is not None
+        assert self.session is not None and self.session.id is not None
         self.page.pubsub.send_others(self.session.id)
+        if self.sharing is not None and self.sharing.relay:
+            self.sharing.game_changed(self.session.id, told_by=self._relayed)
         self.ui.notice = self.ui.refused = self.ui.override = None
         if close_panel and self.ui.panel is not None:
             self._close_sheet()
@@ -295,6 +331,9 @@ class Shell:
     # --- sheets and notices ---------------------------------------------------------
 
     def open_panel(self, panel: str, **draft: Any) -> None:
+        if panel != "log" and self.read_only() is not None:  # a viewer reads the log, opens no input sheet
+            self.show_notice(self.read_only() or "")
+            return
         self.ui.panel = panel
         self.ui.draft = dict(draft)
         self.ui.sheet_number = next(_sheet_numbers)
@@ -357,3 +396,73 @@ class Shell:
     def clear_notice(self) -> None:
         self.ui.notice = self.ui.refused = self.ui.override = None
         self.render()
+
+    # --- sharing with the table -----------------------------------------------------
+
+    @property
+    def can_share(self) -> bool:
+        """Whether this page may share its game: the host's page of an app that has a web door."""
+        return self.guest is None and self.sharing is not None and self.sharing.listener is not None
+
+    @property
+    def shared(self) -> Share | None:
+        """The share of the game on this page, if it is shared."""
+        share = self.sharing.current if self.sharing is not None else None
+        if share is None or self.session is None or share.session_id != self.session.id:
+            return None
+        return share
+
+    def read_only(self) -> str | None:
+        """Why this page may not change the game (a phone that only follows it), or None."""
+        if self.guest is None or (self.sharing is not None and self.sharing.may_write(self.guest)):
+            return None
+        return VIEWER_REFUSAL
+
+    def share_game(self) -> None:
+        """Open the game to the phones at the table and show the sheet with its QR code."""
+        if not self.can_share or self.session is None or self.session.id is None:
+            return
+        assert self.sharing is not None
+        try:
+            self.sharing.start(self.session.id)
+        except ShareError as error:
+            self.show_notice(str(error))
+            return
+        self.open_panel("share")
+
+    def stop_sharing(self) -> None:
+        if self.sharing is not None and self.guest is None:
+            self.sharing.stop()
+        if self.ui.panel == "share":
+            self.close_panel()
+
+    def set_guest_role(self, guest_id: str, role: Role) -> None:
+        if self.sharing is not None and self.guest is None:
+            self.sharing.set_role(guest_id, role)
+
+    def _guest_game(self) -> str | None:
+        return self.sharing.shared_game(self.guest) if self.sharing is not None else None
+
+    def _follow_shared_game(self) -> None:
+        session_id = self._guest_game()
+        if session_id is None:
+            self.ui = UiState(screen="stopped")
+            self.render()
+        else:
+            self.open_session(session_id)
+
+    def _on_share_changed(self) -> None:
+        """Someone joined, a role changed, or sharing stopped: told from any thread."""
+        self.page.run_task(self._share_changed)
+
+    async def _share_changed(self) -> None:
+        if self.guest is not None and self.ui.screen != "stopped" and self._guest_game() is None:
+            self._release_session()
+            self.ui = UiState(screen="stopped")
+        elif self.guest is not None and self.ui.panel is not None and self.ui.panel != "log" and self.read_only():
+            self._close_sheet()  # no longer a scorekeeper: the sheet it had open records nothing
+        self.render()
+
+    def _relayed(self, session_id: str) -> None:
+        """A change passed on by `Sharing` (pages served apart from this one)."""
+        self.page.run_task(self._on_game_changed, session_id)

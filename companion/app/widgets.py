@@ -174,19 +174,36 @@ def top_bar(shell: Shell, title: str, subtitle: str | None = None) -> ft.Control
     heading: list[ft.Control] = [text(title, 18, bold=True)]
     if subtitle:
         heading.append(text(subtitle, 13, key="subtitle"))
+    read_only = shell.read_only() is not None
+    # A phone that joined follows this game only: no way back to the host's other games.
+    back = None if shell.guest is not None else icon_button(ft.Icons.ARROW_BACK, "Back to all games", shell.go_home,
+                                                            key="back")
+    share = icon_button(ft.Icons.QR_CODE_2 if shell.shared is None else ft.Icons.CAST_CONNECTED,
+                        "Share with the table", shell.share_game if shell.shared is None else
+                        lambda: shell.open_panel("share"), key="share") if shell.can_share else None
     return ft.Row(
-        [
-            icon_button(ft.Icons.ARROW_BACK, "Back to all games", shell.go_home, key="back"),
+        present(
+            back,
             ft.Column(heading, spacing=0, expand=True),
+            share,
             icon_button(ft.Icons.UNDO, undo_label, lambda: shell.undo(tapped="undo"), key="undo",
-                        disabled=not session.can_undo),
+                        disabled=read_only or not session.can_undo),
             icon_button(ft.Icons.REDO, redo_label, lambda: shell.redo(tapped="redo"), key="redo",
-                        disabled=not session.can_redo),
+                        disabled=read_only or not session.can_redo),
             icon_button(ft.Icons.MENU, "Session log", lambda: shell.open_panel("log"), key="log"),
-        ],
+        ),
         spacing=0,
         key="top-bar",
     )
+
+
+def guest_banner(shell: Shell) -> ft.Control | None:
+    """On a phone that joined: whether it only follows the game or keeps score too."""
+    if shell.guest is None:
+        return None
+    words = shell.read_only() or "You keep score with the host."
+    return ft.Container(text(words, 14, key="guest-role"), bgcolor=INFO_BG, border_radius=8,
+                        padding=ft.Padding.symmetric(horizontal=12, vertical=8), key="guest-banner")
 
 
 def undo_strip(shell: Shell) -> ft.Control:
@@ -407,11 +424,17 @@ def screen(shell: Shell, header: list[ft.Control], body: list[ft.Control],
     """Header fixed on top, scrolling body, optional footer within thumb reach. A notice
     floats over the bottom of the body, just above the footer: it covers, never pushes.
     `key` names the screen, so redrawing the same screen diffs it in place."""
+    # A phone that only follows the game sees every button muted; its taps would record nothing.
+    muted = shell.read_only() is not None
     scrolling = ft.Column(body, scroll=ft.ScrollMode.AUTO, expand=True, spacing=10, key="body",
-                          horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+                          horizontal_alignment=ft.CrossAxisAlignment.STRETCH, disabled=muted)
     floating = ft.Container(None if shell.ui.panel else notice_box(shell), left=0, right=0, bottom=4)
-    parts: list[ft.Control] = [*header, ft.Stack([scrolling, floating], expand=True, key="body-stack")]
-    if footer:
+    parts: list[ft.Control] = [*header, *present(guest_banner(shell)),
+                               ft.Stack([scrolling, floating], expand=True, key="body-stack")]
+    if footer and muted:
+        parts.append(ft.Column(footer, spacing=8, disabled=True, opacity=0.5, key="footer",
+                               horizontal_alignment=ft.CrossAxisAlignment.STRETCH))
+    elif footer:
         parts.extend(footer)
     column = ft.Column(parts, expand=True, spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
     return ft.SafeArea(ft.Container(column, padding=8, expand=True), expand=True, key=key)

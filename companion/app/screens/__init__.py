@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import flet as ft
 
 from companion.app import widgets as w
-from companion.app.screens import generic, great_plains, heartland, home, new_game, transamerica
+from companion.app.screens import generic, great_plains, heartland, home, new_game, share, transamerica
 
 if TYPE_CHECKING:
     from companion.app.shell import Shell
@@ -26,6 +26,8 @@ def game_screen(game_id: str) -> ModuleType:
 
 
 def build(shell: Shell) -> ft.Control:
+    if shell.ui.screen == "stopped":
+        return share.stopped(shell)
     if shell.ui.screen == "game" and shell.session is not None:
         return game_screen(shell.session.game.id).build(shell)  # type: ignore[no-any-return]
     if shell.ui.screen == "new":
@@ -37,6 +39,8 @@ def sheet(shell: Shell) -> ft.DialogControl | None:
     """The open input sheet as a dialog over the screen, or None."""
     if shell.ui.screen == "game" and shell.session is not None and shell.ui.panel == "stop":
         return w.stop_panel(shell)
+    if shell.ui.screen == "game" and shell.session is not None and shell.ui.panel == "share":
+        return share.sheet(shell)
     if shell.ui.screen == "game" and shell.session is not None and shell.ui.panel is not None:
         return game_screen(shell.session.game.id).sheet(shell)  # type: ignore[no-any-return]
     return None
