@@ -780,14 +780,16 @@ class Store:
         name = session_file(session_id)
         storage = storage or FolderStorage(self._folder, name, "session")
         try:
-            with self._speaking("store.unreadable"):
+            # A long game is tens of thousands of small objects, all kept: no collector passes meanwhile.
+            with self._speaking("store.unreadable"), gc_paused():
                 data = storage.read()
             if data is None:
                 if quarantine:
                     with contextlib.suppress(OSError, StoreError):
                         self._drop_entries([session_id])
                 raise SessionNotFound("store.not_found", id=session_id)
-            session, created, title = parse_session(data)
+            with gc_paused():
+                session, created, title = parse_session(data)
         except NewerFile as error:
             self._newer[session_id] = self._folder.stat(name)
             if error.game is not None:
