@@ -16,6 +16,7 @@ import os
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from companion import ui_text  # noqa: F401  (registers the screens' words that `t` shows)
 from companion.messages import LANGUAGES, SOURCE_LANGUAGE, Message, register
 
 # POSIX: LANGUAGE (a ':'-list) wins over LC_ALL, which wins over LC_MESSAGES, then LANG.
@@ -72,10 +73,16 @@ def money(amount: int, language: str = SOURCE_LANGUAGE) -> str:
     return t("money.amount", language, amount=amount)
 
 
+def number(value: int, language: str = SOURCE_LANGUAGE) -> str:
+    """1,234 in English; 1 234 in French (a narrow no-break space); 1.234 in Spanish."""
+    return f"{value:,}".replace(",", t("number.group", language))
+
+
 register(
     SOURCE_LANGUAGE,
     {
         "money.amount": "${amount}",
         "money.negative": "-${amount}",
+        "number.group": ",",
     },
 )

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from companion import RuleError, Session
-from companion.i18n import choose, from_environment, money, supported, t
+from companion.i18n import choose, from_environment, money, number, supported, t
 from companion.messages import Message, join_names, translations
 
 NBSP = "\u00a0"
@@ -147,6 +147,11 @@ def test_plurals_follow_each_language_rule(cubes: int, english: str, french: str
 def test_money_is_written_as_each_language_writes_it() -> None:
     assert [money(12, lang) for lang in ("en", "fr", "es")] == ["$12", f"12{NBSP}$", f"12{NBSP}$"]
     assert [money(-3, lang) for lang in ("en", "fr", "es")] == ["-$3", f"-3{NBSP}$", f"-3{NBSP}$"]
+
+
+def test_long_counts_are_grouped_as_each_language_groups_them() -> None:
+    assert [number(12345, lang) for lang in ("en", "fr", "es")] == ["12,345", "12\u202f345", "12.345"]
+    assert number(999, "fr") == "999"
 
 
 def test_a_refusal_the_table_overrules_reads_whole_in_the_chosen_language() -> None:
