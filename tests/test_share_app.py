@@ -178,7 +178,8 @@ async def test_stop_sharing_tells_every_phone_and_forgets_the_codes() -> None:
         assert table_.sharing.current is None and shared.stopped
         listener = table_.sharing.listener
         assert isinstance(listener, Listener) and listener.closed == 1
-        assert host.exists("money-ann")  # the host carries on
+        await host.settle()
+        assert not host.exists("share-stop") and host.exists("money-ann")  # the host carries on
 
 
 @table

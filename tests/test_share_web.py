@@ -87,6 +87,8 @@ def test_without_a_code_a_phone_sees_only_the_code_page(door: tuple[web.Door, Sh
         assert refused.value.code == 1008
         policy = page.headers["content-security-policy"]
         assert f"ws://{LAN.netloc}" in policy and "127.0.0.1" not in policy and "form-action 'self'" in policy
+        # Under "no-referrer" a browser posts the form with `Origin: null`, which the door refuses.
+        assert page.headers["referrer-policy"] == "same-origin"
     # The host's own address keeps working as before, without any code.
     with TestClient(app, base_url=HOST_ORIGIN) as host:
         assert "boot.js" in host.get("/").text

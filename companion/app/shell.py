@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -91,6 +92,9 @@ class Shell:
         self.sharing: Any = None  # the table's Sharing, when this process offers one
         page.pubsub.subscribe(self._on_game_changed)
         self.sharing = sharing
+        # Flet finds the page a redraw belongs to in a context variable: work this page is
+        # told of by another page's tap (sharing changed) must run in this page's context.
+        self._context = contextvars.copy_context()
         self.guest = guest  # a joined phone's id (it follows the shared game only); None: the host's page
         self._stop_hearing = sharing.subscribe(self._on_share_changed) if sharing is not None else None
         self._stop_relay = sharing.subscribe_games(self._relayed) if sharing is not None else None
@@ -452,8 +456,8 @@ class Shell:
             self.open_session(session_id)
 
     def _on_share_changed(self) -> None:
-        """Someone joined, a role changed, or sharing stopped: told from any thread."""
-        self.page.run_task(self._share_changed)
+        """Someone joined, a role changed, or sharing stopped: told from any thread or page."""
+        self._context.copy().run(self.page.run_task, self._share_changed)
 
     async def _share_changed(self) -> None:
         if self.guest is not None and self.ui.screen != "stopped" and self._guest_game() is None:
@@ -465,4 +469,4 @@ class Shell:
 
     def _relayed(self, session_id: str) -> None:
         """A change passed on by `Sharing` (pages served apart from this one)."""
-        self.page.run_task(self._on_game_changed, session_id)
+        self._context.copy().run(self.page.run_task, self._on_game_changed, session_id)

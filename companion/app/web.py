@@ -330,7 +330,7 @@ class Door:
             return
         assert share is not None
         answer = await self.join_answer(scope, receive, share, headers)
-        if answer is None and guest is None:
+        if answer is None and guest is None and scope["path"] not in OPEN_TO_ANYONE:
             answer = self.code_page(headers, status=200 if scope["path"] == "/" else 401)
         if answer is not None:
             await answer(scope, receive, secured)
@@ -406,7 +406,8 @@ def security_headers(addresses: Sequence[Address], *, forms: bool = False) -> li
         (b"content-security-policy", content_security_policy(addresses, forms=forms).encode()),
         (b"x-content-type-options", b"nosniff"),
         (b"x-frame-options", b"DENY"),
-        (b"referrer-policy", b"no-referrer"),
+        # A form posted under "no-referrer" carries `Origin: null`, which the door refuses.
+        (b"referrer-policy", b"same-origin" if forms else b"no-referrer"),
         (b"cross-origin-resource-policy", b"same-origin"),
     ]
 

@@ -36,9 +36,9 @@ def sheet(shell: Shell) -> ft.DialogControl:
         w.text("Phones on this Wi-Fi scan the code, or open the address and type the code.", 14),
         ft.Container(ft.Image(src=qr_png(share.link), width=QR_SIZE, height=QR_SIZE, key="share-qr"),
                      alignment=ft.Alignment.CENTER),
-        ft.Text(share.url, size=18, weight=ft.FontWeight.BOLD, selectable=True, key="share-url"),
+        ft.Text(share.url, size=18, weight=ft.FontWeight.BOLD, key="share-url"),
         ft.Row([w.text("Code", 16), ft.Text(display_code(share.code), size=w.BIG, weight=ft.FontWeight.BOLD,
-                                            selectable=True, key="share-code")], spacing=12),
+                                            key="share-code")], spacing=12),
         w.text("Connected", 16, bold=True),
         *guests(shell, share),
     ]

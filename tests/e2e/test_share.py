@@ -1,0 +1,148 @@
+"""A shared table in Chromium: the host shares a game from the command line
+(`companion --web --share --share-host 127.0.0.2`, 127.0.0.2 standing in for the local
+network), one phone joins by the link in the QR code, another by typing the code, a third
+never joins. Each is a browser context of its own (its own cookies), as separate phones.
+
+The scorekeeper's taps reach every screen (the time it took is printed, not asserted); the
+viewer's buttons record nothing; the phone without the code sees only the code page and
+its socket is refused; Stop sharing tells both joined phones and closes the address.
+"""
+
+from __future__ import annotations
+
+import re
+import socket
+import time
+from pathlib import Path
+
+from harness import FlutterPage, open_browsers, require_browser, serve_cli
+from test_app_e2e import see, tap, tap_icon
+from test_web_door import _TRY_SOCKET_JS
+
+from companion.app.data import AppData
+from companion.store import Store
+
+LAN_HOST = "127.0.0.2"
+
+
+def transamerica_left_open(data_dir: Path) -> None:
+    data = AppData(Store(data_dir))
+    session = data.new("transamerica", ["Ann", "Bob", "Cid"], {})
+    assert session.id is not None
+    data.remember_screen(session.id)
+    data.close_session(session.id)
+
+
+def join(phone: FlutterPage, url: str, *, name: str, code: str | None = None) -> None:
+    """Open `url` on the phone, fill the code page (the code unless the link carries it), join."""
+    phone.page.goto(url)
+    phone.page.get_by_text("Join the game").wait_for()
+    if code is not None:
+        phone.page.get_by_label("Code").fill(code)
+    phone.page.get_by_label("Your name").fill(name)
+    phone.page.get_by_role("button", name="Join").click()
+    phone.enable_semantics()
+
+
+def lan_port_open(port: int) -> bool:
+    try:
+        with socket.create_connection((LAN_HOST, port), timeout=2):
+            return True
+    except OSError:
+        return False
+
+
+def seconds_until_shown(pages: dict[str, FlutterPage], text: str, since: float) -> dict[str, float]:
+    shown = {}
+    for name, page in pages.items():
+        see(page, text)
+        shown[name] = time.perf_counter() - since
+    return shown
+
+
+def test_the_table_follows_a_shared_game_on_its_phones(tmp_path: Path) -> None:
+    require_browser()
+    data_dir = tmp_path / "data"
+    transamerica_left_open(data_dir)
+    with serve_cli(["--share", "--share-host", LAN_HOST], data_dir=data_dir) as server, \
+            open_browsers() as browsers:
+        link = server.wait_for_log(rf"or open (http://{re.escape(LAN_HOST)}:\d+/j/\S+)").group(1)
+        code = server.wait_for_log(r"\(code ([A-Z0-9]{3}-[A-Z0-9]{3})\)").group(1)
+        lan_url = f"http://{LAN_HOST}:{server.port}/"
+        try:
+            host = browsers.new_page(server.url)
+            see(host, "Round 1 · Ann starts")
+
+            # A phone that never got the code: the code page, nothing else, and no socket.
+            stranger = browsers.new_page(lan_url, load=False)
+            stranger.page.goto(lan_url)
+            stranger.page.get_by_text("Join the game").wait_for()
+            assert stranger.page.locator("flt-semantics, flutter-view").count() == 0
+            assert stranger.page.evaluate(_TRY_SOCKET_JS, f"ws://{LAN_HOST}:{server.port}/ws") != "open"
+            for path in ("main.dart.js", "games", "j/not-the-link"):
+                answer = stranger.page.goto(lan_url + path)
+                assert answer is not None and answer.status in (401, 403), path
+                assert stranger.page.get_by_text("Join the game").count() == 1
+
+            # Vera scans the QR code (the link); Sam types the code read aloud, in lower case.
+            viewer = browsers.new_page(link, load=False)
+            join(viewer, link, name="Vera")
+            see(viewer, "Round 1 · Ann starts")
+            keeper = browsers.new_page(lan_url, load=False)
+            join(keeper, lan_url, name="Sam", code=code.lower())
+            see(keeper, "Round 1 · Ann starts")
+            assert not keeper.has_text("+ New game") and not viewer.has_text("+ New game")
+
+            # The viewer's buttons record nothing.
+            see(viewer, "You follow this game. The host can let you keep score.")
+            viewer.page.get_by_role("button", name="End round 1", exact=True).click(force=True)
+            assert not viewer.has_text("End of round 1")
+
+            # The host sees who joined and lets Sam keep score.
+            tap_icon(host, "Share with the table")
+            see(host, "Vera", "Sam", code)
+            host.screenshot("share-01-host-sheet")
+            tap(host, "Let Sam keep score")
+            see(keeper, "You keep score with the host.")
+            tap(host, "Close")
+
+            # Sam ends round 1 on his phone: every screen shows round 2.
+            tap(keeper, "End round 1")
+            see(keeper, "End of round 1")
+            tap(keeper, "0", nth=0)  # Ann connected all her cities
+            tap(keeper, "4", nth=1)
+            tap(keeper, "6", nth=2)
+            started = time.perf_counter()
+            tap(keeper, "Save round 1")
+            shown = seconds_until_shown({"scorekeeper": keeper, "host": host, "viewer": viewer},
+                                        "Round 2 · Bob starts", started)
+            # From the click (Playwright's round trip and Chromium's drawing included); the
+            # figures after the scorekeeper's own screen are what the other screens add.
+            own = shown["scorekeeper"]
+            print("a scorekeeper's tap reached: " + ", ".join(
+                f"{who} {seconds * 1000:.0f} ms (+{(seconds - own) * 1000:.0f})" for who, seconds in shown.items()))
+            keeper.screenshot("share-02-scorekeeper")
+            viewer.screenshot("share-03-viewer")
+
+            # The host's tap reaches the phones too.
+            started = time.perf_counter()
+            tap_icon(host, "Undo: Round 1 ended: Ann connected all cities; Bob -4, Cid -6")
+            shown = seconds_until_shown({"viewer": viewer, "scorekeeper": keeper}, "Round 1 · Ann starts", started)
+            print("the host's undo reached: " + ", ".join(f"{who} {ms * 1000:.0f} ms" for who, ms in shown.items()))
+
+            # Stop sharing: both phones are told, and the address closes.
+            tap_icon(host, "Share with the table")
+            tap(host, "Stop sharing")
+            for phone in (viewer, keeper):
+                see(phone, "The host stopped sharing this game.")
+            for _ in range(100):  # up to ~10 s
+                if not lan_port_open(server.port):
+                    break
+                time.sleep(0.1)
+            assert not lan_port_open(server.port)
+            see(host, "Round 1 · Ann starts")  # the host carries on, on this device only
+            assert "sharing stopped" in server.log()
+        except BaseException:
+            print(f"--- server log ---\n{server.log()}")
+            raise
+
