@@ -146,3 +146,38 @@ def test_the_table_follows_a_shared_game_on_its_phones(tmp_path: Path) -> None:
             print(f"--- server log ---\n{server.log()}")
             raise
 
+
+
+def test_the_host_shares_from_the_game_screen_and_leaving_it_stops_sharing(tmp_path: Path) -> None:
+    require_browser()
+    data_dir = tmp_path / "data"
+    transamerica_left_open(data_dir)
+    with serve_cli(["--share-host", LAN_HOST], data_dir=data_dir) as server, open_browsers() as browsers:
+        lan_url = f"http://{LAN_HOST}:{server.port}/"
+        try:
+            host = browsers.new_page(server.url)
+            see(host, "Round 1 · Ann starts")
+            assert not lan_port_open(server.port)  # loopback only until the host shares
+
+            tap_icon(host, "Share with the table")
+            see(host, "Share with the table", lan_url, "No phone yet.")
+            code = host.page.get_by_text(re.compile(r"^[A-Z0-9]{3}-[A-Z0-9]{3}$")).first.text_content()
+            assert code is not None
+            host.screenshot("share-04-host-qr-code")
+
+            phone = browsers.new_page(lan_url, load=False)
+            join(phone, lan_url, name="Bob", code=code)
+            see(phone, "Round 1 · Ann starts", "You follow this game. The host can let you keep score.")
+            see(host, "Bob", "follows")
+
+            tap(host, "Close")
+            tap_icon(host, "Back to all games")
+            see(phone, "The host stopped sharing this game.")
+            for _ in range(100):  # up to ~10 s
+                if not lan_port_open(server.port):
+                    break
+                time.sleep(0.1)
+            assert not lan_port_open(server.port)
+        except BaseException:
+            print(f"--- server log ---\n{server.log()}")
+            raise
