@@ -52,6 +52,15 @@ def lan_port_open(port: int) -> bool:
         return False
 
 
+def lan_port_closes(port: int) -> bool:
+    """Whether the shared address stops taking connections within about ten seconds."""
+    for _ in range(100):
+        if not lan_port_open(port):
+            return True
+        time.sleep(0.1)
+    return False
+
+
 def seconds_until_shown(pages: dict[str, FlutterPage], text: str, since: float) -> dict[str, float]:
     shown = {}
     for name, page in pages.items():
@@ -135,11 +144,7 @@ def test_the_table_follows_a_shared_game_on_its_phones(tmp_path: Path) -> None:
             tap(host, "Stop sharing")
             for phone in (viewer, keeper):
                 see(phone, "The host stopped sharing this game.")
-            for _ in range(100):  # up to ~10 s
-                if not lan_port_open(server.port):
-                    break
-                time.sleep(0.1)
-            assert not lan_port_open(server.port)
+            assert lan_port_closes(server.port)
             see(host, "Round 1 · Ann starts")  # the host carries on, on this device only
             assert "sharing stopped" in server.log()
         except BaseException:
@@ -173,11 +178,7 @@ def test_the_host_shares_from_the_game_screen_and_leaving_it_stops_sharing(tmp_p
             tap(host, "Close")
             tap_icon(host, "Back to all games")
             see(phone, "The host stopped sharing this game.")
-            for _ in range(100):  # up to ~10 s
-                if not lan_port_open(server.port):
-                    break
-                time.sleep(0.1)
-            assert not lan_port_open(server.port)
+            assert lan_port_closes(server.port)
         except BaseException:
             print(f"--- server log ---\n{server.log()}")
             raise
