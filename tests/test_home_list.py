@@ -3,6 +3,7 @@ all from the index's summaries (status lines included), never by reading a sessi
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ from companion.store import Store
 from companion.store.storage import DiskFolder, MemoryFolder, decode
 
 GAMES = 3000  # one in five unfinished
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
 @pytest.fixture(scope="module")
@@ -165,3 +167,24 @@ def test_a_game_opened_and_left_unchanged_stays_on_the_list() -> None:
     data.close_session(made[3][0])  # nothing changed: the index is not written
     assert [summary.id for summary in data.store.listing()] == before
     assert data.store.listing() is data.store.listing()  # nothing changed: the same list, worked out once
+
+
+def test_games_saved_before_status_lines_get_theirs_once_and_keep_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shutil.copytree(FIXTURES / "store-v2", tmp_path / "data", ignore=shutil.ignore_patterns("expected.json"))
+    data = AppData(Store(tmp_path / "data"))
+    home = data.home()
+    summaries = [*home.in_progress, *home.finished]
+    assert len(summaries) == 6 and all(summary.status == "" for summary in summaries)
+    lines = {summary.id: data.status_line(summary) for summary in summaries}  # each game read once, here
+    assert lines[summaries[0].id] and all(lines.values())
+    data.store.close()  # the lines go into the index with its next change, or when the store closes
+
+    def no_reading(session_id: str) -> None:
+        raise AssertionError(f"{session_id} was read again for its status line")
+
+    again = AppData(Store(tmp_path / "data"))
+    monkeypatch.setattr(again.store, "peek", no_reading)
+    home = again.home()
+    assert {summary.id: again.status_line(summary) for summary in [*home.in_progress, *home.finished]} == lines

@@ -196,6 +196,7 @@ class Store:
             self._listed_known = False  # _listed holds the index file of _listed_signature
             self._ordered: list[SessionSummary] | None = None  # _listed newest first
             self._listing_kept: tuple[Any, int, int, SessionList] | None = None  # listing()'s last answer
+            self._unsaved_status: dict[str, tuple[str, Signature]] = {}  # see _note_status
             self._checked = False  # sessions() has looked at every file once
             self._index_lock = self._folder.lock(INDEX_LOCK)
             self._open: dict[str, _Open] = {}
@@ -310,14 +311,37 @@ class Store:
         with self._mutex:
             if session_id in self._open:
                 return Session.from_dict(self._open[session_id].session.to_dict())
+            storage = FolderStorage(self._folder, session_file(session_id), "session")
             try:
-                session, _, _ = self._read_session(session_id, quarantine=False)
+                session, _, _ = self._read_session(session_id, quarantine=False, storage=storage)
             except SessionDamaged:
                 self.open(session_id)  # under the lock: sets it aside (or finds it repaired)
                 self.close_session(session_id)
-                session, _, _ = self._read_session(session_id, quarantine=False)
+                session, _, _ = self._read_session(session_id, quarantine=False, storage=storage)
             session.journal = _closed_journal
+            self._note_status(session_id, session, storage.signature)
             return session
+
+    def _note_status(self, session_id: str, session: Session, signature: Signature | None) -> None:
+        """Keep the status line of a game whose entry an earlier version saved without one.
+
+        It is written with the next change of the index (or when the store closes), if the
+        file is still the one read: upgrading an archive costs no extra write of the index.
+        """
+        listed = self._listed.get(session_id) if self._listed_known else None
+        if listed is not None and not listed.status and self.status is not None and signature is not None:
+            self._unsaved_status[session_id] = (self._status_of(session), signature)
+
+    def _save_noted_status(self, sessions: dict[str, Any]) -> None:
+        for session_id, (status, signature) in self._unsaved_status.items():
+            doc = sessions.get(session_id)
+            summary = indexed_summary(session_id, doc)
+            if not isinstance(doc, dict) or summary is None or "status" in doc:
+                continue
+            if self._folder.stat(session_file(session_id)) != signature:
+                continue  # changed since it was read: its line is worked out again
+            sessions[session_id] = {**doc, "status": status, "updated": max(signature[2] / 1e9, summary.created)}
+        self._unsaved_status.clear()
 
     def close_session(self, session_id: str) -> None:
         """Stop writing this session and release its lock; the Session object refuses further changes.
@@ -342,6 +366,9 @@ class Store:
         with self._mutex:
             for session_id in list(self._open):
                 self.close_session(session_id)
+            if self._unsaved_status:
+                with contextlib.suppress(OSError, StoreError):  # only a courtesy: the lines are worked out again
+                    self._edit_index(lambda sessions: None)
 
     def __enter__(self) -> Store:
         return self
@@ -720,6 +747,7 @@ class Store:
             # The summaries kept match the file read: only the entries the change touches need new ones.
             follows = self._listed_known and self._index.signature == self._listed_signature
             before = dict(sessions) if follows else {}
+            self._save_noted_status(sessions)
             change(sessions)
             self._index.write(data)
             if follows:
