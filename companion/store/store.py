@@ -30,7 +30,8 @@ each), so start-up never parses every session. Files without an index entry (a c
 between the session file and the index entry of `new`, or an index rebuilt after damage),
 sessions with a `pending` marker (a crash between a session write and its index update)
 and entries whose status line is older than their file (the app stopped with the game
-open) are parsed and reconciled when found.
+open) are parsed and reconciled when found. Entries saved by an earlier version have no
+status line: the first `peek` works it out and the next change of the index keeps it.
 
 Faults: every OSError ends as a `StoreError` whose sentence says what the disk refused
 (`check_usable()` tries the folder once, at start). A change the disk refuses changes
