@@ -11,6 +11,8 @@ moment; in half of the rounds right after the child announced a change of a chos
 (apply, undo, finish, new, rename, delete in turn), a fraction of a millisecond into its writes.
 Events, undos and redos append one record to their session file; the child compacts a
 file after every few records (`CHILD_COMPACT_EVERY`), so kills land in both write paths.
+A kill cannot cut one write(2) of a record in two (a power cut can): the records cut at
+every byte are tests/test_store_append.py's, and the count printed here is usually 0.
 Then the parent checks:
 
 - every file of the data folder parses (index and session files; stray temporary files
