@@ -12,7 +12,7 @@ import argparse
 import ipaddress
 import logging
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TextIO
 
 import flet as ft
@@ -20,7 +20,7 @@ import flet as ft
 from companion.app.data import AppData
 from companion.app.desktop import desktop_problem
 from companion.app.main import make_main, run_kwargs
-from companion.app.share import ShareError, Sharing, display_code, lan_address
+from companion.app.share import Listener, ShareError, Sharing, display_code, lan_address
 from companion.store import Store, StoreError, default_data_dir
 
 log = logging.getLogger(__name__)
@@ -95,6 +95,7 @@ def run(args: argparse.Namespace) -> int:
     app = make_main(data, sharing)
     problem = None if args.web or args.share else desktop_problem()
     if not args.web and not args.share and problem is None:
+        sharing.listener = window_share_listener(app, sharing, args.port)
         try:
             ft.run(app, **run_kwargs(ft.AppView.FLET_APP))
         except OSError as error:
@@ -123,6 +124,16 @@ def run(args: argparse.Namespace) -> int:
     started = None if shared_game is None else lambda: start_sharing(sharing, shared_game)
     web.serve(app, sock, sharing=sharing, on_started=started)
     return 0
+
+
+def window_share_listener(app: Callable[[ft.Page], None], sharing: Sharing, port: int) -> Listener | None:
+    """What a desktop window shares through: a web door of its own for the phones, when the
+    web server's packages are installed (a phone build leaves them out: no Share button)."""
+    try:
+        from companion.app import web
+    except ImportError:
+        return None
+    return web.WindowShareListener(app, sharing, port)
 
 
 def start_sharing(sharing: Sharing, session_id: str) -> None:

@@ -337,3 +337,16 @@ def test_web_mode_can_share_from_a_game_screen_later(serve_calls: list[dict[str,
     (call,) = serve_calls
     assert call["sharing"].host is None and call["on_started"] is None  # nothing looked up until shared
     assert call["sharing"].find_host() == "127.0.0.2"
+
+
+def test_a_desktop_window_can_share_through_a_web_door_of_its_own(
+    runs: list[dict[str, Any]], display: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(flet_desktop, "ensure_client_cached", lambda: tmp_path)
+    made: list[Any] = []
+    real_make_main = cli.make_main
+    monkeypatch.setattr(cli, "make_main", lambda data, sharing: made.append(sharing) or real_make_main(data, sharing))
+    assert cli.main(["--data", str(tmp_path), "--port", "8551", "--share-host", "127.0.0.2"]) == 0
+    (sharing,) = made
+    assert runs and isinstance(sharing.listener, web.WindowShareListener) and sharing.listener.port == 8551
+    assert sharing.relay and sharing.host == "127.0.0.2" and sharing.current is None
