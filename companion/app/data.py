@@ -119,7 +119,11 @@ class AppData:
 
     def exists(self, session_id: str) -> bool:
         """Whether the game is listed (False too when the list cannot be read: it cannot be opened then)."""
-        return any(summary.id == session_id for summary in self.sessions())
+        try:
+            listed = self.store.listing()  # one stat of the index, whatever the archive's size
+        except StoreError:
+            return False
+        return any(summary.id == session_id for summary in listed)
 
     def sessions(self) -> SessionList:
         """The saved games; when the data folder cannot be read, none, and `problem` says why."""

@@ -55,7 +55,10 @@ def os_reason(error: OSError, root: str | os.PathLike[str] | None = None) -> str
         return "the disk is read-only"
     if code in (errno.EACCES, errno.EPERM):
         return f"Companion is not allowed to use {where}"
-    if code in (errno.ENOTDIR, errno.EEXIST):
+    if code == errno.ENOTDIR:
+        # The path named is the one asked for; what is a file is one of the folders above it.
+        return f"{_where(error, root, _file_above(error.filename))} is a file, not a folder"
+    if code == errno.EEXIST:
         return f"{where} is a file, not a folder"
     if code == errno.EISDIR:
         return f"{where} is a folder, not a file"
@@ -72,8 +75,22 @@ def os_reason(error: OSError, root: str | os.PathLike[str] | None = None) -> str
     return (error.strerror or type(error).__name__).rstrip(".").lower()
 
 
-def _where(error: OSError, root: str | os.PathLike[str] | None) -> str:
-    filename = error.filename
+def _file_above(filename: Any) -> Any:
+    """The nearest of `filename` and its folders that exists and is not a folder, if any."""
+    if not isinstance(filename, str) or not filename:
+        return filename
+    path = filename
+    while True:
+        if os.path.lexists(path) and not os.path.isdir(path):
+            return path
+        parent = os.path.dirname(path)
+        if not parent or parent == path:
+            return filename
+        path = parent
+
+
+def _where(error: OSError, root: str | os.PathLike[str] | None, filename: Any = None) -> str:
+    filename = error.filename if filename is None else filename
     if not isinstance(filename, str) or not filename:
         return "the data folder"
     if root is not None:

@@ -556,7 +556,7 @@ class Store:
         """Player names of earlier sessions, most recently played first, each once (ignoring case)."""
         seen: set[str] = set()
         names: list[str] = []
-        for summary in self.sessions():
+        for summary in self.listing():  # the index as known: never a look at every file
             for name in summary.players:
                 if name.casefold() not in seen:
                     seen.add(name.casefold())
