@@ -457,7 +457,8 @@ class Shell:
 
     def _on_share_changed(self) -> None:
         """Someone joined, a role changed, or sharing stopped: told from any thread or page."""
-        self._context.copy().run(self.page.run_task, self._share_changed)
+        with contextlib.suppress(RuntimeError):  # the server is stopping: this page's loop is gone
+            self._context.copy().run(self.page.run_task, self._share_changed)
 
     async def _share_changed(self) -> None:
         if self.guest is not None and self.ui.screen != "stopped" and self._guest_game() is None:
@@ -469,4 +470,5 @@ class Shell:
 
     def _relayed(self, session_id: str) -> None:
         """A change passed on by `Sharing` (pages served apart from this one)."""
-        self._context.copy().run(self.page.run_task, self._on_game_changed, session_id)
+        with contextlib.suppress(RuntimeError):
+            self._context.copy().run(self.page.run_task, self._on_game_changed, session_id)

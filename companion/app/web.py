@@ -454,8 +454,9 @@ class ShareListener:
     def close(self) -> None:
         """Stop taking connections at once; close the open ones a moment later (see SHARE_STOP_GRACE_S)."""
         stopping, self._server = self._server, None
-        if stopping is not None and self.door.loop is not None:
-            self.door.loop.call_soon_threadsafe(_stop, stopping, self.door.loop)
+        loop = self.door.loop
+        if stopping is not None and loop is not None and not loop.is_closed():  # closed: all stopped already
+            loop.call_soon_threadsafe(_stop, stopping, loop)
 
 
 class WindowShareListener:
@@ -487,7 +488,7 @@ class WindowShareListener:
 
     def close(self) -> None:
         stopping, self._server = self._server, None
-        if stopping is not None and self._loop is not None:
+        if stopping is not None and self._loop is not None and not self._loop.is_closed():
             self._loop.call_soon_threadsafe(_stop, stopping, self._loop)
 
 
