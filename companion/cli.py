@@ -30,7 +30,8 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="companion", description="A table-side companion for board games.")
     parser.add_argument("--web", action="store_true", help="serve the app to a browser on 127.0.0.1 instead "
                                                            "of opening a window")
-    parser.add_argument("--port", type=int, default=8550, help="the web port (default 8550)")
+    parser.add_argument("--port", type=int, default=8550, help="the web port, on 127.0.0.1 and on the shared "
+                                                                "address (default 8550)")
     parser.add_argument("--data", metavar="DIR", help="where games are saved (default: the app's data folder)")
     parser.add_argument("--share", action="store_true", help="serve in the browser and share the game last open "
                                                              "with the phones at the table (local network)")
