@@ -112,6 +112,7 @@ def test_the_table_follows_a_shared_game_on_its_phones(tmp_path: Path) -> None:
             stranger = browsers.new_page(lan_url, load=False)
             stranger.page.goto(lan_url)
             stranger.page.get_by_text("Join the game").wait_for()
+            stranger.screenshot("share-00-code-page", settle_s=0.2)
             assert stranger.page.locator("flt-semantics, flutter-view").count() == 0
             assert stranger.page.evaluate(_TRY_SOCKET_JS, f"ws://{LAN_HOST}:{server.port}/ws") != "open"
             for path in ("main.dart.js", "games", "j/not-the-link"):
