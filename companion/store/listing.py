@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from companion.store.results import FinalResult, result_of
 from companion.store.session_file import loaded_title
 
 _ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"  # Crockford base 32, lower case: safe on case-blind disks
@@ -50,6 +51,7 @@ class SessionSummary(NamedTuple):
     winners: tuple[str, ...]
     title: str  # "" means: let the UI compose one
     status: str = ""  # "Bob's turn · $32 / $40", worked out when the entry was saved; "" when unknown
+    result: FinalResult | None = None  # a finished game's scores and length (see results.py); None when not kept
 
 
 @dataclass(frozen=True)
@@ -102,16 +104,18 @@ def summary_of(session_id: str, entry: Any, modified: float, shared: dict[Any, A
     if not math.isfinite(created):
         raise ValueError("infinite creation time")
     status = entry.get("status", "")
+    players = share(_names(entry["players"]))
     return SessionSummary(
         id=session_id,
         game=sys.intern(_text(entry["game"])),
-        players=share(_names(entry["players"])),
+        players=players,
         created=created,
         updated=max(modified, created),
         is_over=bool(entry["is_over"]),
         winners=share(_names(entry["winners"])),
         title=share(loaded_title(entry["title"])),
         status=share(status) if isinstance(status, str) else "",
+        result=result_of(entry.get("result"), len(players)),
     )
 
 

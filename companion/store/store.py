@@ -3,7 +3,8 @@
 Layout of a data folder::
 
     index.json              TinyDB: table "sessions", one document per session, keyed by id
-                            (game, players, created, updated, title, is_over, winners, status)
+                            (game, players, created, updated, title, is_over, winners, status,
+                            and once finished its result: scores, ranks, length; see results.py)
     sessions/<id>.json      TinyDB: table "session", document "1": the whole session
                             (format, game, players, options, events incl. redo tail,
                             cursor, created, title), then one appended record per change
@@ -31,7 +32,8 @@ between the session file and the index entry of `new`, or an index rebuilt after
 sessions with a `pending` marker (a crash between a session write and its index update)
 and entries whose status line is older than their file (the app stopped with the game
 open) are parsed and reconciled when found. Entries saved by an earlier version have no
-status line: the first `peek` works it out and the next change of the index keeps it.
+status line: the first `peek` works it out and the next change of the index keeps it;
+finished ones have no result: the first `finished()` works them out and keeps them.
 
 Faults: every OSError ends as a `StoreError` whose sentence says what the disk refused
 (`check_usable()` tries the folder once, at start). A change the disk refuses changes
@@ -80,6 +82,7 @@ from companion.store.listing import (
     new_session_id,
     same_summary,
 )
+from companion.store.results import FinalResult, final_result, result_doc
 from companion.store.session_file import SESSIONS, check_title, outcome, parse_session, session_file
 from companion.store.storage import (
     Data,
@@ -131,6 +134,11 @@ def _appended(entry: _Open, session: Session, log: list[dict[str, Any]], cursor:
     if len(log) == keep + 1 == cursor and keep <= len(saved) and (keep == 0 or log[keep - 1] is saved[keep - 1]):
         return {"fields": {"cursor": cursor}, "splice": {"events": (keep, [log[keep]])}}
     return None
+
+
+def _listed_outcome(session: Session, state: Any = None) -> tuple[tuple[bool, tuple[str, ...]], FinalResult | None]:
+    """What the index entry says of how the game ended: a change of it rewrites the entry."""
+    return outcome(session, state), final_result(session, state)
 
 
 def _by_time(summary: SessionSummary) -> tuple[float, str]:
@@ -474,7 +482,8 @@ class Store:
         is_over, winners = outcome(entry.session)
         session = entry.session
         return SessionSummary(session_id, session.game.id, session.players, entry.created,
-                              max(modified, entry.created), is_over, winners, entry.title, self._status_of(session))
+                              max(modified, entry.created), is_over, winners, entry.title, self._status_of(session),
+                              final_result(session))
 
     def _status_of(self, session: Session, state: Any = None) -> str:
         """The status line of the session (in `state`, when given); "" without a status function."""
@@ -563,6 +572,89 @@ class Store:
                     names.append(name)
         return names
 
+    def finished(self) -> list[SessionSummary]:
+        """Summaries of the finished games, newest first, each with its final result where it can be read.
+
+        From the index alone, but for entries saved before results were kept: each such game
+        is read and replayed once, and its result goes into the index (one write for all).
+        A game that cannot be read now is left without a result.
+        """
+        with self._mutex:
+            listing = self.listing()
+            missing = [summary.id for summary in listing if summary.is_over and summary.result is None]
+            found: dict[str, tuple[FinalResult, Signature]] = {}
+            for session_id in missing:
+                signature = self._folder.stat(session_file(session_id))
+                try:
+                    result = final_result(self.peek(session_id))
+                except StoreError:
+                    continue
+                if result is not None and signature is not None:
+                    found[session_id] = (result, signature)
+            if found:
+                with contextlib.suppress(OSError, StoreError):  # kept next time; this answer has them anyway
+                    self._edit_index(lambda sessions: self._keep_results(sessions, found))
+                listing = self.listing()
+            return [summary if summary.result is not None or summary.id not in found
+                    else summary._replace(result=found[summary.id][0])
+                    for summary in listing if summary.is_over]
+
+    def _keep_results(self, sessions: dict[str, Any], found: dict[str, tuple[FinalResult, Signature]]) -> None:
+        for session_id, (result, signature) in found.items():
+            doc = sessions.get(session_id)
+            if not isinstance(doc, dict) or "result" in doc:
+                continue
+            if self._folder.stat(session_file(session_id)) == signature:  # else changed since: worked out again
+                sessions[session_id] = {**doc, "result": result_doc(result)}
+
+    def put(self, session: Session, *, session_id: str | None = None, created: float, title: str = "",
+            updated: float | None = None) -> str:
+        """Save a whole session that was played elsewhere (an import, a backup) and return its id.
+
+        Written under `session_id` when that name is free, else under a new id: nothing
+        present is ever overwritten. `updated` becomes its file's time (the list's order).
+        The session object itself stays unsaved: open the returned id to play on.
+        """
+        return self.put_many([(session, session_id, created, title, updated)])[0]
+
+    def put_many(self, sessions: list[tuple[Session, str | None, float, str, float | None]]) -> list[str]:
+        """`put` for many sessions, with one write of the index for all of them."""
+        with self._mutex, self._speaking("store.not_created"):
+            ids: list[str] = []
+            docs: dict[str, dict[str, Any]] = {}
+            for session, wanted, created, title, updated in sessions:
+                session_id, entry = self._put_file(session, wanted, created, check_title(title), updated)
+                try:
+                    docs[session_id] = self._index_doc(session_id, entry)
+                finally:
+                    entry.lock.release()
+                ids.append(session_id)
+            if docs:
+                # A file written without its index entry is listed by the next repair: no pending marker needed.
+                self._edit_index(lambda entries: entries.update(docs))
+            return ids
+
+    def _put_file(self, session: Session, wanted: str | None, created: float, title: str, updated: float | None
+                  ) -> tuple[str, _Open]:
+        session_id = wanted if wanted is not None and SESSION_ID.fullmatch(wanted) else new_session_id()
+        while True:
+            if not self._folder.exists(session_file(session_id)):
+                with contextlib.suppress(SessionBusy):
+                    lock = self._lock_session(session_id)
+                    if not self._folder.exists(session_file(session_id)):
+                        break
+                    lock.release()
+            session_id = new_session_id()
+        entry = self._make_open(session, session_id, lock, created, title)
+        try:
+            self._write(entry, session.to_dict(), first=True)
+            if updated is not None and updated >= created:
+                self._storage(entry).set_mtime(int(updated * 1e9))
+        except BaseException:
+            lock.release()
+            raise
+        return session_id, entry
+
     def verify(self) -> SessionList:
         """Parse every session file (slow; housekeeping only), set damaged ones aside, fix the index."""
         with self._mutex:
@@ -645,7 +737,7 @@ class Store:
             # The journal runs before the change: the session still shows the state before it.
             # The index changes only when the session finishes, stops being finished or
             # changes winners (the listing takes the updated time from the session file).
-            touch_index = outcome(session, state) != outcome(session)
+            touch_index = _listed_outcome(session, state) != _listed_outcome(session)
             change = _appended(entry, session, log, cursor)
             with self._speaking("store.not_saved"):
                 if touch_index:  # leave a trace in case we die between the two writes
@@ -676,7 +768,7 @@ class Store:
         """The index entry of an open or loaded session (in `state`, when given: a change being saved)."""
         signature = self._folder.stat(session_file(session_id))
         is_over, winners = outcome(entry.session, state)
-        return {
+        doc = {
             "game": entry.session.game.id,
             "players": list(entry.session.players),
             "created": entry.created,
@@ -686,6 +778,10 @@ class Store:
             "winners": list(winners),
             "status": self._status_of(entry.session, state),
         }
+        result = final_result(entry.session, state)
+        if result is not None:
+            doc["result"] = result_doc(result)
+        return doc
 
     def _sync_index(self, session_id: str, entry: _Open, *, force: bool = False, state: Any = None) -> None:
         doc = self._index_doc(session_id, entry, state)

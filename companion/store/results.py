@@ -1,0 +1,68 @@
+"""A finished game's final result as its index entry keeps it, so statistics never replay a game.
+
+Kept as `"result": {"scores": [...], "ranks": [...], "length": n}` beside the entry's
+players (same order: by seat). `length` counts rounds (Heartland, TransAmerica) or scored
+zones (Great Plains); 0 for a game with no such count. Entries saved before results were
+kept have none: `Store.finished()` works theirs out once and the index keeps it.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, NamedTuple
+
+from companion.rules.base import Stopped
+from companion.session import Session
+
+
+class FinalResult(NamedTuple):
+    scores: tuple[int, ...]  # by seat
+    ranks: tuple[int, ...]  # by seat, 1 is first; equal scores may share a rank
+    length: int
+
+
+def game_length(game_id: str, state: Any) -> int:
+    """Rounds played (Heartland, TransAmerica) or zones scored (Great Plains) in this state."""
+    stopped = isinstance(state, Stopped)
+    inner = state.state if stopped else state
+    if game_id == "heartland":
+        turns: int = inner.turn.number - (0 if stopped else 1)  # a stopped game counts the turn it stopped in
+        return max(1, -(-turns // len(inner.players)))
+    if game_id == "transamerica":
+        return len(inner.rounds)
+    if game_id == "great_plains":
+        return len(inner.zones)
+    return 0
+
+
+def final_result(session: Session, state: Any = None) -> FinalResult | None:
+    """The result of the session (in `state`, when given) once the game is over, else None."""
+    game = session.game
+    state = session.state if state is None else state
+    if not game.is_over(state):
+        return None
+    standings = {standing.player: standing for standing in game.standings(state)}
+    return FinalResult(
+        scores=tuple(standings[player].score for player in session.players),
+        ranks=tuple(standings[player].rank for player in session.players),
+        length=game_length(game.id, state),
+    )
+
+
+def result_doc(result: FinalResult) -> dict[str, Any]:
+    return {"scores": list(result.scores), "ranks": list(result.ranks), "length": result.length}
+
+
+def result_of(doc: Any, players: int) -> FinalResult | None:
+    """The result an index entry keeps for `players` players, or None when it has none of that shape."""
+    if not isinstance(doc, dict):
+        return None
+    scores, ranks, length = doc.get("scores"), doc.get("ranks"), doc.get("length")
+    if not (_numbers(scores, players) and _numbers(ranks, players) and _numbers([length], 1)):
+        return None
+    return FinalResult(tuple(scores), tuple(ranks), length)  # type: ignore[arg-type]
+
+
+def _numbers(values: Any, count: int) -> bool:
+    return isinstance(values, list) and len(values) == count and all(
+        type(value) is int or (type(value) is float and math.isfinite(value)) for value in values)

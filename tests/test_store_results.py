@@ -1,0 +1,88 @@
+"""A finished game's result is kept in its index entry, so statistics never replay a game."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from companion.session import Session
+from companion.store import Store
+from companion.store.results import FinalResult
+from companion.store.storage import MemoryFolder
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def finish_transamerica(session: Session) -> None:
+    session.apply({"type": "end_round", "missing": {"Ann": 0, "Bob": 6, "Cy": 2}})
+    session.apply({"type": "end_round", "missing": {"Ann": 0, "Bob": 7, "Cy": 2}})
+
+
+def test_finishing_a_game_keeps_its_scores_ranks_and_rounds_in_the_index() -> None:
+    folder = MemoryFolder()
+    store = Store.in_memory(folder)
+    session = store.new("transamerica", ["Ann", "Bob", "Cy"])
+    finish_transamerica(session)
+    entry = json.loads(folder.read("index.json") or b"")["sessions"][session.id]
+    assert entry["result"] == {"scores": [13, 0, 9], "ranks": [1, 3, 2], "length": 2}
+    reopened = Store.in_memory(folder)
+    (summary,) = reopened.finished()
+    assert summary.result == FinalResult((13, 0, 9), (1, 3, 2), 2)
+
+
+def test_undoing_the_last_round_takes_the_result_out_of_the_index() -> None:
+    folder = MemoryFolder()
+    store = Store.in_memory(folder)
+    session = store.new("transamerica", ["Ann", "Bob", "Cy"])
+    finish_transamerica(session)
+    session.undo()
+    entry = json.loads(folder.read("index.json") or b"")["sessions"][session.id]
+    assert "result" not in entry
+    assert Store.in_memory(folder).finished() == []
+
+
+def test_a_stopped_game_keeps_its_standings_as_they_stood() -> None:
+    store = Store.in_memory()
+    session = store.new("transamerica", ["Ann", "Bob"])
+    session.apply({"type": "end_round", "missing": {"Ann": 0, "Bob": 4}})
+    session.apply({"type": "end_game", "note": "pizza came"})
+    (summary,) = store.finished()
+    assert summary.result == FinalResult((13, 9), (1, 2), 1)
+
+
+def test_games_finished_by_an_earlier_version_get_their_result_once_and_keep_it(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    shutil.copytree(FIXTURES / "store-v3", data, ignore=shutil.ignore_patterns("expected.json"))
+    expected = json.loads((FIXTURES / "store-v3" / "expected.json").read_text(encoding="utf-8"))
+    with Store(data) as store:
+        finished = store.finished()
+    assert {summary.id for summary in finished} == {key for key, doc in expected.items() if doc["is_over"]}
+    for summary in finished:
+        standings = {s["player"]: s for s in expected[summary.id]["standings"]}
+        assert summary.result is not None
+        assert list(summary.result.scores) == [standings[p]["score"] for p in summary.players]
+        assert list(summary.result.ranks) == [standings[p]["rank"] for p in summary.players]
+    index = json.loads((data / "index.json").read_text(encoding="utf-8"))["sessions"]
+    assert all("result" in index[summary.id] for summary in finished)
+    with Store(data) as store:  # kept: the next store reads no session file for them
+        def no_peek(session_id: str) -> Session:
+            raise AssertionError("a game was read again")
+        store.peek = no_peek  # type: ignore[method-assign]
+        assert store.finished() == finished
+
+
+def test_put_writes_a_whole_session_under_its_id_and_never_over_another() -> None:
+    folder = MemoryFolder()
+    store = Store.in_memory(folder)
+    played = Session.new("transamerica", ["Ann", "Bob", "Cy"])
+    finish_transamerica(played)
+    first = store.put(played, session_id="0abc", created=100.0, title="Friday", updated=200.0)
+    second = store.put(played, session_id="0abc", created=100.0, title="Friday")
+    assert first == "0abc" and second != "0abc"
+    reopened = Store.in_memory(folder)
+    summaries = {summary.id: summary for summary in reopened.sessions()}
+    assert summaries["0abc"].title == "Friday" and summaries["0abc"].created == 100.0
+    assert summaries["0abc"].updated == 200.0
+    assert summaries["0abc"].result == FinalResult((13, 0, 9), (1, 3, 2), 2)
+    assert reopened.open(second).to_dict() == played.to_dict()
