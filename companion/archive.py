@@ -1,0 +1,427 @@
+"""The archive leaves the app and comes back: JSON and CSV exports, imports, daily backups, BG Stats.
+
+An archive is one JSON document::
+
+    {"format": "companion-archive", "version": 1, "sessions": [
+        {"id", "title", "created", "updated", "finished", <Session.to_dict(): format, game,
+         players, options, events, cursor>}, ...]}
+
+Times are seconds since the epoch (UTC); `finished` is the time of the last change of a
+finished game, else null. An import replays every session through the rules before
+anything is written: a session the rules refuse is reported with the reason and changes
+nothing, a session already present (same id, same content) is a duplicate, and one whose
+id is taken by a different game comes in as a copy under a new id. Nothing present is
+ever overwritten, so restoring a backup is an import of it.
+
+Files this module writes, in the data folder (each atomically)::
+
+    exports/companion-<date>-<time>.json|.csv   what the player exported
+    backups/companion-<date>.json               one archive a day while the app is used, the last 7 kept
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import io
+import json
+import math
+import time
+import urllib.parse
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any, NamedTuple
+
+from companion.messages import RuleError
+from companion.session import Session, UnknownGameError
+from companion.store import SessionSummary, Store, StoreError
+from companion.store.errors import os_reason
+from companion.store.listing import SESSION_ID
+from companion.store.session_file import loaded_title
+from companion.store.storage import encode
+
+FORMAT = "companion-archive"
+VERSION = 1
+MAX_IMPORT_BYTES = 20 * 1024 * 1024
+# The deepest an archive goes: document, sessions, a session, its events, an event, a count
+# per player, the count. Anything deeper is not an archive (and is refused before any replay).
+MAX_DEPTH = 6
+SESSION_FIELDS = frozenset({"format", "game", "players", "options", "events", "cursor"})
+KEPT_FIELDS = frozenset({"id", "title", "created", "updated", "finished"})
+CSV_COLUMNS = ("session_id", "date", "game", "player", "seat", "score", "rank", "winner")
+EXPORTS = "exports"
+BACKUPS = "backups"
+BACKUPS_KEPT = 7
+BACKUP_PREFIX = "companion-"
+# BoardGameGeek's id of each game, where known: https://boardgamegeek.com/boardgame/111417/great-heartland-hauling-co.
+BGG_IDS = {"heartland": 111417}
+BGSTATS_CREATE_PLAY = "https://app.bgstatsapp.com/createPlay.html?data="
+
+
+# --- export ------------------------------------------------------------------------
+
+
+def stored_form(store: Store, summary: SessionSummary) -> dict[str, Any]:
+    """A session as an archive holds it (StoreError when its file cannot be read)."""
+    session = store.peek(summary.id)
+    return {
+        "id": summary.id,
+        "title": summary.title,
+        "created": summary.created,
+        "updated": summary.updated,
+        "finished": summary.updated if summary.is_over else None,
+        **session.to_dict(),
+    }
+
+
+def export_json(store: Store, session_ids: Iterable[str] | None = None) -> bytes:
+    """The archive of the listed sessions (all of them by default), oldest first.
+
+    A session that cannot be read now (damaged, saved by a newer version) is left out:
+    the list says why it is missing.
+    """
+    wanted = None if session_ids is None else set(session_ids)
+    sessions = []
+    for summary in sorted(store.listing(), key=lambda summary: (summary.created, summary.id)):
+        if wanted is not None and summary.id not in wanted:
+            continue
+        try:
+            sessions.append(stored_form(store, summary))
+        except StoreError:
+            continue
+    return encode({"format": FORMAT, "version": VERSION, "sessions": sessions})
+
+
+def export_csv(store: Store) -> str:
+    """One row per player of each finished game, oldest game first, from the kept results (no replay).
+
+    `date` is the local day the game was started; `seat` counts from 1; `winner` is true or false.
+    """
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for summary in sorted(store.finished(), key=lambda summary: (summary.created, summary.id)):
+        result = summary.result
+        if result is None:
+            continue
+        day = date.fromtimestamp(summary.created).isoformat()
+        for seat, player in enumerate(summary.players):
+            writer.writerow((summary.id, day, summary.game, player, seat + 1, result.scores[seat],
+                             result.ranks[seat], "true" if player in summary.winners else "false"))
+    return out.getvalue()
+
+
+def export_name(extension: str, moment: float | None = None) -> str:
+    """companion-2026-12-01-1930.json: the local date and time of the export."""
+    stamp = datetime.fromtimestamp(time.time() if moment is None else moment).strftime("%Y-%m-%d-%H%M")
+    return f"{BACKUP_PREFIX}{stamp}.{extension}"
+
+
+def save_export(store: Store, name: str, data: bytes | str) -> str:
+    """Write an export into the data folder's exports/ (atomically) and return where it is."""
+    if "/" in name or "\\" in name or name.startswith("."):
+        raise StoreError("store.not_created", reason=f"'{name}' is not a plain file name")
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    with _speaking(store, "store.not_created"):
+        store.folder.ensure(EXPORTS)
+        store.folder.write(f"{EXPORTS}/{name}", raw)
+    return _shown_path(store, f"{EXPORTS}/{name}")
+
+
+# --- import ------------------------------------------------------------------------
+
+
+class Refusal(NamedTuple):
+    session: str  # the session's id, or "session 3" / "the file" when it has none
+    reason: str  # a sentence
+
+    def __str__(self) -> str:
+        return f"{self.session}: {self.reason}"
+
+
+@dataclass(frozen=True)
+class ImportReport:
+    imported: list[str] = field(default_factory=list)  # ids the new sessions were saved under
+    duplicates: list[str] = field(default_factory=list)  # ids already present with the same content
+    refused: list[Refusal] = field(default_factory=list)
+
+
+class _Refused(Exception):
+    pass
+
+
+class _Incoming(NamedTuple):
+    session: Session
+    session_id: str
+    title: str
+    created: float
+    updated: float | None
+
+
+def import_json(store: Store, data: bytes) -> ImportReport:
+    """Add the sessions of an archive to the store; see the module's docstring for what is refused."""
+    try:
+        entries = _archive_sessions(data)
+    except _Refused as refusal:
+        return ImportReport(refused=[Refusal("the file", str(refusal))])
+    report = ImportReport()
+    incoming: list[_Incoming] = []
+    for number, entry in enumerate(entries, start=1):
+        label = _label(entry, number)
+        try:
+            incoming.append(_read_entry(entry))
+        except _Refused as refusal:
+            report.refused.append(Refusal(label, str(refusal)))
+    to_write = _sort_out(store, incoming, report)
+    try:
+        ids = store.put_many([(item.session, wanted, item.created, item.title, item.updated)
+                              for item, wanted in to_write])
+    except StoreError as error:
+        report.refused.extend(Refusal(item.session_id, str(error)) for item, _ in to_write)
+        return report
+    report.imported.extend(ids)
+    return report
+
+
+def _archive_sessions(data: bytes) -> list[Any]:
+    if not isinstance(data, (bytes, bytearray)):
+        raise _Refused("It is not the content of a file.")
+    if len(data) > MAX_IMPORT_BYTES:
+        raise _Refused(f"It is {len(data) / 2**20:.1f} MB; an archive may hold at most 20 MB.")
+    try:
+        # The standard parser: it tells nesting too deep for it apart from broken JSON (orjson does not).
+        document = json.loads(bytes(data))
+    except RecursionError:
+        raise _Refused(_too_deep()) from None
+    except ValueError as error:  # JSON errors and bad UTF-8 are both ValueErrors
+        raise _Refused(f"It is not a Companion archive: it is not readable JSON ({_first_line(error)}).") from None
+    if _depth_exceeds(document, MAX_DEPTH):
+        raise _Refused(_too_deep())
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise _Refused("It is not a Companion archive (its format is not 'companion-archive').")
+    version = document.get("version")
+    if type(version) is not int or version < 1:
+        raise _Refused("Its version is missing or not a whole number.")
+    if version > VERSION:
+        raise _Refused(f"It was written by a newer version of Companion (archive version {version}); "
+                       f"this version reads version {VERSION}.")
+    sessions = document.get("sessions")
+    if not isinstance(sessions, list):
+        raise _Refused("It holds no list of sessions.")
+    return sessions
+
+
+def _too_deep() -> str:
+    return f"It is nested deeper than an archive is ({MAX_DEPTH} levels)."
+
+
+def _first_line(error: Exception) -> str:
+    return str(error).splitlines()[0].rstrip(".") if str(error) else type(error).__name__
+
+
+def _depth_exceeds(value: Any, limit: int) -> bool:
+    pending = [(value, 0)]
+    while pending:
+        item, depth = pending.pop()
+        if depth > limit:
+            return True
+        if isinstance(item, list):
+            pending.extend((inner, depth + 1) for inner in item)
+        elif isinstance(item, dict):
+            pending.extend((inner, depth + 1) for inner in item.values())
+    return False
+
+
+def _label(entry: Any, number: int) -> str:
+    session_id = entry.get("id") if isinstance(entry, dict) else None
+    return session_id if isinstance(session_id, str) and SESSION_ID.fullmatch(session_id) else f"session {number}"
+
+
+def _read_entry(entry: Any) -> _Incoming:
+    """The session an archive entry holds, replayed by the rules; _Refused with the reason otherwise."""
+    if not isinstance(entry, dict):
+        raise _Refused("It is not a set of named fields.")
+    unknown = sorted(map(str, set(entry) - SESSION_FIELDS - KEPT_FIELDS))
+    if unknown:
+        raise _Refused(f"It has fields an archive does not have: {', '.join(unknown)}.")
+    session_id = entry.get("id")
+    if not isinstance(session_id, str) or not SESSION_ID.fullmatch(session_id):
+        raise _Refused("Its id is missing or not a session id.")
+    title = entry.get("title", "")
+    if not isinstance(title, str):
+        raise _Refused("Its title is not text.")
+    created = _time(entry.get("created"), "creation time")
+    if created is None:
+        raise _Refused("Its creation time is missing.")
+    updated = _time(entry.get("updated"), "time of its last change")
+    _time(entry.get("finished"), "finishing time")
+    try:
+        session = Session.from_dict({name: entry.get(name) for name in SESSION_FIELDS})
+    except UnknownGameError as error:
+        raise _Refused(f"Its game is not one this version knows: {error}") from None
+    except RuleError as error:
+        raise _Refused(str(error)) from None
+    return _Incoming(session, session_id, loaded_title(title), created, updated)
+
+
+def _time(value: Any, what: str) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
+        raise _Refused(f"Its {what} is not a time.")
+    return float(value)
+
+
+def _sort_out(store: Store, incoming: list[_Incoming], report: ImportReport) -> list[tuple[_Incoming, str | None]]:
+    """What to write (under its own id, or None: a new one); duplicates go into the report."""
+    listed = store.listing()
+    present = {summary.id: summary for summary in listed}
+    # A copy imported earlier keeps the game, players and creation time of what it copied.
+    alike: dict[tuple[str, tuple[str, ...], float], list[SessionSummary]] = {}
+    for summary in listed:
+        alike.setdefault((summary.game, summary.players, summary.created), []).append(summary)
+    seen: dict[str, dict[str, Any]] = {}
+    to_write: list[tuple[_Incoming, str | None]] = []
+    for item in incoming:
+        content = _content(item.session, item.title, item.created)
+        if item.session_id in seen:
+            same = seen[item.session_id] == content
+        elif item.session_id in present:
+            candidates = alike.get((item.session.game.id, item.session.players, item.created), [])
+            same = any(_present_content(store, summary) == content
+                       for summary in sorted(candidates, key=lambda summary: summary.id != item.session_id))
+        else:
+            seen[item.session_id] = content
+            to_write.append((item, item.session_id))
+            continue
+        if same:
+            report.duplicates.append(item.session_id)
+        else:
+            to_write.append((item, None))
+    return to_write
+
+
+def _content(session: Session, title: str, created: float) -> dict[str, Any]:
+    return {**session.to_dict(), "title": title, "created": created}
+
+
+def _present_content(store: Store, summary: SessionSummary) -> dict[str, Any] | None:
+    try:
+        return _content(store.peek(summary.id), summary.title, summary.created)
+    except StoreError:
+        return None
+
+
+# --- BG Stats ------------------------------------------------------------------------
+
+
+def bgstats_play_url(session: Session, summary: SessionSummary) -> str:
+    """The link that opens BG Stats' "import a play" dialog with this game's result.
+
+    The fields are those documented at
+    https://www.bgstatsapp.com/support/push-plays-to-bg-stats-from-other-apps-or-websites/
+    (`createPlay.html?data=` + URL-encoded JSON: playDate "YYYY-MM-DD HH:MM:SS", durationMin,
+    comments, game {name, bggId, highestWins, noPoints, sourceGameId}, players [{name, score,
+    rank, winner, startPlayer}]). Every game here is won by the highest score.
+    """
+    starter = session.options.get("first", session.players[0])
+    standings = {standing.player: standing for standing in session.standings()}
+    game: dict[str, Any] = {"name": session.game.title, "highestWins": True, "noPoints": False,
+                            "sourceGameId": session.game.id}
+    if session.game.id in BGG_IDS:
+        game["bggId"] = BGG_IDS[session.game.id]
+    play: dict[str, Any] = {
+        "playDate": datetime.fromtimestamp(summary.created).strftime("%Y-%m-%d %H:%M:%S"),
+        "durationMin": max(1, round((summary.updated - summary.created) / 60)),
+        "game": game,
+        "players": [
+            {"name": player, "score": standings[player].score, "rank": standings[player].rank,
+             "winner": standings[player].winner, "startPlayer": player == starter}
+            for player in session.players
+        ],
+    }
+    if session.stopped_note:
+        play["comments"] = session.stopped_note
+    text = json.dumps(play, ensure_ascii=False, separators=(",", ":"))
+    return BGSTATS_CREATE_PLAY + urllib.parse.quote(text, safe="")
+
+
+# --- backups -----------------------------------------------------------------------
+
+
+class Backup(NamedTuple):
+    name: str  # companion-2026-12-01.json, in the data folder's backups/
+    day: date
+    size: int  # bytes
+
+
+def backups(store: Store) -> list[Backup]:
+    """The backups in the data folder, newest first."""
+    found = []
+    with _speaking(store, "store.unreadable"):
+        entries = store.folder.scan(BACKUPS)
+    for entry in entries:
+        day = _backup_day(entry.name)
+        if day is not None:
+            found.append(Backup(entry.name, day, entry.size))
+    return sorted(found, key=lambda backup: backup.day, reverse=True)
+
+
+def backup_name(day: date) -> str:
+    return f"{BACKUP_PREFIX}{day.isoformat()}.json"
+
+
+def write_backup(store: Store, today: date | None = None) -> str | None:
+    """Keep today's copy of the whole archive unless there is one (or nothing to keep); returns its name.
+
+    Only the last `BACKUPS_KEPT` days are kept. StoreError when the disk refuses.
+    """
+    day = date.today() if today is None else today
+    name = backup_name(day)
+    present = backups(store)
+    if any(backup.name == name for backup in present) or not store.listing():
+        return None
+    data = export_json(store)
+    with _speaking(store, "store.not_created"):
+        store.folder.ensure(BACKUPS)
+        store.folder.write(f"{BACKUPS}/{name}", data)
+        for old in sorted([*present, Backup(name, day, len(data))], key=lambda backup: backup.day)[:-BACKUPS_KEPT]:
+            store.folder.remove(f"{BACKUPS}/{old.name}")
+    return name
+
+
+def restore_backup(store: Store, name: str) -> ImportReport:
+    """Import a backup: its sessions not present come back, those present count as duplicates."""
+    if _backup_day(name) is None:
+        return ImportReport(refused=[Refusal(name, "It is not the name of a backup.")])
+    with _speaking(store, "store.unreadable"):
+        data = store.folder.read(f"{BACKUPS}/{name}")
+    if data is None:
+        return ImportReport(refused=[Refusal(name, "There is no such backup.")])
+    return import_json(store, data)
+
+
+def _backup_day(name: str) -> date | None:
+    if not (name.startswith(BACKUP_PREFIX) and name.endswith(".json")):
+        return None
+    try:
+        return date.fromisoformat(name[len(BACKUP_PREFIX) : -len(".json")])
+    except ValueError:
+        return None
+
+
+# --- helpers -------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def _speaking(store: Store, message_id: str) -> Iterator[None]:
+    """Turn an OSError into StoreError(message_id) saying in words what the disk refused."""
+    try:
+        yield
+    except OSError as error:
+        raise StoreError(message_id, reason=os_reason(error, store.directory)) from error
+
+
+def _shown_path(store: Store, name: str) -> str:
+    return name if store.directory is None else str(store.directory / name)

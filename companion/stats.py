@@ -1,0 +1,278 @@
+"""What the table wants to look at after its games: statistics, and a game's score over time.
+
+Statistics read only the finished games' summaries with their kept results
+(`Store.finished()`): no game is replayed, so 10,000 games cost one pass over the list.
+A player is a name compared as the rules compare names (case, Unicode form and invisible
+marks ignored); a renamed player (`rename_player`) keeps their history through the alias
+map saved in the data folder as `players.json`.
+
+`score_series(session)` replays one game for its chart: Heartland money by round (the
+final cargo penalty as a step of its own), TransAmerica points by round, Great Plains
+points by scored zone.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from companion.messages import RuleError
+from companion.rules.base import Stopped, _clean_name, _clean_saved_name
+from companion.rules.transamerica import STARTING_POINTS
+from companion.session import Session
+from companion.store import SessionSummary, StoreError
+from companion.store.errors import os_reason
+from companion.store.storage import Folder, decode, encode
+
+ALIASES = "players.json"
+MAX_ALIAS_STEPS = 64
+
+
+# --- players -----------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=4096)
+def player_key(name: str) -> str:
+    """The key two names share when the app takes them for the same player (as new games check names)."""
+    try:
+        return _clean_name(name)[1]
+    except RuleError:  # a name saved under the first version's looser rule
+        try:
+            return _clean_saved_name(name)[1]
+        except RuleError:
+            return name.casefold()
+
+
+def read_aliases(folder: Folder) -> dict[str, str]:
+    """The renames kept in the data folder: a player's key -> the name they go by now ({} when none)."""
+    try:
+        raw = folder.read(ALIASES)
+        found = decode(raw) if raw else {}
+    except (OSError, ValueError, RecursionError):
+        return {}  # a courtesy file: unreadable, the names stand as played
+    aliases = found.get("aliases") if isinstance(found, dict) else None
+    if not isinstance(aliases, dict):
+        return {}
+    return {key: name for key, name in aliases.items() if isinstance(key, str) and isinstance(name, str)}
+
+
+def rename_player(folder: Folder, old: str, new: str) -> dict[str, str]:
+    """From now on `old` is counted as `new` (their games merge); returns the alias map saved.
+
+    StoreError when the data folder refuses the file; RuleError when `new` is not a name.
+    """
+    name = _clean_name(new)[0]
+    aliases = read_aliases(folder)
+    old_key, new_key = player_key(old), player_key(name)
+    aliases.pop(new_key, None)  # `new` is a name of its own again (renaming back undoes a rename)
+    if old_key != new_key:
+        aliases[old_key] = name
+    for key, target in list(aliases.items()):  # those renamed to `old` before follow it
+        if player_key(target) == old_key:
+            aliases[key] = name
+    try:
+        folder.write(ALIASES, encode({"aliases": aliases}))
+    except OSError as error:
+        raise StoreError("store.not_renamed", reason=os_reason(error)) from error
+    return aliases
+
+
+def _resolve(name: str, aliases: Mapping[str, str]) -> tuple[str, str | None]:
+    """(key, name given by a rename or None) of the player `name` stands for."""
+    key, renamed = player_key(name), None
+    for _ in range(MAX_ALIAS_STEPS):  # a cycle (a hand-edited file) stops somewhere
+        target = aliases.get(key)
+        if target is None or player_key(target) == key:
+            break
+        key, renamed = player_key(target), target
+    return key, renamed
+
+
+# --- statistics --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    name: str  # as renamed, else as last played
+    plays: int
+    wins: int
+    win_rate: float  # wins / plays
+    average_score: float | None  # None when the games counted are of different kinds
+    best_score: int | None
+    longest_streak: int  # most wins in a row, in the order the games were played
+
+
+@dataclass(frozen=True)
+class Statistics:
+    game: str | None  # the game counted, None for all of them
+    plays: int
+    average_length: float | None  # rounds (zones for Great Plains); None when games of different kinds are counted
+    players: list[PlayerStats]  # most wins first, then most plays, then name
+    # head_to_head[a][b]: the games in which a finished ahead of b (a tie counts for neither)
+    head_to_head: dict[str, dict[str, int]] = field(default_factory=dict)
+
+    def player(self, name: str) -> PlayerStats | None:
+        key = player_key(name)
+        return next((stats for stats in self.players if player_key(stats.name) == key), None)
+
+
+@dataclass
+class _Tally:
+    name: str
+    plays: int = 0
+    wins: int = 0
+    total: float = 0
+    best: float | None = None
+    streak: int = 0
+    longest: int = 0
+
+
+def statistics(
+    finished: Iterable[SessionSummary], *, game: str | None = None, since: float | None = None,
+    until: float | None = None, aliases: Mapping[str, str] | None = None,
+) -> Statistics:
+    """Statistics of the finished games of `game` (all games: None) started in [since, until).
+
+    `finished` is what `Store.finished()` gives; a game without a kept result is skipped.
+    """
+    chosen = sorted((summary for summary in finished if summary.is_over and summary.result is not None
+                     and (game is None or summary.game == game)
+                     and (since is None or summary.created >= since) and (until is None or summary.created < until)),
+                    key=lambda summary: (summary.created, summary.id))
+    aliases = aliases or {}
+    resolved: dict[str, tuple[str, str | None]] = {}
+    tallies: dict[str, _Tally] = {}
+    beaten: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    length = 0
+    for summary in chosen:
+        result = summary.result
+        assert result is not None
+        length += result.length
+        keys = []
+        for seat, name in enumerate(summary.players):
+            found = resolved.get(name)
+            if found is None:
+                found = resolved[name] = _resolve(name, aliases)
+            key, renamed = found
+            keys.append(key)
+            tally = tallies.get(key)
+            if tally is None:
+                tally = tallies[key] = _Tally(name)
+            tally.name = renamed or name
+            _count(tally, result.scores[seat], name in summary.winners)
+        for seat, key in enumerate(keys):
+            for other, other_key in enumerate(keys):
+                if result.ranks[seat] < result.ranks[other] and key != other_key:
+                    beaten[key][other_key] += 1
+    mixed = len({summary.game for summary in chosen}) > 1
+    players = sorted((_player_stats(tally, mixed) for tally in tallies.values()),
+                     key=lambda stats: (-stats.wins, -stats.plays, player_key(stats.name)))
+    names = {key: tally.name for key, tally in tallies.items()}
+    head_to_head = {names[key]: {names[other]: count for other, count in row.items()} for key, row in beaten.items()}
+    average_length = None if mixed or not chosen else length / len(chosen)
+    return Statistics(game, len(chosen), average_length, players, head_to_head)
+
+
+def statistics_by_game(finished: Iterable[SessionSummary], **filters: Any) -> dict[str, Statistics]:
+    """`statistics` of each game played (the same filters but `game`)."""
+    summaries = list(finished)
+    return {game: statistics(summaries, game=game, **filters) for game in sorted({s.game for s in summaries})}
+
+
+def _count(tally: _Tally, score: float, won: bool) -> None:
+    tally.plays += 1
+    tally.total += score
+    tally.best = score if tally.best is None else max(tally.best, score)
+    if won:
+        tally.wins += 1
+        tally.streak += 1
+        tally.longest = max(tally.longest, tally.streak)
+    else:
+        tally.streak = 0
+
+
+def _player_stats(tally: _Tally, mixed: bool) -> PlayerStats:
+    return PlayerStats(
+        name=tally.name, plays=tally.plays, wins=tally.wins, win_rate=tally.wins / tally.plays,
+        average_score=None if mixed else tally.total / tally.plays,
+        best_score=None if mixed or tally.best is None else int(tally.best),
+        longest_streak=tally.longest,
+    )
+
+
+# --- a game's score over time ---------------------------------------------------------
+
+
+class Step(NamedTuple):
+    kind: str  # "start", "round" (after round `number`), "penalty" (Heartland's cargo), "zone", "final"
+    number: int  # the round or zone just counted (0 at the start)
+    values: tuple[int, ...]  # by seat: money (Heartland) or points
+
+
+class ScoreSeries(NamedTuple):
+    players: tuple[str, ...]
+    unit: str  # "money" or "points"
+    steps: list[Step]
+
+    def of(self, player: str) -> list[int]:
+        seat = self.players.index(player)
+        return [step.values[seat] for step in self.steps]
+
+
+def score_series(session: Session) -> ScoreSeries:
+    """The chart of a game, as far as its cursor: one step per round or zone counted."""
+    state = _unstopped(session.state)
+    if session.game.id == "heartland":
+        return ScoreSeries(session.players, "money", _heartland_steps(session))
+    if session.game.id == "transamerica":
+        return ScoreSeries(session.players, "points", _transamerica_steps(state))
+    if session.game.id == "great_plains":
+        return ScoreSeries(session.players, "points", _great_plains_steps(state))
+    standings = {standing.player: standing.score for standing in session.standings()}
+    return ScoreSeries(session.players, "points", [Step("final", 0, tuple(standings[p] for p in session.players))])
+
+
+def _unstopped(state: Any) -> Any:
+    return state.state if isinstance(state, Stopped) else state
+
+
+def _heartland_steps(session: Session) -> list[Step]:
+    game, players = session.game, session.players
+    state = game.setup(players, session.options)
+    steps = [Step("start", 0, tuple(truck.money for truck in state.trucks))]
+    counted = 0
+    for event in session.events:
+        state = _unstopped(game.apply_event(state, players, event, saved=True)[0])
+        if state.round - 1 > counted:  # a round just ended
+            counted = state.round - 1
+            steps.append(Step("round", counted, tuple(truck.money for truck in state.trucks)))
+    turn = state.turn
+    if (turn.number, turn.move, turn.action) != (counted * len(players) + 1, None, None):
+        # the round in progress, or a final round that ended before every seat had played again
+        counted += 1
+        steps.append(Step("round", counted, tuple(truck.money for truck in state.trucks)))
+    if session.is_over:
+        steps.append(Step("penalty", counted, tuple(truck.money - truck.penalty for truck in state.trucks)))
+    return steps
+
+
+def _transamerica_steps(state: Any) -> list[Step]:
+    points = [STARTING_POINTS] * len(state.players)
+    steps = [Step("start", 0, tuple(points))]
+    for number, losses in enumerate(state.rounds, start=1):
+        points = [before - lost for before, lost in zip(points, losses, strict=True)]
+        steps.append(Step("round", number, tuple(points)))
+    return steps
+
+
+def _great_plains_steps(state: Any) -> list[Step]:
+    points = [0] * len(state.players)
+    steps = [Step("start", 0, tuple(points))]
+    for number, zone in enumerate(state.zones, start=1):
+        if zone.winner_seat is not None:
+            points[zone.winner_seat] += zone.points
+        steps.append(Step("zone", number, tuple(points)))
+    return steps

@@ -1,0 +1,276 @@
+"""Export and import: the archive leaves one data folder and comes back into another unchanged;
+whatever an archive holds that the rules refuse is named, with the reason, and changes nothing."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import urllib.parse
+from pathlib import Path
+from typing import Any
+
+import pytest
+from archive_helpers import great_plains, heartland, transamerica
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion import archive
+from companion.archive import MAX_IMPORT_BYTES, bgstats_play_url, export_csv, export_json, import_json, save_export
+from companion.session import Session
+from companion.store import Store
+from companion.store.storage import MemoryFolder
+
+
+def finished_transamerica(store: Store, players: list[str], missing: list[dict[str, int]], title: str = "") -> str:
+    session = Session.new("transamerica", players)
+    for round_missing in missing:
+        session.apply({"type": "end_round", "missing": round_missing})
+    return store.put(session, created=1_700_000_000.0, title=title, updated=1_700_002_700.0)
+
+
+def table_of_three(store: Store) -> str:
+    """Ann connects both rounds; Bob loses 6 then 7 (0 left), Cy 2 and 2 (9 left)."""
+    return finished_transamerica(store, ["Ann", "Bob", "Cy"], [{"Ann": 0, "Bob": 6, "Cy": 2},
+                                                               {"Ann": 0, "Bob": 7, "Cy": 2}], "Friday")
+
+
+def archive_of(*sessions: dict[str, Any], version: int = 1, fmt: str = "companion-archive") -> bytes:
+    return json.dumps({"format": fmt, "version": version, "sessions": list(sessions)}).encode()
+
+
+def exported_sessions(store: Store) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = json.loads(export_json(store))["sessions"]
+    return found
+
+
+# --- export ------------------------------------------------------------------------
+
+
+def test_the_archive_holds_each_session_as_stored_with_its_id_title_and_times() -> None:
+    store = Store.in_memory()
+    session_id = table_of_three(store)
+    unfinished = store.new("heartland", ["Ann", "Bob"])
+    document = json.loads(export_json(store))
+    assert document["format"] == "companion-archive" and document["version"] == 1
+    by_id = {entry["id"]: entry for entry in document["sessions"]}
+    entry = by_id[session_id]
+    assert {key: entry[key] for key in ("title", "created", "updated", "finished")} == {
+        "title": "Friday", "created": 1_700_000_000.0, "updated": 1_700_002_700.0, "finished": 1_700_002_700.0}
+    assert {key: value for key, value in entry.items() if key not in archive.KEPT_FIELDS} == \
+        store.peek(session_id).to_dict()
+    assert by_id[unfinished.id or ""]["finished"] is None
+
+
+def test_an_export_of_chosen_sessions_holds_those_only() -> None:
+    store = Store.in_memory()
+    kept = table_of_three(store)
+    table_of_three(store)
+    assert [entry["id"] for entry in json.loads(export_json(store, [kept]))["sessions"]] == [kept]
+
+
+def test_the_csv_has_one_row_per_player_of_each_finished_game() -> None:
+    store = Store.in_memory()
+    session_id = table_of_three(store)
+    store.new("heartland", ["Ann", "Bob"])  # unfinished: no rows
+    rows = list(csv.DictReader(io.StringIO(export_csv(store))))
+    assert list(rows[0]) == ["session_id", "date", "game", "player", "seat", "score", "rank", "winner"]
+    assert [(row["player"], row["seat"], row["score"], row["rank"], row["winner"]) for row in rows] == [
+        ("Ann", "1", "13", "1", "true"), ("Bob", "2", "0", "3", "false"), ("Cy", "3", "9", "2", "false")]
+    assert {row["session_id"] for row in rows} == {session_id}
+    assert {row["game"] for row in rows} == {"transamerica"}
+    assert rows[0]["date"][:4] == "2023"
+
+
+def test_an_export_is_saved_in_the_exports_folder_and_its_path_given(tmp_path: Path) -> None:
+    with Store(tmp_path / "data") as store:
+        table_of_three(store)
+        path = save_export(store, "companion-2026-12-01-1930.csv", export_csv(store))
+    assert Path(path) == tmp_path / "data" / "exports" / "companion-2026-12-01-1930.csv"
+    assert Path(path).read_text(encoding="utf-8").startswith("session_id,date,game")
+    assert archive.export_name("json", 0).startswith("companion-19")
+
+
+# --- import: the round trip ----------------------------------------------------------
+
+GAMES = st.one_of(
+    st.builds(lambda turns: heartland(["Ann", "Bob", "Cy"], turns), st.integers(0, 6)),
+    st.builds(lambda finished: transamerica(["Kim", "Lou"], finished), st.booleans()),
+    st.builds(lambda tokens: great_plains(["Zoë", "Łukasz"], tokens), st.integers(0, 10)),
+)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(GAMES, st.integers(0, 3), st.text(max_size=20)), max_size=4))
+def test_export_then_import_into_an_empty_store_gives_the_same_sessions(
+        games: list[tuple[Session, int, str]]) -> None:
+    source = Store.in_memory()
+    for number, (played, undone, title) in enumerate(games):
+        session = Session.from_dict(played.to_dict())
+        for _ in range(min(undone, session.cursor)):
+            session.undo()  # a redo tail travels too
+        source.put(session, created=1_000.0 + number, title=title, updated=2_000.0 + number)
+    target = Store.in_memory()
+    report = import_json(target, export_json(source))
+    assert report.refused == [] and report.duplicates == []
+    assert sorted(report.imported) == sorted(summary.id for summary in source.sessions())
+    for summary in source.sessions():
+        before, after = source.peek(summary.id), target.peek(summary.id)
+        assert after.to_dict() == before.to_dict()
+        assert after.cursor == before.cursor
+        assert after.standings() == before.standings()
+    assert [(s.id, s.title, s.created, s.updated, s.is_over, s.winners, s.result) for s in target.sessions()] == \
+        [(s.id, s.title, s.created, s.updated, s.is_over, s.winners, s.result) for s in source.sessions()]
+
+
+def test_the_same_file_imported_twice_adds_nothing_the_second_time() -> None:
+    source = Store.in_memory()
+    table_of_three(source)
+    data = export_json(source)
+    target = Store.in_memory()
+    first = import_json(target, data)
+    second = import_json(target, data)
+    assert len(first.imported) == 1 and second.imported == [] and second.duplicates == first.imported
+    assert len(target.sessions()) == 1
+
+
+def test_a_session_whose_id_is_taken_by_another_game_comes_in_as_a_copy() -> None:
+    folder = MemoryFolder()
+    target = Store.in_memory(folder)
+    session_id = table_of_three(target)
+    entry = exported_sessions(target)[0]
+    entry["title"] = "Saturday"
+    report = import_json(target, archive_of(entry))
+    (copy_id,) = report.imported
+    assert copy_id != session_id and report.duplicates == []
+    assert {summary.title for summary in Store.in_memory(folder).sessions()} == {"Friday", "Saturday"}
+
+
+# --- import: what is refused -----------------------------------------------------------
+
+
+def a_session() -> dict[str, Any]:
+    store = Store.in_memory()
+    table_of_three(store)
+    return exported_sessions(store)[0]
+
+
+def refused_alone(data: bytes) -> str:
+    """The one reason given when nothing is imported, after checking the store is left as it was."""
+    store = Store.in_memory()
+    report = import_json(store, data)
+    assert report.imported == [] and report.duplicates == [] and store.sessions() == []
+    (refusal,) = report.refused
+    assert refusal.reason.endswith(".") and "\n" not in refusal.reason
+    return str(refusal)
+
+
+@pytest.mark.parametrize(("data", "words"), [
+    (b"{not json", "not readable JSON"),
+    (b"\xff\xfe", "not readable JSON"),
+    (b"[]", "not a Companion archive"),
+    (archive_of(fmt="bgstats"), "not a Companion archive"),
+    (archive_of(version=2), "newer version of Companion (archive version 2)"),
+    (archive_of(version=0), "version is missing"),
+    (b'{"format": "companion-archive", "version": 1}', "no list of sessions"),
+    (b"[" * 100_000 + b"]" * 100_000, "nested deeper than an archive"),
+    (archive_of({"id": "a", "events": [[[[[[1]]]]]]}), "nested deeper than an archive"),
+], ids=["broken JSON", "not UTF-8", "a list", "another format", "newer", "no version", "no sessions",
+        "deep brackets", "deep event"])
+def test_a_file_that_is_not_an_archive_is_refused_in_one_sentence(data: bytes, words: str) -> None:
+    assert words in refused_alone(data)
+    assert refused_alone(data).startswith("the file: ")
+
+
+def test_a_file_over_20_mb_is_refused_before_it_is_read() -> None:
+    padding = b" " * (MAX_IMPORT_BYTES + 1 - len(archive_of()))
+    assert "at most 20 MB" in refused_alone(archive_of() + padding)
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    (lambda entry: entry.update(game="chess"), "not one this version knows"),
+    (lambda entry: entry["events"].append({"type": "end_round", "missing": {"Ann": 1, "Bob": 1, "Cy": 1}}),
+     "event 3 was refused"),
+    (lambda entry: entry.update(cursor=9), "undo position 9 is out of range"),
+    (lambda entry: entry.update(cursor=-1), "undo position -1 is out of range"),
+    (lambda entry: entry.update(format=7), "format 7 is not supported"),
+    (lambda entry: entry.update(players=["Ann", "Ann", "Cy"]), "Ann"),
+    (lambda entry: entry.update(created="yesterday"), "creation time is not a time"),
+    (lambda entry: entry.pop("created"), "creation time is missing"),
+    (lambda entry: entry.update(id="../x"), "id is missing"),
+    (lambda entry: entry.update(extra=1), "fields an archive does not have: extra"),
+], ids=["unknown game", "illegal event", "cursor past the log", "negative cursor", "session format",
+        "twin players", "bad time", "no time", "bad id", "extra field"])
+def test_a_session_the_rules_refuse_is_named_with_the_reason_and_the_others_come_in(change: Any, words: str) -> None:
+    good, bad = a_session(), a_session()
+    change(bad)
+    store = Store.in_memory()
+    report = import_json(store, archive_of(bad, good))
+    assert report.imported == [good["id"]]
+    (refusal,) = report.refused
+    assert words in refusal.reason
+    assert refusal.session in (bad.get("id"), "session 1")
+    assert [summary.id for summary in store.sessions()] == [good["id"]]
+
+
+def test_a_session_that_is_not_a_set_of_fields_is_named_by_its_place() -> None:
+    report = import_json(Store.in_memory(), archive_of(a_session(), [1, 2]))  # type: ignore[arg-type]
+    assert [str(refusal) for refusal in report.refused] == ["session 2: It is not a set of named fields."]
+
+
+def test_an_import_that_is_not_bytes_is_one_sentence() -> None:
+    report = import_json(Store.in_memory(), "text")  # type: ignore[arg-type]
+    assert [str(refusal) for refusal in report.refused] == ["the file: It is not the content of a file."]
+
+
+# --- BG Stats ------------------------------------------------------------------------
+
+# The field names BG Stats documents for createPlay (see companion/archive.py).
+PLAY_FIELDS = {"board", "durationMin", "comments", "game", "location", "playDate", "players", "sourcePlayId"}
+GAME_FIELDS = {"bggId", "highestWins", "name", "noPoints", "sourceGameId"}
+PLAYER_FIELDS = {"startPlayer", "name", "rank", "role", "score", "sourcePlayerId", "winner"}
+
+
+def decoded(url: str) -> dict[str, Any]:
+    prefix = "https://app.bgstatsapp.com/createPlay.html?data="
+    assert url.startswith(prefix)
+    query = urllib.parse.urlsplit(url).query
+    (data,) = urllib.parse.parse_qs(query)["data"]
+    found: dict[str, Any] = json.loads(data)
+    return found
+
+
+def test_the_bg_stats_link_carries_the_play_in_the_documented_fields() -> None:
+    store = Store.in_memory()
+    session_id = table_of_three(store)
+    summary = next(summary for summary in store.sessions() if summary.id == session_id)
+    play = decoded(bgstats_play_url(store.peek(session_id), summary))
+    assert set(play) <= PLAY_FIELDS and set(play["game"]) <= GAME_FIELDS
+    assert all(set(player) <= PLAYER_FIELDS for player in play["players"])
+    assert play["game"] == {"name": "TransAmerica", "highestWins": True, "noPoints": False,
+                            "sourceGameId": "transamerica"}  # no BoardGameGeek id known for it
+    assert play["durationMin"] == 45
+    assert len(play["playDate"]) == 19 and play["playDate"].startswith("2023-11-1")
+    assert play["players"] == [
+        {"name": "Ann", "score": 13, "rank": 1, "winner": True, "startPlayer": True},
+        {"name": "Bob", "score": 0, "rank": 3, "winner": False, "startPlayer": False},
+        {"name": "Cy", "score": 9, "rank": 2, "winner": False, "startPlayer": False},
+    ]
+
+
+def test_the_bg_stats_link_names_heartland_by_its_boardgamegeek_id_and_a_stop_by_its_note() -> None:
+    store = Store.in_memory()
+    session = store.new("heartland", ["Zoë & Co", "Bob"])
+    session.apply({"type": "end_game", "note": "50% done, #late?"})
+    summary = store.sessions()[0]
+    play = decoded(bgstats_play_url(session, summary))
+    assert play["game"]["bggId"] == 111417 and play["comments"] == "50% done, #late?"
+    assert play["players"][0]["name"] == "Zoë & Co" and play["durationMin"] >= 1
+
+
+def test_great_plains_names_who_placed_first_as_the_start_player() -> None:
+    store = Store.in_memory()
+    session = store.new("great_plains", ["Zoë", "Łukasz"], {"first": "Łukasz"})
+    session.apply({"type": "end_game", "note": "rain"})
+    play = decoded(bgstats_play_url(session, store.sessions()[0]))
+    assert [player["startPlayer"] for player in play["players"]] == [False, True]
