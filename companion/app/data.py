@@ -14,8 +14,10 @@ home screen shows one page at a time, from the store's summaries (no file is rea
 from __future__ import annotations
 
 import threading
+from datetime import date
 from typing import Any, NamedTuple
 
+from companion import archive, stats
 from companion.app.screens import game_screen
 from companion.app.ui_state import UiStateFile, View
 from companion.rules import GAMES
@@ -213,3 +215,76 @@ class AppData:
 
     def recall(self, name: str) -> int | None:
         return self._ui_state.habits().get(name)
+
+    # --- after the game: statistics, charts, export, import, backups ----------------------
+
+    def finished(self) -> list[SessionSummary]:
+        """Finished games with their kept results, newest first; none when the saved games cannot be read."""
+        try:
+            return self.store.finished()
+        except StoreError:
+            return []
+
+    def statistics(self, game: str | None = None, since: float | None = None, until: float | None = None
+                   ) -> stats.Statistics:
+        """Statistics of the finished games of `game` (None: all) started in [since, until), renames applied."""
+        return stats.statistics(self.finished(), game=game, since=since, until=until,
+                                aliases=stats.read_aliases(self.store.folder))
+
+    def statistics_by_game(self, since: float | None = None, until: float | None = None
+                           ) -> dict[str, stats.Statistics]:
+        return stats.statistics_by_game(self.finished(), since=since, until=until,
+                                        aliases=stats.read_aliases(self.store.folder))
+
+    def rename_player(self, old: str, new: str) -> None:
+        """Count `old`'s games as `new`'s from now on; StoreError or RuleError (a sentence) when it cannot."""
+        with self._lock:
+            stats.rename_player(self.store.folder, old, new)
+
+    def score_series(self, session_id: str) -> stats.ScoreSeries:
+        """The chart of a game (StoreError when it cannot be read)."""
+        return stats.score_series(self._sessions.get(session_id) or self.store.peek(session_id))
+
+    def bgstats_url(self, session_id: str) -> str:
+        """BG Stats' createPlay link for a game (StoreError when it cannot be read)."""
+        summary = next((summary for summary in self.store.listing() if summary.id == session_id), None)
+        if summary is None:
+            raise StoreError("store.not_found", id=session_id)
+        return archive.bgstats_play_url(self._sessions.get(session_id) or self.store.peek(session_id), summary)
+
+    def export(self, kind: str, session_ids: list[str] | None = None) -> tuple[str, bytes]:
+        """(file name, content) of an export, `kind` "json" (the chosen games, all by default) or "csv"."""
+        if kind == "csv":
+            return archive.export_name("csv"), archive.export_csv(self.store).encode("utf-8")
+        return archive.export_name("json"), archive.export_json(self.store, session_ids)
+
+    def save_export(self, kind: str, session_ids: list[str] | None = None) -> str:
+        """Write an export into the data folder's exports/ and return its path (where no file dialog is offered)."""
+        name, data = self.export(kind, session_ids)
+        return archive.save_export(self.store, name, data)
+
+    def import_archive(self, data: bytes) -> archive.ImportReport:
+        """Add an archive's games; never raises: the report names what was refused and why."""
+        with self._lock:
+            return archive.import_json(self.store, data)
+
+    def backup_if_due(self, today: date | None = None) -> str | None:
+        """Keep today's backup unless there is one (call once a start, off the UI thread); never raises."""
+        try:
+            return archive.write_backup(self.store, today)
+        except StoreError:
+            return None  # a backup is a courtesy: a full disk must not stop a game
+
+    def backups(self) -> list[archive.Backup]:
+        try:
+            return archive.backups(self.store)
+        except StoreError:
+            return []
+
+    def restore_backup(self, name: str) -> archive.ImportReport:
+        """Bring back the games of a backup that are missing; nothing present is overwritten."""
+        with self._lock:
+            try:
+                return archive.restore_backup(self.store, name)
+            except StoreError as error:
+                return archive.ImportReport(refused=[archive.Refusal(name, str(error))])
