@@ -1,4 +1,4 @@
-"""Command line: `companion [--web] [--share] [--share-host ADDRESS] [--port N] [--data DIR]`.
+"""Command line: `companion [--web] [--share] [--share-host ADDRESS] [--port N] [--data DIR] [--lang en|fr|es]`.
 
 Every problem ends as one line on stderr and exit code 1 (2 for a bad argument), never a
 traceback: the data folder, the port and the address to share on are checked before the
@@ -21,6 +21,7 @@ from companion.app.data import AppData
 from companion.app.desktop import desktop_problem
 from companion.app.main import make_main, run_kwargs
 from companion.app.share import Listener, ShareError, Sharing, display_code, lan_address
+from companion.messages import LANGUAGES
 from companion.store import Store, StoreError, default_data_dir
 
 log = logging.getLogger(__name__)
@@ -37,6 +38,8 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
                                                              "with the phones at the table (local network)")
     parser.add_argument("--share-host", metavar="ADDRESS", help="the local-network address to share on (default: "
                                                                 "this device's address on its network)")
+    parser.add_argument("--lang", choices=LANGUAGES, help="the language of the app (default: as chosen in "
+                                                          "Settings, else the device's)")
     return parser.parse_args(argv)
 
 
@@ -93,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
         if sharing.host is None:
             return fail("no local network found to share on: join the table's Wi-Fi, or name the address "
                         "with --share-host")
-    app = make_main(data, sharing)
+    app = make_main(data, sharing, language=args.lang)
     problem = None if args.web or args.share else desktop_problem()
     if not args.web and not args.share and problem is None:
         sharing.listener = window_share_listener(app, sharing, args.port)

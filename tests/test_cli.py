@@ -209,7 +209,7 @@ def test_an_index_written_by_a_newer_version(served: list[tuple[str, int]], tmp_
 def test_an_unexpected_error_is_still_one_line(served: list[tuple[str, int]], tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch,
                                                capsys: pytest.CaptureFixture[str]) -> None:
-    def broken(*args: Any) -> None:
+    def broken(*args: Any, **kwargs: Any) -> None:
         raise RuntimeError("something nobody foresaw")
 
     monkeypatch.setattr(cli, "make_main", broken)
@@ -345,7 +345,8 @@ def test_a_desktop_window_can_share_through_a_web_door_of_its_own(
     monkeypatch.setattr(flet_desktop, "ensure_client_cached", lambda: tmp_path)
     made: list[Any] = []
     real_make_main = cli.make_main
-    monkeypatch.setattr(cli, "make_main", lambda data, sharing: made.append(sharing) or real_make_main(data, sharing))
+    monkeypatch.setattr(cli, "make_main", lambda data, sharing, **options: made.append(sharing)
+                        or real_make_main(data, sharing, **options))
     assert cli.main(["--data", str(tmp_path), "--port", "8551", "--share-host", "127.0.0.2"]) == 0
     (sharing,) = made
     assert runs and isinstance(sharing.listener, web.WindowShareListener) and sharing.listener.port == 8551

@@ -20,11 +20,13 @@ log = logging.getLogger(__name__)
 WAKELOCK_TIMEOUT_S = 2
 
 
-def make_main(data: AppData, sharing: Sharing | None = None) -> Callable[[ft.Page], None]:
+def make_main(data: AppData, sharing: Sharing | None = None, language: str | None = None
+              ) -> Callable[[ft.Page], None]:
     """A `main` bound to one data folder; every page of this process shares it.
 
     With `sharing`, a game screen can be shared with the phones at the table; a page opened
     by a phone that joined (`current_guest`, set by the web door) follows the shared game.
+    `language` (`--lang`) outranks Settings and the device on every page.
     """
 
     def main(page: ft.Page) -> None:
@@ -37,7 +39,8 @@ def make_main(data: AppData, sharing: Sharing | None = None) -> Callable[[ft.Pag
         page.window.width, page.window.height = 480, 900
         page.window.min_width, page.window.min_height = 360, 560
         guest = current_guest.get() if sharing is not None else None
-        shell = Shell(page, data, screens.build, screens.sheet, sharing=sharing, guest=guest)
+        shell = Shell(page, data, screens.build, screens.sheet, sharing=sharing, guest=guest,
+                      language=language)
         # A dropped socket (a phone's screen locked, Wi-Fi blinked, a reload) keeps the page's
         # session and its game: the client reconnects to it. Only an expired session lets go.
         page.on_close = lambda _: shell.release()
@@ -46,9 +49,11 @@ def make_main(data: AppData, sharing: Sharing | None = None) -> Callable[[ft.Pag
         page.on_platform_brightness_change = lambda _: shell.render()  # player colours have a shade per theme
         if sharing is not None and guest is not None:
             follow_connection(page, sharing, guest)
+        page.on_locale_change = lambda event: shell.device_locales(event.locales)
         keep_awake(page)
         shell.mount()
         shell.resume()
+        page.run_task(shell.learn_device_locales)
 
     return main
 

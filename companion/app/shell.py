@@ -26,8 +26,9 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 from flet.controls.context import _context_page
 
+from companion import i18n
 from companion.app.share import Role, Share, ShareError, Sharing
-from companion.messages import RuleError
+from companion.messages import LANGUAGES, Message, RuleError
 from companion.session import Session, StaleError
 from companion.store import StoreError
 
@@ -35,13 +36,16 @@ if TYPE_CHECKING:
     from companion.app.data import AppData
 
 _sheet_numbers = itertools.count(1)
-VIEWER_REFUSAL = "You follow this game. The host can let you keep score."
+# Settings' language, kept among the table's habits (numbers) as its place in LANGUAGES; -1 follows the device.
+LANGUAGE_HABIT = "language"
+VIEWER_REFUSAL = i18n.t("ui.share.viewer")  # in English; a page says it in its own language
+FOLLOW_DEVICE = -1
 SEEN_TIMEOUT_S = 3  # a browser that does not answer is taken to show the redraw after this
 
 
 @dataclass
 class UiState:
-    screen: str = "home"  # "home", "new", "game", or "stopped" (a phone whose share ended)
+    screen: str = "home"  # "home", "new", "settings", "game", or "stopped" (a phone whose share ended)
     panel: str | None = None  # the open sheet: "log", "load", "end_round", ...
     draft: dict[str, Any] = field(default_factory=dict)  # the open sheet's (or screen's) inputs
     notice: str | None = None  # the last refusal or warning, in words
@@ -76,6 +80,7 @@ class Shell:
         *,
         sharing: Sharing | None = None,
         guest: str | None = None,
+        language: str | None = None,
     ) -> None:
         self.page = page
         self.store = store
@@ -90,6 +95,9 @@ class Shell:
         self._confirming: set[asyncio.Task[None]] = set()
         self.connected = True  # False while the page's socket is gone; it is redrawn when it comes back
         self.sharing: Any = None  # the table's Sharing, when this process offers one
+        self.command_line_language = i18n.supported(language)
+        self.device_languages: list[str] = []
+        self.language = self.pick_language()
         page.pubsub.subscribe(self._on_game_changed)
         self.sharing = sharing
         # Flet finds the page a redraw belongs to in a context variable: work this page is
@@ -127,6 +135,52 @@ class Shell:
             await asyncio.wait_for(self.page.get_device_info(), SEEN_TIMEOUT_S)
         if self.session is not None and self.session.id == drawn[0]:
             self.seen_version = max(self.seen_version or 0, drawn[1])
+
+    # --- language -------------------------------------------------------------------
+
+    @property
+    def chosen_language(self) -> str | None:
+        """The language picked in Settings, or None to follow the device."""
+        index = self.store.recall(LANGUAGE_HABIT)
+        return LANGUAGES[index] if index is not None and 0 <= index < len(LANGUAGES) else None
+
+    @property
+    def device_language(self) -> str:
+        return i18n.choose(device=self.device_languages)
+
+    def pick_language(self) -> str:
+        return i18n.choose(self.command_line_language, self.chosen_language, self.device_languages)
+
+    def set_language(self, language: str | None) -> None:
+        """Settings: show the app in `language` from now on (None: as the device), and keep the choice."""
+        self.store.remember(LANGUAGE_HABIT, FOLLOW_DEVICE if language is None else LANGUAGES.index(language))
+        self.command_line_language = None  # the table's own choice outranks how the app was started
+        self._use_language(self.pick_language())
+
+    def device_locales(self, locales: list[Any]) -> None:
+        """The device's preferred languages (Flet's locales), in order; the app follows them unless told otherwise."""
+        self.device_languages = [locale.language_code for locale in locales]
+        self._use_language(self.pick_language())
+
+    async def learn_device_locales(self) -> None:
+        # Some clients never answer (a test client, an old browser): the app stays as it is.
+        with contextlib.suppress(Exception):
+            info = await asyncio.wait_for(self.page.get_device_info(), SEEN_TIMEOUT_S)
+            self.device_locales(list(info.locales))
+
+    def _use_language(self, language: str) -> None:
+        if language != self.language:
+            self.language = language
+            self.render()
+
+    def t(self, message_id: str, **params: Any) -> str:
+        """A screen's words in the page's language."""
+        return i18n.t(message_id, self.language, **params)
+
+    def say(self, error: Exception) -> str:
+        """A refusal or a saved game's fault in the page's language (anything else as it reads)."""
+        message = getattr(error, "message", None)
+        return message.text(self.language) if isinstance(message, Message) else str(error)
 
     # --- rendering ------------------------------------------------------------------
 
@@ -172,6 +226,11 @@ class Shell:
         self.ui = UiState(screen="new", draft=dict(draft))
         self.render()
 
+    def go_settings(self) -> None:
+        self._release_session()
+        self.ui = UiState(screen="settings")
+        self.render()
+
     def open_session(self, session_id: str, panel: str | None = None, draft: dict[str, Any] | None = None) -> None:
         if self.guest is not None and session_id != self._guest_game():
             return
@@ -179,7 +238,7 @@ class Shell:
         try:
             self.session = self.store.open(session_id)
         except Exception as error:  # the store says in words why (damaged, busy, newer format)
-            self.ui = UiState(notice=str(error))
+            self.ui = UiState(notice=self.say(error))
             self.render()
             return
         self.ui = UiState(screen="game")
@@ -194,10 +253,10 @@ class Shell:
         try:
             session = self.store.new(game, players, options)
         except (RuleError, StoreError) as error:
-            self.show_notice(str(error))
+            self.show_notice(self.say(error))
             return
         except OSError as error:
-            self.show_notice(f"The game could not be saved: {error.strerror or error}.")
+            self.show_notice(self.t("ui.not_saved", reason=error.strerror or error))
             return
         self.session = session
         self.ui = UiState(screen="game")
@@ -236,10 +295,10 @@ class Shell:
         try:
             self.store.delete(session_id)
         except StoreError as error:  # open in another window, or already gone
-            self.ui = UiState(notice=str(error))
+            self.ui = UiState(notice=self.say(error))
             self.render()
             return
-        self.ui = UiState(notice="The game was deleted.", notice_is_error=False)
+        self.ui = UiState(notice=self.t("ui.deleted"), notice_is_error=False)
         self.render()
 
     def _release_session(self) -> None:
@@ -270,11 +329,11 @@ class Shell:
     def verdict(self, event: dict[str, Any]) -> tuple[str | None, str | None, bool]:
         """Like `preview`, and whether a refusal is the table's call (it may record anyway)."""
         if self.session is None:
-            return None, "No game is open.", False
+            return None, self.t("ui.no_game_open"), False
         try:
-            return str(self.session.check(event)), None, False
+            return self.session.check(event).text(self.language), None, False
         except RuleError as error:
-            return None, str(error), error.overridable
+            return None, self.say(error), error.overridable
 
     def apply(self, event: dict[str, Any], *, close_panel: bool = True, tapped: str | None = None) -> bool:
         """Record the event; False (and the reason shown) when it was refused or not saved."""
@@ -296,7 +355,7 @@ class Shell:
                 tapped: str | None, event: dict[str, Any] | None = None) -> bool:
         """Make one change; a refusal or a failed save is shown in words and changes nothing."""
         if self.session is None:
-            self.show_notice("This game was closed; open it again to keep recording.")
+            self.show_notice(self.t("ui.closed"))
             return False
         refusal = self.read_only()
         if refusal is not None:  # whatever a phone's socket sends, only a scorekeeper's taps count
@@ -306,17 +365,17 @@ class Shell:
             change(self.session, self.seen_version)
         except StaleError as error:  # drawn before another screen changed the game
             self._close_sheet()
-            self.show_notice(str(error))
+            self.show_notice(self.say(error))
             return False
         except RuleError as error:
             overrule = dict(event, override=True) if error.overridable and event is not None else None
-            self.show_notice(str(error), tapped=tapped, override=overrule)
+            self.show_notice(self.say(error), tapped=tapped, override=overrule)
             return False
         except StoreError as error:
-            self.show_notice(str(error), tapped=tapped)
+            self.show_notice(self.say(error), tapped=tapped)
             return False
         except OSError as error:  # the disk is full or gone: the session refused the change
-            self.show_notice(f"Not saved, so not recorded: {error.strerror or error}.", tapped=tapped)
+            self.show_notice(self.t("ui.not_recorded", reason=error.strerror or error), tapped=tapped)
             return False
         self._after_change(close_panel)
         return True
@@ -420,7 +479,7 @@ class Shell:
         """Why this page may not change the game (a phone that only follows it), or None."""
         if self.guest is None or (self.sharing is not None and self.sharing.may_write(self.guest)):
             return None
-        return VIEWER_REFUSAL
+        return self.t("ui.share.viewer")
 
     def share_game(self) -> None:
         """Open the game to the phones at the table and show the sheet with its QR code."""
@@ -429,7 +488,7 @@ class Shell:
         assert self.sharing is not None
         try:
             self.sharing.start(self.session.id)
-        except ShareError as error:
+        except ShareError as error:  # the network's faults are told in English for now
             self.show_notice(str(error))
             return
         self.open_panel("share")

@@ -5,14 +5,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from itertools import groupby
 
+from companion.i18n import t
 from companion.messages import join_names
 from companion.rules.base import Standing
 
-ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
 
-
-def ordinal(rank: int) -> str:
-    return ORDINALS.get(rank, f"{rank}th")
+def ordinal(rank: int, language: str = "en") -> str:
+    """1st, 2nd, 3rd, 4th (1er, 2e…; 1.º, 2.º…)."""
+    if rank in (1, 2, 3):
+        return t(f"ui.ordinal.{rank}", language)
+    return t("ui.ordinal.n", language, rank=rank)
 
 
 def tie_lines(
@@ -20,6 +22,7 @@ def tie_lines(
     score_text: Callable[[int], str],
     decider: str,
     decider_text: Callable[[Standing], str],
+    language: str = "en",
 ) -> list[str]:
     """One sentence per group of players with the same score.
 
@@ -32,13 +35,14 @@ def tie_lines(
         group = sorted(group_iter, key=lambda standing: standing.rank)
         if len(group) < 2:
             continue
-        players = join_names([standing.player for standing in group])
+        players = join_names([standing.player for standing in group], language)
+        shown = score_text(score)
         if len({standing.rank for standing in group}) == 1:
-            figures = join_names([decider_text(standing) for standing in group])
-            outcome = "share the victory" if group[0].rank == 1 and group[0].winner else (
-                f"share {ordinal(group[0].rank)} place")
-            lines.append(f"{players} tie on {score_text(score)} and on {decider} ({figures}): they {outcome}.")
+            figures = join_names([decider_text(standing) for standing in group], language)
+            won = group[0].rank == 1 and group[0].winner
+            lines.append(t("ui.tie.shared_win" if won else "ui.tie.shared_place", language, players=players,
+                           score=shown, decider=decider, figures=figures, ordinal=ordinal(group[0].rank, language)))
         else:
             order = ", ".join(f"{standing.player} {decider_text(standing)}" for standing in group)
-            lines.append(f"{players} tie on {score_text(score)}; {decider} decides: {order}.")
+            lines.append(t("ui.tie.decided", language, players=players, score=shown, decider=decider, order=order))
     return lines

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
+from companion import i18n, reference
 from companion.app import theme
 from companion.messages import join_names
 from companion.rules.base import Standing
@@ -37,28 +38,25 @@ def slug(text: str) -> str:
     return "".join(char if char.isalnum() else f"-{ord(char):x}" for char in text.casefold())
 
 
-def dollars(amount: int) -> str:
-    """$5, or -$3 for a final score the cargo penalty took below zero."""
-    return f"-${-amount}" if amount < 0 else f"${amount}"
+def t(shell: Shell, message_id: str, **params: Any) -> str:
+    """The screen's words for `message_id` in the page's language."""
+    return shell.t(message_id, **params)
 
 
-def plural(count: int, one: str, many: str | None = None) -> str:
-    return f"{count} {one if count == 1 else (many or one + 's')}"
+def money(shell: Shell, amount: int) -> str:
+    """$5 (12 $ in French and Spanish), or -$3 for a final score the cargo penalty took below zero."""
+    return i18n.money(amount, shell.language)
 
 
-def result_line(standings: Sequence[Standing], score: str) -> str:
+def result_line(standings: Sequence[Standing], score: str, language: str) -> str:
     """'Ann won ($44)' or 'Ann and Cy shared the win ($40)', for the home screen."""
     winners = [standing.player for standing in standings if standing.winner]
-    verb = "won" if len(winners) == 1 else "shared the win"
-    return f"{names(winners)} {verb} {score}"
+    message_id = "ui.home.won" if len(winners) == 1 else "ui.home.shared"
+    return i18n.t(message_id, language, players=join_names(winners, language), score=score)
 
 
-def possessive(name: str) -> str:
-    return f"{name}'" if name.endswith("s") else f"{name}'s"
-
-
-def names(items: Sequence[str]) -> str:
-    return join_names(list(items))
+def names(shell: Shell, items: Sequence[str]) -> str:
+    return join_names(list(items), shell.language)
 
 
 def text(value: str, size: float = 16, *, bold: bool = False, colour: str | None = None,
@@ -153,9 +151,9 @@ def event_button(
 
 def record_anyway(shell: Shell) -> ft.Control:
     """Overrule a refusal that is the table's call: an outlined button, never the default."""
-    return ft.OutlinedButton("Record anyway", key="record-anyway", height=TARGET,
+    return ft.OutlinedButton(t(shell, "ui.record_anyway"), key="record-anyway", height=TARGET,
                              on_click=lambda _: shell.record_anyway(), visible=shell.ui.override is not None,
-                             tooltip="The table decides: record it as tapped, noting the rule it goes against")
+                             tooltip=t(shell, "ui.record_anyway.tip"))
 
 
 def icon_button(icon: ft.IconData, tooltip: str, on_tap: Callable[[], None], *, key: str,
@@ -166,20 +164,47 @@ def icon_button(icon: ft.IconData, tooltip: str, on_tap: Callable[[], None], *, 
                          size_constraints=ft.BoxConstraints(min_width=TARGET, min_height=TARGET))
 
 
-def top_bar(shell: Shell, title: str, subtitle: str | None = None) -> ft.Control:
+def open_rules(shell: Shell, place: str) -> None:
+    """Open the rules reference at the part for `place` ("load", "end"…), keeping the open sheet to go back to."""
+    assert shell.session is not None
+    came_from = None
+    if shell.ui.panel not in (None, "rules"):
+        came_from = {"panel": shell.ui.panel, "draft": dict(shell.ui.draft)}
+    shell.open_panel("rules", section=reference.opening(shell.session.game.id, place), came_from=came_from)
+
+
+def rules_button(shell: Shell, place: str, *, key: str) -> ft.Control:
+    """The rules reference from a sheet or an end screen, opening at the part for `place`."""
+    return ft.OutlinedButton(t(shell, "ui.rules"), icon=ft.Icons.MENU_BOOK_OUTLINED, key=key, height=TARGET,
+                             on_click=lambda _: open_rules(shell, place))
+
+
+def rules_icon(shell: Shell, place: str) -> ft.Control | None:
+    """The rules reference from the top bar (a game without one has no button)."""
     session = shell.session
     assert session is not None
-    undo_label = f"Undo: {session.undo_sentence}" if session.undo_sentence else "Nothing to undo"
-    redo_label = f"Redo: {session.redo_sentence}" if session.redo_sentence else "Nothing to redo"
+    if session.game.id not in reference.SECTIONS:
+        return None
+    return icon_button(ft.Icons.MENU_BOOK_OUTLINED, t(shell, "ui.rules.open", title=session.game.title),
+                       lambda: open_rules(shell, place), key="rules")
+
+
+def top_bar(shell: Shell, title: str, subtitle: str | None = None, *, rules: str = "game") -> ft.Control:
+    """Back, the title, Undo, Redo, the rules (opening at the part for `rules`) and the log."""
+    session = shell.session
+    assert session is not None
+    undo, redo = session.undo_sentence, session.redo_sentence
+    undo_label = t(shell, "ui.undo.what", sentence=undo) if undo else t(shell, "ui.undo.nothing")
+    redo_label = t(shell, "ui.redo.what", sentence=redo) if redo else t(shell, "ui.redo.nothing")
     heading: list[ft.Control] = [text(title, 18, bold=True)]
     if subtitle:
         heading.append(text(subtitle, 13, key="subtitle"))
     read_only = shell.read_only() is not None
     # A phone that joined follows this game only: no way back to the host's other games.
-    back = None if shell.guest is not None else icon_button(ft.Icons.ARROW_BACK, "Back to all games", shell.go_home,
-                                                            key="back")
+    back = None if shell.guest is not None else icon_button(ft.Icons.ARROW_BACK, t(shell, "ui.back_home"),
+                                                            shell.go_home, key="back")
     share = icon_button(ft.Icons.QR_CODE_2 if shell.shared is None else ft.Icons.CAST_CONNECTED,
-                        "Share with the table", shell.share_game if shell.shared is None else
+                        t(shell, "ui.share"), shell.share_game if shell.shared is None else
                         lambda: shell.open_panel("share"), key="share") if shell.can_share else None
     return ft.Row(
         present(
@@ -190,7 +215,8 @@ def top_bar(shell: Shell, title: str, subtitle: str | None = None) -> ft.Control
                         disabled=read_only or not session.can_undo),
             icon_button(ft.Icons.REDO, redo_label, lambda: shell.redo(tapped="redo"), key="redo",
                         disabled=read_only or not session.can_redo),
-            icon_button(ft.Icons.MENU, "Session log", lambda: shell.open_panel("log"), key="log"),
+            rules_icon(shell, rules),
+            icon_button(ft.Icons.MENU, t(shell, "ui.log"), lambda: shell.open_panel("log"), key="log"),
         ),
         spacing=0,
         key="top-bar",
@@ -201,7 +227,7 @@ def guest_banner(shell: Shell) -> ft.Control | None:
     """On a phone that joined: whether it only follows the game or keeps score too."""
     if shell.guest is None:
         return None
-    words = shell.read_only() or "You keep score with the host."
+    words = shell.read_only() or t(shell, "ui.share.keeper")
     return ft.Container(text(words, 14, key="guest-role"), bgcolor=INFO_BG, border_radius=8,
                         padding=ft.Padding.symmetric(horizontal=12, vertical=8), key="guest-banner")
 
@@ -211,10 +237,10 @@ def undo_strip(shell: Shell) -> ft.Control:
     session = shell.session
     assert session is not None
     if session.undo_sentence is None:
-        last: ft.Control = text("Nothing recorded yet.", 13, colour=QUIET, key="last-act")
+        last: ft.Control = text(t(shell, "ui.log.nothing"), 13, colour=QUIET, key="last-act")
     else:
-        last = text(f"Last: {session.undo_sentence}", 13, key="last-act")
-    undo = ft.TextButton("Undo", on_click=lambda _: shell.undo(tapped="undo-last"), key="undo-last",
+        last = text(t(shell, "ui.log.last", sentence=session.undo_sentence), 13, key="last-act")
+    undo = ft.TextButton(t(shell, "ui.undo"), on_click=lambda _: shell.undo(tapped="undo-last"), key="undo-last",
                          height=TARGET, disabled=not session.can_undo, visible=session.can_undo, width=72)
     return ft.Row([ft.Container(last, expand=True), undo], key="undo-strip",
                   vertical_alignment=ft.CrossAxisAlignment.CENTER)
@@ -233,7 +259,7 @@ def notice_box(shell: Shell, *, key: str = "notice") -> ft.Control:
                 ft.Text(shown, expand=True, key=key, size=15,
                         color=ft.Colors.ON_ERROR_CONTAINER if is_error else ft.Colors.ON_SECONDARY_CONTAINER),
                 record_anyway(shell),
-                icon_button(ft.Icons.CLOSE, "Dismiss", shell.clear_notice, key=f"{key}-close"),
+                icon_button(ft.Icons.CLOSE, t(shell, "ui.dismiss"), shell.clear_notice, key=f"{key}-close"),
             ],
         ),
         bgcolor=ERROR_BG if is_error else INFO_BG,
@@ -261,12 +287,13 @@ def log_lines(shell: Shell, context: Callable[[int], str] | None = None) -> list
     rows: list[ft.Control] = []
     for number in range(total, total - shown, -1):
         where = f" · {context(number)}" if context else ""
-        rows.append(ft.Text(f"{number}. {session.sentence(number)}{where}", size=15, key=f"log-{number}"))
+        rows.append(ft.Text(f"{number}. {session.sentence(number).text(shell.language)}{where}", size=15,
+                            key=f"log-{number}"))
     if shown < total:
-        rows.append(ft.TextButton(f"Show the {total - shown} older lines", key="log-older", height=TARGET,
+        rows.append(ft.TextButton(t(shell, "ui.log.older", count=total - shown), key="log-older", height=TARGET,
                                   on_click=lambda _: shell.set_draft(log_all=True)))
     if not rows:
-        rows.append(text("Nothing recorded yet.", 15))
+        rows.append(text(t(shell, "ui.log.nothing"), 15))
     return rows
 
 
@@ -275,35 +302,35 @@ def log_panel(shell: Shell, context: Callable[[int], str] | None = None) -> ft.D
     assert shell.session is not None
     footer: list[ft.Control] = []
     if not shell.session.is_over:
-        footer.append(ft.OutlinedButton("Stop game", key="stop-game", height=TARGET,
+        footer.append(ft.OutlinedButton(t(shell, "ui.stop"), key="stop-game", height=TARGET,
                                         on_click=lambda _: shell.open_panel("stop", note=""),
-                                        tooltip="End the game now: the standings as they stand become final"))
-    return sheet(shell, "Session log", log_lines(shell, context), key="log-panel", footer=footer)
+                                        tooltip=t(shell, "ui.stop.tip")))
+    return sheet(shell, t(shell, "ui.log"), log_lines(shell, context), key="log-panel", footer=footer)
 
 
 def stop_panel(shell: Shell) -> ft.DialogControl:
     """Stop the game early (the pizza came, someone left): the standings as they stand are final."""
-    note_field = ft.TextField(label="Why (for the log)", value=shell.ui.draft.get("note", ""), key="stop-note",
+    note_field = ft.TextField(label=t(shell, "ui.stop.why"), value=shell.ui.draft.get("note", ""), key="stop-note",
                               max_length=60, on_change=lambda e: shell.set_draft(quiet=True, note=e.control.value))
 
     def stop() -> None:
-        note = " ".join(str(shell.ui.draft.get("note", "")).split()) or "stopped by the table"
+        note = " ".join(str(shell.ui.draft.get("note", "")).split()) or t(shell, "ui.stop.default_note")
         shell.apply({"type": "end_game", "note": note}, tapped="stop-confirm")
 
-    confirm = ft.FilledButton("Stop the game", key="stop-confirm", height=TARGET, on_click=lambda _: stop(),
+    confirm = ft.FilledButton(t(shell, "ui.stop.confirm"), key="stop-confirm", height=TARGET, on_click=lambda _: stop(),
                               style=ft.ButtonStyle(bgcolor=ft.Colors.ERROR, color=ft.Colors.ON_ERROR))
     body: list[ft.Control] = [
-        text("The standings as they stand become final. Undo reopens the game.", 15),
+        text(t(shell, "ui.stop.hint"), 15),
         note_field,
     ]
-    return sheet(shell, "Stop the game?", body, key="stop-panel", footer=[confirm])
+    return sheet(shell, t(shell, "ui.stop.title"), body, key="stop-panel", footer=[confirm])
 
 
 def stopped_line(shell: Shell) -> ft.Control | None:
     """On an end screen: the game did not end by its rules, and why."""
     assert shell.session is not None
     note = shell.session.stopped_note
-    return text(f"Stopped early: {note}", 16, bold=True, key="stopped") if note else None
+    return text(t(shell, "ui.stop.stopped", note=note), 16, bold=True, key="stopped") if note else None
 
 
 def sheet_width(shell: Shell) -> float:
@@ -339,8 +366,8 @@ def sheet(shell: Shell, title: str, body: list[ft.Control], *, key: str,
         ]),
         height=NOTICE_SLOT_HEIGHT, alignment=ft.Alignment.CENTER_LEFT, key="sheet-notice",
     )
-    close = ft.OutlinedButton("Close", key="panel-close", height=TARGET, on_click=lambda _: shell.close_panel(),
-                              tooltip="Close without recording anything")
+    close = ft.OutlinedButton(t(shell, "ui.close"), key="panel-close", height=TARGET,
+                              on_click=lambda _: shell.close_panel(), tooltip=t(shell, "ui.close.tip"))
     bottom: list[ft.Control] = [slot, ft.Row([close, *(footer or [])], wrap=True, alignment=ft.MainAxisAlignment.END,
                                              spacing=8, run_spacing=8)]
     width = sheet_width(shell)
@@ -388,7 +415,7 @@ def stepper(shell: Shell, label: str, path: tuple[str, ...], default: int, *, ke
         shell.draft_set(path, max(low, min(high, current + delta)))
 
     buttons: list[ft.Control] = [
-        icon_button(ft.Icons.REMOVE, f"{label} minus one", lambda: change(-1), key=f"{key}-minus",
+        icon_button(ft.Icons.REMOVE, t(shell, "ui.minus_one", label=label), lambda: change(-1), key=f"{key}-minus",
                     disabled=value <= low),
         ft.Container(text(str(value), 24, bold=True, key=f"{key}-value"), width=44,
                      alignment=ft.Alignment.CENTER),
@@ -397,7 +424,8 @@ def stepper(shell: Shell, label: str, path: tuple[str, ...], default: int, *, ke
         buttons.append(
             ft.OutlinedButton(
                 f"+{step}", key=f"{key}-plus{step}" if step != 1 else f"{key}-plus", disabled=value + step > high,
-                on_click=lambda _, step=step: change(step), height=BUTTON_HEIGHT, tooltip=f"{label} plus {step}",
+                on_click=lambda _, step=step: change(step), height=BUTTON_HEIGHT, tooltip=t(shell, "ui.plus",
+                                                                                            label=label, step=step),
                 width=TARGET, style=ft.ButtonStyle(padding=ft.Padding.all(0)),
             )
         )
@@ -406,9 +434,9 @@ def stepper(shell: Shell, label: str, path: tuple[str, ...], default: int, *, ke
 
 def play_again(shell: Shell) -> ft.Control:
     assert shell.session is not None
-    players = names(list(shell.session.players))
-    return action("Play again", shell.play_again, key="play-again", primary=True,
-                  describe=f"A new game with {players}, same seats and options")
+    players = names(shell, shell.session.players)
+    return action(t(shell, "ui.play_again"), shell.play_again, key="play-again", primary=True,
+                  describe=t(shell, "ui.play_again.tip", players=players))
 
 
 def two_columns(left: list[ft.Control], right: list[ft.Control]) -> ft.Control:

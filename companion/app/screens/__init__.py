@@ -1,4 +1,4 @@
-"""Which screen shows what: home, new game, and one screen module per game."""
+"""Which screen shows what: home, new game, settings, and one screen module per game."""
 
 from __future__ import annotations
 
@@ -8,7 +8,17 @@ from typing import TYPE_CHECKING
 import flet as ft
 
 from companion.app import widgets as w
-from companion.app.screens import generic, great_plains, heartland, home, new_game, share, transamerica
+from companion.app.screens import (
+    generic,
+    great_plains,
+    heartland,
+    home,
+    new_game,
+    rules,
+    settings,
+    share,
+    transamerica,
+)
 
 if TYPE_CHECKING:
     from companion.app.shell import Shell
@@ -32,6 +42,8 @@ def build(shell: Shell) -> ft.Control:
         return game_screen(shell.session.game.id).build(shell)  # type: ignore[no-any-return]
     if shell.ui.screen == "new":
         return new_game.build(shell)
+    if shell.ui.screen == "settings":
+        return settings.build(shell)
     return home.build(shell)
 
 
@@ -41,6 +53,8 @@ def sheet(shell: Shell) -> ft.DialogControl | None:
         return w.stop_panel(shell)
     if shell.ui.screen == "game" and shell.session is not None and shell.ui.panel == "share":
         return share.sheet(shell)
+    if shell.ui.screen == "game" and shell.session is not None and shell.ui.panel == "rules":
+        return rules.sheet(shell)
     if shell.ui.screen == "game" and shell.session is not None and shell.ui.panel is not None:
         return game_screen(shell.session.game.id).sheet(shell)  # type: ignore[no-any-return]
     return None

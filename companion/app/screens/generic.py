@@ -8,25 +8,32 @@ import flet as ft
 
 from companion.app import widgets as w
 from companion.app.ties import ordinal
+from companion.i18n import t
+from companion.rules.base import Standing
 
 if TYPE_CHECKING:
     from companion.app.shell import Shell
 
 
-def status_line(state: Any) -> str:
-    return "in progress"  # a game without a screen of its own has no words for its state yet
+def status_line(state: Any, language: str = "en") -> str:
+    return t("ui.in_progress", language)  # a game without a screen of its own has no words for its state yet
 
 
 def build(shell: Shell) -> ft.Control:
     session = shell.session
     assert session is not None
     body: list[ft.Control] = [
-        w.text(f"{ordinal(s.rank)} {s.player}: {s.score}" + (" — winner" if s.winner else ""), 18)
-        for s in session.standings()
+        w.text(ranked(shell, s), 18) for s in session.standings()
     ]
     body.extend(w.log_lines(shell))
     header = [w.top_bar(shell, session.game.title)]
     return w.screen(shell, header, body, [w.undo_strip(shell)], key=f"game-{session.id}")
+
+
+def ranked(shell: Shell, standing: Standing) -> str:
+    line = w.t(shell, "ui.rank", ordinal=ordinal(standing.rank, shell.language), player=standing.player)
+    line = f"{line}: {standing.score}"
+    return w.t(shell, "ui.winner_mark", line=line) if standing.winner else line
 
 
 def sheet(shell: Shell) -> ft.DialogControl | None:

@@ -9,6 +9,8 @@ import flet as ft
 
 from companion.app import widgets as w
 from companion.app.ties import ordinal, tie_lines
+from companion.i18n import money, t
+from companion.messages import term
 from companion.rules.heartland import (
     GOODS,
     MAX_PRICE,
@@ -26,57 +28,70 @@ if TYPE_CHECKING:
 TITLE = "Heartland"
 
 
-def subtitle(state: HeartlandState) -> str:
+def subtitle(state: HeartlandState, language: str = "en") -> str:
     if state.over:
-        return "Game over"
-    whose = f"{w.possessive(state.current_player or '')} turn"
-    return f"Final round · {whose}" if state.final_round else f"Round {state.round} · {whose}"
+        return t("ui.heartland.game_over", language)
+    player = state.current_player or ""
+    if state.final_round:
+        return t("ui.heartland.subtitle_final", language, player=player)
+    return t("ui.heartland.subtitle_round", language, number=state.round, player=player)
 
 
-def status_line(state: HeartlandState) -> str:
+def status_line(state: HeartlandState, language: str = "en") -> str:
     """One line for the home screen."""
     if state.over:
         final = standings(state)
-        return w.result_line(final, f"({w.dollars(final[0].score)})")
+        return w.result_line(final, f"({money(final[0].score, language)})", language)
     current = state.truck(state.current_player or state.players[0])
-    return f"{w.possessive(current.player)} turn · ${current.money} / ${state.target}"
+    return t("ui.heartland.status", language, player=current.player, money=money(current.money, language),
+             target=money(state.target, language))
+
+
+def good_name(shell: Shell, good: str) -> str:
+    return term("good", good, shell.language)
 
 
 def build(shell: Shell) -> ft.Control:
     session = shell.session
     assert session is not None
     state: HeartlandState = session.state
-    header = [w.top_bar(shell, TITLE, subtitle(state))]
+    place = "end" if state.over else ("final_round" if state.final_round else "game")
+    header = [w.top_bar(shell, TITLE, subtitle(state, shell.language), rules=place)]
     if state.over:  # only the result: no target bar, no actions
         body: list[ft.Control] = [end_screen(shell, state)]
         return w.screen(shell, header, body, [w.play_again(shell), w.undo_strip(shell)], key=f"game-{session.id}")
-    body = [target_bar(state), w.two_columns(player_cards(shell, state), [turn_actions(shell, state)])]
+    body = [target_bar(shell, state), w.two_columns(player_cards(shell, state), [turn_actions(shell, state)])]
     footer = [end_turn_button(shell, state), w.undo_strip(shell)]
     return w.screen(shell, header, body, footer, key=f"game-{session.id}")
 
 
-def target_bar(state: HeartlandState) -> ft.Control:
+def target_bar(shell: Shell, state: HeartlandState) -> ft.Control:
+    target = w.money(shell, state.target)
     if state.final_round and not state.over:
-        still = w.names(state.final_round_players)
-        verb = "plays" if len(state.final_round_players) == 1 else "still play"
+        still = w.names(shell, state.final_round_players)
+        message_id = "ui.heartland.final_round.one" if len(state.final_round_players) == 1 else (
+            "ui.heartland.final_round.many")
         return ft.Container(
             ft.Column([
-                w.text(f"Final round — {still} {verb}", 18, bold=True, key="final-round"),
-                w.text(f"{state.triggered_by} reached the ${state.target} target.", 14),
+                w.text(w.t(shell, message_id, players=still), 18, bold=True, key="final-round"),
+                w.text(w.t(shell, "ui.heartland.reached", player=state.triggered_by, target=target), 14),
             ], spacing=2),
             border=ft.Border.all(2, ft.Colors.PRIMARY), padding=10, border_radius=8,
         )
     leader = max(state.trucks, key=lambda truck: truck.money)
-    source = {"rulebook": "rulebook", "blog": "blog", "custom": "custom"}[state.target_rule]
+    source = w.t(shell, f"ui.heartland.source.{state.target_rule}")
+    line = w.t(shell, "ui.heartland.target", target=target, source=source, player=leader.player,
+               money=w.money(shell, leader.money))
     return ft.Column([
-        w.text(f"Target ${state.target} ({source}) · leader {leader.player} ${leader.money}", 15, key="target"),
+        w.text(line, 15, key="target"),
         ft.ProgressBar(value=min(1.0, leader.money / state.target), height=8),
     ], spacing=4)
 
 
-def cargo_text(truck: Truck) -> str:
-    loads = [f"{count} {good}" for good, count in zip(GOODS, truck.cargo, strict=True) if count]
-    return ", ".join(loads) if loads else "empty truck"
+def cargo_text(shell: Shell, truck: Truck) -> str:
+    loads = [w.t(shell, "ui.heartland.load_of", count=count, good=good_name(shell, good))
+             for good, count in zip(GOODS, truck.cargo, strict=True) if count]
+    return ", ".join(loads) if loads else w.t(shell, "ui.heartland.empty_truck")
 
 
 def player_cards(shell: Shell, state: HeartlandState) -> list[ft.Control]:
@@ -92,20 +107,23 @@ def big_card(shell: Shell, state: HeartlandState, truck: Truck) -> ft.Control:
     key = w.slug(truck.player)
     lines: list[ft.Control] = [
         ft.Row([
-            ft.Column([w.text(truck.player, 20, bold=True, colour=colour), w.text("playing now", 12)],
-                      spacing=0, expand=True),
-            w.big_number(f"${truck.money}", key=f"money-{key}"),
+            ft.Column([w.text(truck.player, 20, bold=True, colour=colour),
+                       w.text(w.t(shell, "ui.heartland.playing_now"), 12)], spacing=0, expand=True),
+            w.big_number(w.money(shell, truck.money), key=f"money-{key}"),
         ]),
-        w.text(cargo_text(truck), 16, key=f"cargo-{key}"),
+        w.text(cargo_text(shell, truck), 16, key=f"cargo-{key}"),
         ft.Row([ft.ProgressBar(value=truck.cubes / state.capacity, expand=True, height=10, color=colour),
-                w.text(f"{truck.cubes}/{state.capacity} cubes", 14, key=f"cubes-{key}")]),
+                w.text(w.t(shell, "ui.heartland.capacity", cubes=truck.cubes, capacity=state.capacity), 14,
+                       key=f"cubes-{key}")]),
     ]
     if truck.upgrade:
-        lines.append(w.text(f"Upgrade: {truck.upgrade}", 14))
+        lines.append(w.text(w.t(shell, "ui.heartland.upgrade", name=truck.upgrade), 14))
     lines.append(ft.Row([
-        ft.TextButton("Correct money", on_click=lambda _: shell.open_panel("adjust", player=truck.player),
+        ft.TextButton(w.t(shell, "ui.heartland.correct_money"), on_click=lambda _: shell.open_panel("adjust",
+                                                                                                    player=truck.player),
                       key=f"adjust-{key}", height=w.TARGET),
-        ft.TextButton("Correct cargo", on_click=lambda _: shell.open_panel("cargo", player=truck.player),
+        ft.TextButton(w.t(shell, "ui.heartland.correct_cargo"), on_click=lambda _: shell.open_panel("cargo",
+                                                                                                    player=truck.player),
                       key=f"correct-cargo-{key}", height=w.TARGET),
     ], spacing=0, wrap=True))
     return ft.Container(ft.Column(lines, spacing=4), border=ft.Border.all(3, colour), border_radius=12, padding=12,
@@ -115,18 +133,18 @@ def big_card(shell: Shell, state: HeartlandState, truck: Truck) -> ft.Control:
 def small_card(shell: Shell, state: HeartlandState, truck: Truck) -> ft.Control:
     colour = w.player_colour(shell, state.players, truck.player)
     key = w.slug(truck.player)
-    details = f"{cargo_text(truck)} · {truck.cubes}/{state.capacity}"
+    details = f"{cargo_text(shell, truck)} · {truck.cubes}/{state.capacity}"
     if truck.upgrade:
         details += f" · {truck.upgrade}"
     return ft.Container(
         ft.Row([
             ft.Column([w.text(truck.player, 16, bold=True, colour=colour), w.text(details, 13, key=f"cargo-{key}")],
                       spacing=0, expand=True),
-            w.big_number(f"${truck.money}", key=f"money-{key}"),
+            w.big_number(w.money(shell, truck.money), key=f"money-{key}"),
         ]),
         border=ft.Border.all(1, colour), border_radius=10, padding=ft.Padding.symmetric(horizontal=12, vertical=6),
         on_click=lambda _: shell.open_panel("adjust", player=truck.player), key=f"card-{key}",
-        tooltip=f"Correct {w.possessive(truck.player)} money",
+        tooltip=w.t(shell, "ui.heartland.correct_money_of", player=truck.player),
     )
 
 
@@ -139,27 +157,31 @@ def turn_actions(shell: Shell, state: HeartlandState) -> ft.Control:
         return {"type": "move", "player": player, "spaces": spaces, "pay": pay}
 
     rows: list[ft.Control] = [
-        w.text("Move", 13, bold=True),
-        ft.Row([w.event_button(shell, f"{n} · ${n}", move(n, "cash"), key=f"move-cash-{n}", expand=True)
+        w.text(w.t(shell, "ui.heartland.move"), 13, bold=True),
+        ft.Row([w.event_button(shell, w.t(shell, "ui.heartland.move_cash", spaces=n, cost=w.money(shell, n)),
+                               move(n, "cash"), key=f"move-cash-{n}", expand=True)
                 for n in (1, 2, 3)]),
-        ft.Row([w.event_button(shell, f"Fuel {n}", move(n, "fuel"), key=f"move-fuel-{n}", expand=True)
-                for n in (1, 2, 3)] + [w.event_button(shell, "Tow", {"type": "tow", "player": player}, key="tow",
-                                                      expand=True)]),
-        w.text("Action", 13, bold=True),
+        ft.Row([w.event_button(shell, w.t(shell, "ui.heartland.move_fuel", spaces=n), move(n, "fuel"),
+                               key=f"move-fuel-{n}", expand=True)
+                for n in (1, 2, 3)] + [w.event_button(shell, w.t(shell, "ui.heartland.tow"),
+                                                      {"type": "tow", "player": player}, key="tow", expand=True)]),
+        w.text(w.t(shell, "ui.heartland.action"), 13, bold=True),
         ft.Row([load_button(shell, state, player), unload_button(shell, truck), discard_button(shell, state, player)]),
     ]
     if state.alternate_routes:
         weigh = weigh_station_cost(truck)
-        rows.append(w.text("Road", 13, bold=True))
+        rows.append(w.text(w.t(shell, "ui.heartland.road"), 13, bold=True))
         rows.append(ft.Row([
-            w.event_button(shell, "Toll $1", {"type": "toll", "player": player}, key="toll", expand=True),
-            w.event_button(shell, f"Weigh station ${weigh}", {"type": "weigh_station", "player": player},
-                           key="weigh", expand=True),
+            w.event_button(shell, w.t(shell, "ui.heartland.toll", cost=w.money(shell, 1)),
+                           {"type": "toll", "player": player}, key="toll", expand=True),
+            w.event_button(shell, w.t(shell, "ui.heartland.weigh_station", cost=w.money(shell, weigh)),
+                           {"type": "weigh_station", "player": player}, key="weigh", expand=True),
         ]))
     if state.truck_stops and truck.upgrade is None:
         # Any name and a $0 cost: asks only whether buying is possible at this point of the turn.
         refusal = shell.check({"type": "buy_upgrade", "player": player, "name": "?", "cost": 0})
-        rows.append(w.action("Buy upgrade", lambda: shell.open_panel("upgrade", name="", cost=0), key="upgrade",
+        rows.append(w.action(w.t(shell, "ui.heartland.buy_upgrade"), lambda: shell.open_panel("upgrade", name="",
+                                                                                              cost=0), key="upgrade",
                              refusal=refusal, shell=shell))
     return ft.Column(rows, spacing=6)
 
@@ -167,24 +189,26 @@ def turn_actions(shell: Shell, state: HeartlandState) -> ft.Control:
 def end_turn_button(shell: Shell, state: HeartlandState) -> ft.Control:
     player = state.current_player or ""
     next_player = state.players[(state.turn.seat + 1) % len(state.players)]
-    label = f"End {w.possessive(player)} turn ({next_player} next)"
+    label = w.t(shell, "ui.heartland.end_turn", player=player, next=next_player)
     if state.final_round and state.final_round_players == (player,):
-        label = f"End {w.possessive(player)} turn: last turn of the game"
+        label = w.t(shell, "ui.heartland.end_last_turn", player=player)
     return w.event_button(shell, label, {"type": "end_turn", "player": player}, key="end-turn", primary=True)
 
 
 def load_button(shell: Shell, state: HeartlandState, player: str) -> ft.Control:
     refusal = shell.check({"type": "load", "player": player, "good": "corn", "cubes": 1})
-    return w.action("Load", lambda: shell.open_panel("load"), key="load", refusal=refusal, shell=shell, expand=True)
+    return w.action(w.t(shell, "ui.heartland.load"), lambda: shell.open_panel("load"), key="load", refusal=refusal,
+                    shell=shell, expand=True)
 
 
 def unload_button(shell: Shell, truck: Truck) -> ft.Control:
     carried = next((good for good in GOODS if truck.carried(good)), None)
     if carried is None:
-        refusal: str | None = f"{truck.player} carries nothing to unload."
+        refusal: str | None = w.t(shell, "ui.heartland.nothing_to_unload", player=truck.player)
     else:
         refusal = shell.check({"type": "unload", "player": truck.player, "good": carried, "cubes": 1, "price": 1})
-    return w.action("Unload", lambda: shell.open_panel("unload"), key="unload", refusal=refusal, shell=shell,
+    return w.action(w.t(shell, "ui.heartland.unload"), lambda: shell.open_panel("unload"), key="unload",
+                    refusal=refusal, shell=shell,
                     expand=True)
 
 
@@ -192,7 +216,11 @@ def discard_button(shell: Shell, state: HeartlandState, player: str) -> ft.Contr
     truck = state.truck(player)
     forced = state.turn.move == "tow" or truck.money == 0
     cost = discard_cost(state, player, forced)
-    label = "Discard free" if cost == 0 else ("Discard $1 (forced)" if forced else "Discard $1")
+    if cost == 0:
+        label = w.t(shell, "ui.heartland.discard_free")
+    else:
+        label = w.t(shell, "ui.heartland.discard_forced" if forced else "ui.heartland.discard",
+                    cost=w.money(shell, cost))
     return w.event_button(shell, label, {"type": "discard", "player": player, "forced": forced}, key="discard",
                           expand=True)
 
@@ -217,22 +245,23 @@ def sheet(shell: Shell) -> ft.DialogControl | None:
 
 def log_context(shell: Shell, number: int) -> str:
     assert shell.session is not None
-    return f"round {shell.session.state_at(number - 1).round}"
+    return w.t(shell, "ui.heartland.log_round", number=shell.session.state_at(number - 1).round)
 
 
 def load_panel(shell: Shell, state: HeartlandState) -> ft.DialogControl:
     player = state.current_player or ""
     room = state.capacity - state.truck(player).cubes
-    rows: list[ft.Control] = [w.text(f"{player} has room for {w.plural(room, 'cube')}. Tap a good's count:", 14)]
+    rows: list[ft.Control] = [w.text(w.t(shell, "ui.heartland.room", player=player, count=room), 14)]
     for good in GOODS:
         buttons = [
             w.event_button(shell, str(count), {"type": "load", "player": player, "good": good, "cubes": count},
                            key=f"load-{good}-{count}", compact=True)
             for count in range(1, max(1, room) + 1)
         ]
-        rows.append(w.text(good, 16, bold=True))
+        rows.append(w.text(good_name(shell, good), 16, bold=True))
         rows.append(ft.Row(buttons, wrap=True, spacing=w.CHIP_SPACING, run_spacing=w.CHIP_SPACING))
-    return w.sheet(shell, f"Load · {player}", rows, key="load-panel")
+    return w.sheet(shell, w.t(shell, "ui.heartland.load_title", player=player), rows, key="load-panel",
+                   footer=[w.rules_button(shell, "load", key="rules-load")])
 
 
 def last_price(shell: Shell, good: str) -> int | None:
@@ -253,28 +282,35 @@ def unload_panel(shell: Shell, state: HeartlandState) -> ft.DialogControl:
     carried = [good for good in GOODS if truck.carried(good)]
     suggestions = {good: last_price(shell, good) for good in carried}
     rows: list[ft.Control] = [
-        w.text("Printed price per cube (the last one paid has a thick outline):", 14),
+        w.text(w.t(shell, "ui.heartland.price_hint"), 14),
         w.chips(shell, range(1, MAX_PRICE + 1), chosen, lambda price: shell.set_draft(price=price), key="price",
-                label=lambda price: f"${price}", describe=lambda price: f"${price} per cube",
+                label=functools.partial(w.money, shell),
+                describe=lambda price: w.t(shell, "ui.heartland.per_cube", price=w.money(shell, price)),
                 suggested=next((price for price in suggestions.values() if price), None) if chosen is None else None),
     ]
     for good in carried:
         price = chosen or suggestions[good]
-        source = "" if chosen or not price else " (last paid)"
-        rows.append(w.text(f"{good}: at ${price}{source}" if price else f"{good}: tap a price first", 16, bold=True,
-                           key=f"price-{good}"))
+        name = good_name(shell, good)
+        if not price:
+            heading = w.t(shell, "ui.heartland.price_first", good=name)
+        else:
+            heading = w.t(shell, "ui.heartland.price" if chosen else "ui.heartland.price_last", good=name,
+                          price=w.money(shell, price))
+        rows.append(w.text(heading, 16, bold=True, key=f"price-{good}"))
         buttons = []
         for count in range(1, truck.carried(good) + 1):
             if price:
                 event = {"type": "unload", "player": player, "good": good, "cubes": count, "price": price}
                 buttons.append(w.event_button(
-                    shell, f"{count} (+${count * price})", event, key=f"unload-{good}-{count}",
+                    shell, w.t(shell, "ui.heartland.unload_count", count=count, earned=w.money(shell, count * price)),
+                    event, key=f"unload-{good}-{count}",
                     after=functools.partial(shell.store.remember, f"heartland.price.{good}", price)))
             else:
                 buttons.append(w.action(str(count), lambda: None, key=f"unload-{good}-{count}",
-                                        refusal=f"Tap the price paid for {good} first.", shell=shell))
+                                        refusal=w.t(shell, "ui.heartland.tap_price_first", good=name), shell=shell))
         rows.append(ft.Row(buttons, wrap=True, spacing=w.CHIP_SPACING, run_spacing=w.CHIP_SPACING))
-    return w.sheet(shell, f"Unload · {player}", rows, key="unload-panel")
+    return w.sheet(shell, w.t(shell, "ui.heartland.unload_title", player=player), rows, key="unload-panel",
+                   footer=[w.rules_button(shell, "unload", key="rules-unload")])
 
 
 CORRECTIONS = (*range(-10, 0), *range(1, 11))
@@ -285,24 +321,28 @@ def adjust_panel(shell: Shell, state: HeartlandState) -> ft.DialogControl:
     draft = shell.ui.draft
     player = draft.get("player") or state.players[0]
     amount = int(draft.get("amount", 0))
-    money = state.truck(player).money
-    note = draft.get("note", "correction")
+    held = state.truck(player).money
+    note = draft.get("note", w.t(shell, "ui.heartland.correction"))
     rows: list[ft.Control] = [
-        w.text(f"{player} has ${money}. A correction is logged and can be undone.", 14),
-        w.chips(shell, [value for value in CORRECTIONS if value >= -money], amount,
+        w.text(w.t(shell, "ui.heartland.adjust_hint", player=player, money=w.money(shell, held)), 14),
+        w.chips(shell, [value for value in CORRECTIONS if value >= -held], amount,
                 lambda value: shell.set_draft(amount=value), key="adjust",
-                label=lambda value: f"{value:+d}", describe=lambda value: f"{value:+d} dollars"),
-        w.stepper(shell, "Other amount", ("amount",), 0, key="adjust-amount", low=-money, high=99, steps=(1, 5)),
-        ft.TextField(label="Why", value=note, key="adjust-note", max_length=60,
+                label=lambda value: f"{value:+d}",
+                describe=lambda value: w.t(shell, "ui.heartland.adjust_amount", amount=f"{value:+d}")),
+        w.stepper(shell, w.t(shell, "ui.heartland.other_amount"), ("amount",), 0, key="adjust-amount", low=-held,
+                  high=99, steps=(1, 5)),
+        ft.TextField(label=w.t(shell, "ui.heartland.why"), value=note, key="adjust-note", max_length=60,
                      on_change=lambda e: shell.set_draft(quiet=True, note=e.control.value)),
     ]
     event = {"type": "adjust", "player": player, "amount": amount, "note": note}
-    label = f"Save: {player} {'+' if amount >= 0 else '-'}${abs(amount)}, now ${money + amount}"
+    change = ("+" if amount >= 0 else "") + w.money(shell, amount)
+    label = w.t(shell, "ui.heartland.adjust_save", player=player, change=change, money=w.money(shell, held + amount))
     def record() -> None:
         shell.apply(dict(event, note=shell.ui.draft.get("note", note)), tapped="adjust-save")
 
     save = w.action(label, record, key="adjust-save", primary=True, shell=shell, refusal=shell.check(event))
-    return w.sheet(shell, f"Correct {w.possessive(player)} money", rows, key="adjust-panel", footer=[save])
+    return w.sheet(shell, w.t(shell, "ui.heartland.correct_money_of", player=player), rows, key="adjust-panel",
+                   footer=[save])
 
 
 CARGO_CORRECTIONS = (-4, -3, -2, -1, 1, 2, 3, 4)
@@ -315,36 +355,43 @@ def cargo_panel(shell: Shell, state: HeartlandState) -> ft.DialogControl:
     player = draft.get("player") or state.players[0]
     truck = state.truck(player)
     chosen_good, cubes = draft.get("good"), int(draft.get("cubes", 0))
-    note = draft.get("note", "correction")
-    rows: list[ft.Control] = [w.text(f"{player}: {cargo_text(truck)}, {truck.cubes}/{state.capacity} cubes. "
-                                     "A correction is logged and can be undone.", 14)]
+    note = draft.get("note", w.t(shell, "ui.heartland.correction"))
+    rows: list[ft.Control] = [w.text(w.t(shell, "ui.heartland.cargo_hint", player=player,
+                                         cargo=cargo_text(shell, truck), cubes=truck.cubes,
+                                         capacity=state.capacity), 14)]
     for good in GOODS:
-        rows.append(w.text(f"{good}: {truck.carried(good)} on the truck", 15, bold=True, key=f"carried-{good}"))
+        rows.append(w.text(w.t(shell, "ui.heartland.on_truck", good=good_name(shell, good),
+                               count=truck.carried(good)), 15, bold=True, key=f"carried-{good}"))
         values = [value for value in CARGO_CORRECTIONS if truck.carried(good) + value >= 0]
         rows.append(w.chips(shell, values, cubes if good == chosen_good else None,
                             functools.partial(pick_cargo, shell, good), key=f"cargo-{good}",
                             label=lambda value: f"{value:+d}",
-                            describe=functools.partial(cargo_words, good)))
-    rows.append(ft.TextField(label="Why", value=note, key="cargo-note", max_length=60,
+                            describe=functools.partial(cargo_words, shell, good)))
+    rows.append(ft.TextField(label=w.t(shell, "ui.heartland.why"), value=note, key="cargo-note", max_length=60,
                              on_change=lambda e: shell.set_draft(quiet=True, note=e.control.value)))
     event = {"type": "correct_cargo", "player": player, "good": chosen_good or GOODS[0], "cubes": cubes,
              "note": note}
-    label = f"Save: {player} {cubes:+d} {chosen_good}" if chosen_good and cubes else "Save"
+    if chosen_good and cubes:
+        label = w.t(shell, "ui.heartland.cargo_save", player=player, change=f"{cubes:+d}",
+                    good=good_name(shell, chosen_good))
+    else:
+        label = w.t(shell, "ui.heartland.save")
 
     def record() -> None:
         shell.apply(dict(event, note=shell.ui.draft.get("note", note)), tapped="cargo-save")
 
-    refusal = "Tap how many cubes of which good to add or take off." if not (chosen_good and cubes) else None
+    refusal = w.t(shell, "ui.heartland.cargo_first") if not (chosen_good and cubes) else None
     save = w.action(label, record, key="cargo-save", primary=True, shell=shell, refusal=refusal)
-    return w.sheet(shell, f"Correct {w.possessive(player)} cargo", rows, key="cargo-panel", footer=[save])
+    return w.sheet(shell, w.t(shell, "ui.heartland.correct_cargo_of", player=player), rows, key="cargo-panel",
+                   footer=[save])
 
 
 def pick_cargo(shell: Shell, good: str, cubes: int) -> None:
     shell.set_draft(good=good, cubes=cubes)
 
 
-def cargo_words(good: str, cubes: int) -> str:
-    return f"{cubes:+d} {good} on the truck"
+def cargo_words(shell: Shell, good: str, cubes: int) -> str:
+    return w.t(shell, "ui.heartland.cargo_change", change=f"{cubes:+d}", good=good_name(shell, good))
 
 
 def upgrade_panel(shell: Shell, state: HeartlandState) -> ft.DialogControl:
@@ -352,21 +399,23 @@ def upgrade_panel(shell: Shell, state: HeartlandState) -> ft.DialogControl:
     draft = shell.ui.draft
     cost = int(draft.get("cost", 0))
     rows: list[ft.Control] = [
-        w.text("The upgrade's name and cost are printed on its Truck Stop card.", 14),
-        ft.TextField(label="Upgrade name", value=draft.get("name", ""), key="upgrade-name", max_length=30,
+        w.text(w.t(shell, "ui.heartland.upgrade_hint"), 14),
+        ft.TextField(label=w.t(shell, "ui.heartland.upgrade_name"), value=draft.get("name", ""), key="upgrade-name",
+                     max_length=30,
                      on_change=lambda e: shell.set_draft(quiet=True, name=e.control.value)),
-        w.stepper(shell, "Cost $", ("cost",), 0, key="upgrade-cost", high=99, steps=(1, 5)),
+        w.stepper(shell, w.t(shell, "ui.heartland.cost"), ("cost",), 0, key="upgrade-cost", high=99, steps=(1, 5)),
     ]
 
     def buy() -> None:
         name = " ".join(str(shell.ui.draft.get("name", "")).split())
         if not name:
-            shell.show_notice("Type the upgrade's name first; it is printed on the card.", tapped="upgrade-buy")
+            shell.show_notice(w.t(shell, "ui.heartland.upgrade_name_first"), tapped="upgrade-buy")
             return
         shell.apply({"type": "buy_upgrade", "player": player, "name": name, "cost": cost}, tapped="upgrade-buy")
 
-    return w.sheet(shell, f"Buy upgrade · {player}", rows, key="upgrade-panel",
-                   footer=[w.action(f"Buy for ${cost}", buy, key="upgrade-buy", primary=True, shell=shell)])
+    return w.sheet(shell, w.t(shell, "ui.heartland.upgrade_title", player=player), rows, key="upgrade-panel",
+                   footer=[w.action(w.t(shell, "ui.heartland.buy_for", cost=w.money(shell, cost)), buy,
+                                    key="upgrade-buy", primary=True, shell=shell)])
 
 
 # --- the end ----------------------------------------------------------------------------
@@ -375,29 +424,37 @@ def upgrade_panel(shell: Shell, state: HeartlandState) -> ft.DialogControl:
 def end_screen(shell: Shell, state: HeartlandState) -> ft.Control:
     assert shell.session is not None
     standings = shell.session.standings()
-    cards: list[ft.Control] = w.present(w.text("Final standings", 20, bold=True, key="final-standings"),
+    cards: list[ft.Control] = w.present(w.text(w.t(shell, "ui.heartland.final_standings"), 20, bold=True,
+                                               key="final-standings"),
                                         w.stopped_line(shell))
     for standing in standings:
         detail = standing.detail
         colour = w.player_colour(shell, state.players, standing.player)
         lines: list[ft.Control] = [
             ft.Row([
-                w.text(f"{ordinal(standing.rank)} {standing.player}" + (" — winner" if standing.winner else ""),
-                       20, bold=True, colour=colour, key=f"rank-{w.slug(standing.player)}"),
-                w.big_number(w.dollars(standing.score), key=f"final-{w.slug(standing.player)}"),
+                w.text(ranked(shell, standing), 20, bold=True, colour=colour, key=f"rank-{w.slug(standing.player)}"),
+                w.big_number(w.money(shell, standing.score), key=f"final-{w.slug(standing.player)}"),
             ], alignment=ft.MainAxisAlignment.SPACE_BETWEEN),
-            w.text(f"Money ${detail['money']}", 15),
+            w.text(w.t(shell, "ui.heartland.money", money=w.money(shell, detail["money"])), 15),
         ]
         for line in detail["penalty_lines"]:
-            cubes = w.plural(line["cubes"], "cube")
-            lines.append(w.text(f"{line['good']}: {cubes} × ${line['each']} = -${line['total']}", 15))
+            lines.append(w.text(w.t(shell, "ui.heartland.penalty_line", good=good_name(shell, line["good"]),
+                                    cubes=w.t(shell, "ui.cubes", count=line["cubes"]),
+                                    each=w.money(shell, line["each"]), total=w.money(shell, line["total"])), 15))
         if not detail["penalty_lines"]:
-            lines.append(w.text("No cargo left: no penalty", 15))
+            lines.append(w.text(w.t(shell, "ui.heartland.no_penalty"), 15))
         cards.append(ft.Container(ft.Column(lines, spacing=2), border=ft.Border.all(2, colour), border_radius=10,
                                   padding=10))
-    for line in tie_lines(standings, w.dollars, "fewer cubes on the truck",
-                          lambda s: f"{s.detail['cubes']} cube{'s' if s.detail['cubes'] != 1 else ''}"):
+    for line in tie_lines(standings, functools.partial(w.money, shell), w.t(shell, "ui.heartland.fewer_cubes"),
+                          lambda s: w.t(shell, "ui.cubes", count=s.detail["cubes"]), shell.language):
         cards.append(w.text(line, 15, key="tie-break"))
-    penalties = ", ".join(f"{good} ${cost}" for good, cost in PENALTY_PER_CUBE.items())
-    cards.append(w.text(f"Cargo penalty per cube left: {penalties}.", 12, colour=w.QUIET))
+    penalties = ", ".join(w.t(shell, "ui.heartland.penalty_of", good=good_name(shell, good), cost=w.money(shell, cost))
+                          for good, cost in PENALTY_PER_CUBE.items())
+    cards.append(w.text(w.t(shell, "ui.heartland.penalties", penalties=penalties), 12, colour=w.QUIET))
+    cards.append(w.rules_button(shell, "end", key="rules-end"))
     return ft.Column(cards, spacing=8)
+
+
+def ranked(shell: Shell, standing: Any) -> str:
+    line = w.t(shell, "ui.rank", ordinal=ordinal(standing.rank, shell.language), player=standing.player)
+    return w.t(shell, "ui.winner_mark", line=line) if standing.winner else line

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 
 from companion.app import widgets as w
+from companion.i18n import number, t
+from companion.messages import join_names
 from companion.rules import GAMES
 
 if TYPE_CHECKING:
@@ -26,15 +28,12 @@ MORE = 10
 SEARCH_FROM = 6  # games on the list before a search field is worth its room
 
 
-def ago(timestamp: float, now: float | None = None) -> str:
+def ago(timestamp: float, now: float | None = None, language: str = "en") -> str:
     seconds = max(0, (now or time.time()) - timestamp)
-    if seconds < 60:
-        return "just now"
-    for size, unit in ((86400, "day"), (3600, "hour"), (60, "minute")):
+    for size, unit in ((86400, "days"), (3600, "hours"), (60, "minutes")):
         if seconds >= size:
-            count = int(seconds // size)
-            return f"{count} {unit}{'s' if count != 1 else ''} ago"
-    return "just now"
+            return t(f"ui.ago.{unit}", language, count=int(seconds // size))
+    return t("ui.ago.now", language)
 
 
 def build(shell: Shell) -> ft.Control:
@@ -43,29 +42,32 @@ def build(shell: Shell) -> ft.Control:
     home = shell.store.home(search, int(draft.get("in_progress_shown", IN_PROGRESS_SHOWN)),
                             int(draft.get("finished_shown", FINISHED_SHOWN)))
     listing = home.listing
-    body: list[ft.Control] = [*notes(listing)]
+    body: list[ft.Control] = [*notes(shell, listing)]
     if len(listing) >= SEARCH_FROM or search:
-        body.append(ft.TextField(value=search, label="Search games or players", key="search", dense=True,
+        body.append(ft.TextField(value=search, label=w.t(shell, "ui.home.search"), key="search", dense=True,
                                  prefix_icon=ft.Icons.SEARCH,
                                  on_change=lambda event: shell.set_draft(
                                      search=event.control.value or "", in_progress_shown=IN_PROGRESS_SHOWN,
                                      finished_shown=FINISHED_SHOWN)))
     if home.in_progress:
-        body.append(w.text("In progress", 15, bold=True))
+        body.append(w.text(w.t(shell, "ui.home.in_progress"), 15, bold=True))
         body.extend(session_card(shell, summary) for summary in home.in_progress)
         body.extend(more(shell, home.more_in_progress, "in_progress_shown", len(home.in_progress),
-                         "more-in-progress", "other games in progress"))
+                         "more-in-progress", ("ui.home.more_in_progress", "ui.home.more_in_progress_of")))
     if home.finished:
-        body.append(w.text("Finished", 15, bold=True))
+        body.append(w.text(w.t(shell, "ui.home.finished"), 15, bold=True))
         body.extend(session_card(shell, summary) for summary in home.finished)
         body.extend(more(shell, home.more_finished, "finished_shown", len(home.finished), "more-finished",
-                         "older finished games"))
+                         ("ui.home.more_finished", "ui.home.more_finished_of")))
     if not listing:
-        body.append(w.text("No games yet. Start one below; every tap is saved as you play.", 16, key="empty"))
+        body.append(w.text(w.t(shell, "ui.home.empty"), 16, key="empty"))
     elif not (home.in_progress or home.finished):
-        body.append(w.text(f"No game matches “{search.strip()}”.", 16, key="no-match"))
-    header: list[ft.Control] = [w.text("Companion", 24, bold=True)]
-    footer = [w.action("+ New game", shell.go_new_game, key="new-game", primary=True)]
+        body.append(w.text(w.t(shell, "ui.home.no_match", search=search.strip()), 16, key="no-match"))
+    header: list[ft.Control] = [ft.Row([
+        ft.Container(w.text(w.t(shell, "ui.app.title"), 24, bold=True), expand=True),
+        w.icon_button(ft.Icons.SETTINGS_OUTLINED, w.t(shell, "ui.settings"), shell.go_settings, key="settings"),
+    ])]
+    footer = [w.action(w.t(shell, "ui.home.new_game"), shell.go_new_game, key="new-game", primary=True)]
     return lazy_screen(shell, header, body, footer)
 
 
@@ -79,39 +81,40 @@ def lazy_screen(shell: Shell, header: list[ft.Control], items: list[ft.Control],
     return ft.SafeArea(ft.Container(column, padding=8, expand=True), expand=True, key="home")
 
 
-def more(shell: Shell, left: int, setting: str, shown: int, key: str, what: str) -> list[ft.Control]:
-    """A "Show more" button under a part of the list, while some of it is not drawn."""
+def more(shell: Shell, left: int, setting: str, shown: int, key: str, words: tuple[str, str]) -> list[ft.Control]:
+    """A "Show more" button under a part of the list, while some of it is not drawn: `words`
+    says "Show 3 more" and "Show 10 of the 1,234 more"."""
     if not left:
         return []
     step = min(left, MORE)
-    label = f"Show {step} {what}" if step == left else f"Show {step} of the {left:,} {what}"
+    if step == left:
+        label = w.t(shell, words[0], count=step)
+    else:
+        label = w.t(shell, words[1], count=step, total=number(left, shell.language))
     return [ft.TextButton(label, key=key, on_click=lambda _: shell.set_draft(**{setting: shown + step}))]
 
 
-def notes(listing: Any) -> list[ft.Control]:
+def notes(shell: Shell, listing: Any) -> list[ft.Control]:
     """What could not be listed: files set aside, games of a newer version."""
     found: list[ft.Control] = []
     quarantined = getattr(listing, "quarantined", 0)
     if quarantined:
-        files, verb = ("files", "were") if quarantined != 1 else ("file", "was")
         found.append(ft.Container(
-            w.text(f"{quarantined} saved game {files} could not be read and {verb} set aside in the quarantine "
-                   "folder; every other game is here.", 14, key="quarantined", colour=ft.Colors.ON_ERROR_CONTAINER),
+            w.text(w.t(shell, "ui.home.quarantined", count=quarantined), 14, key="quarantined",
+                   colour=ft.Colors.ON_ERROR_CONTAINER),
             bgcolor=w.ERROR_BG, padding=10, border_radius=8))
     newer = len(getattr(listing, "newer", ()))
     if newer:
         found.append(ft.Container(
-            w.text(f"{w.plural(newer, 'saved game')} {'was' if newer == 1 else 'were'} made by a newer version of "
-                   f"Companion: update the app to see {'it' if newer == 1 else 'them'}. Nothing was changed.", 14,
-                   key="newer", colour=ft.Colors.ON_SECONDARY_CONTAINER),
+            w.text(w.t(shell, "ui.home.newer", count=newer), 14, key="newer", colour=ft.Colors.ON_SECONDARY_CONTAINER),
             bgcolor=w.INFO_BG, padding=10, border_radius=8))
     return found
 
 
-def title_of(summary: Any) -> str:
+def title_of(summary: Any, language: str = "en") -> str:
     game = GAMES.get(summary.game)
     short = {"heartland": "Heartland"}.get(summary.game, game.title if game else summary.game)
-    return summary.title or f"{short} · {w.names(list(summary.players))}"
+    return summary.title or f"{short} · {join_names(list(summary.players), language)}"
 
 
 def session_card(shell: Shell, summary: Any) -> ft.Control:
@@ -119,15 +122,15 @@ def session_card(shell: Shell, summary: Any) -> ft.Control:
     if shell.ui.draft.get("confirm_delete") == summary.id:
         return ft.Container(
             ft.Column([
-                w.text(f"Delete {title_of(summary)}? This cannot be undone.", 15, bold=True,
+                w.text(w.t(shell, "ui.home.delete.confirm", title=title_of(summary, shell.language)), 15, bold=True,
                        colour=ft.Colors.ON_ERROR_CONTAINER),
                 ft.Row([
                     # Destructive, so in the error colours and never the green of a main action.
-                    ft.FilledButton("Delete", key=f"confirm-delete-{key}", height=w.BUTTON_HEIGHT,
+                    ft.FilledButton(w.t(shell, "ui.home.delete"), key=f"confirm-delete-{key}", height=w.BUTTON_HEIGHT,
                                     icon=ft.Icons.DELETE_OUTLINE,
                                     style=ft.ButtonStyle(bgcolor=ft.Colors.ERROR, color=ft.Colors.ON_ERROR),
                                     on_click=lambda _: shell.delete_session(summary.id)),
-                    ft.OutlinedButton("Keep", key=f"keep-{key}", height=w.BUTTON_HEIGHT,
+                    ft.OutlinedButton(w.t(shell, "ui.home.keep"), key=f"keep-{key}", height=w.BUTTON_HEIGHT,
                                       on_click=lambda _: shell.set_draft(confirm_delete=None)),
                 ]),
             ]),
@@ -137,19 +140,20 @@ def session_card(shell: Shell, summary: Any) -> ft.Control:
     # The card and its bin are separate targets, so a screen reader names the game first.
     card = ft.Container(
         ft.Column([
-            w.text(title_of(summary), 17, bold=True),
+            w.text(title_of(summary, shell.language), 17, bold=True),
             w.text(line, 14, key=f"status-{key}"),
-            w.text(f"last played {ago(summary.updated)}", 12, colour=w.QUIET),
+            w.text(w.t(shell, "ui.home.last_played", ago=ago(summary.updated, language=shell.language)), 12,
+                   colour=w.QUIET),
         ], spacing=2),
         expand=True, ink=True, border_radius=10, padding=10,
         on_click=lambda _: shell.open_session(summary.id), key=f"session-{key}",
     )
     delete = ft.Container(
-        ft.Column([ft.Icon(ft.Icons.DELETE_OUTLINE), w.text("Delete", 12)], spacing=0, tight=True,
+        ft.Column([ft.Icon(ft.Icons.DELETE_OUTLINE), w.text(w.t(shell, "ui.home.delete"), 12)], spacing=0, tight=True,
                   horizontal_alignment=ft.CrossAxisAlignment.CENTER),
         width=64, height=64, alignment=ft.Alignment.CENTER, ink=True, border_radius=10,
         on_click=lambda _: shell.set_draft(confirm_delete=summary.id), key=f"delete-{key}",
-        tooltip=f"Delete {title_of(summary)}",
+        tooltip=w.t(shell, "ui.home.delete.tip", title=title_of(summary, shell.language)),
     )
     return ft.Container(ft.Row([card, delete], spacing=0), border=ft.Border.all(1, ft.Colors.OUTLINE),
                         border_radius=10, key=f"card-{key}")

@@ -11,16 +11,13 @@ from companion.app import theme
 from companion.app import widgets as w
 from companion.messages import RuleError
 from companion.rules import GAMES
+from companion.rules.base import MAX_NAME_LENGTH
 from companion.rules.heartland import TARGETS
 
 if TYPE_CHECKING:
     from companion.app.shell import Shell
 
-HEARTLAND_SWITCHES = (
-    ("short_haul", "Short Haul (trucks carry 6)"),
-    ("alternate_routes", "Alternate Routes (tolls, weigh stations)"),
-    ("truck_stops", "Truck Stops (upgrades)"),
-)
+HEARTLAND_SWITCHES = ("short_haul", "alternate_routes", "truck_stops")  # each labelled ui.new.heartland.<name>
 
 
 def draft_of(shell: Shell) -> dict[str, Any]:
@@ -41,35 +38,36 @@ def check(chosen: bool) -> ft.IconData | None:
 def options_of(draft: dict[str, Any]) -> dict[str, Any]:
     if draft["game"] == "heartland":
         target = draft["custom_target"] if draft["target"] == "custom" else draft["target"]
-        return {"target": target, **{name: bool(draft.get(name)) for name, _ in HEARTLAND_SWITCHES}}
+        return {"target": target, **{name: bool(draft.get(name)) for name in HEARTLAND_SWITCHES}}
     if draft["game"] == "great_plains":
         chosen = {name: draft.get(name) for name in ("fox", "first") if draft.get(name) in draft["players"]}
         return chosen
     return {}
 
 
-def problem(draft: dict[str, Any]) -> str | None:
+def problem(draft: dict[str, Any], language: str = "en") -> str | None:
     """Why this set-up cannot start, in words; None when it can."""
     game = GAMES[draft["game"]]
     try:
         players = game.check_players(draft["players"])
         game.normalize_options(players, options_of(draft))
     except RuleError as error:
-        return str(error)
+        return error.message.text(language)
     return None
 
 
 def build(shell: Shell) -> ft.Control:
     draft = draft_of(shell)
-    back = w.icon_button(ft.Icons.ARROW_BACK, "Back to all games", shell.go_home, key="back")
-    header: list[ft.Control] = [ft.Row([back, w.text("New game", 20, bold=True)])]
+    back = w.icon_button(ft.Icons.ARROW_BACK, w.t(shell, "ui.back_home"), shell.go_home, key="back")
+    header: list[ft.Control] = [ft.Row([back, w.text(w.t(shell, "ui.new.title"), 20, bold=True)])]
     body: list[ft.Control] = [game_picker(shell, draft), players_editor(shell, draft)]
     body.extend(options_editor(shell, draft))
-    why_not = problem(draft)
+    why_not = problem(draft, shell.language)
     footer: list[ft.Control] = []
     if why_not:
         footer.append(w.text(why_not, 14, key="setup-problem"))
-    footer.append(w.action("Start game", lambda: shell.start_game(draft["game"], draft["players"], options_of(draft)),
+    footer.append(w.action(w.t(shell, "ui.new.start"), lambda: shell.start_game(draft["game"], draft["players"],
+                                                                                options_of(draft)),
                            key="start", primary=True, refusal=why_not, shell=shell))
     return w.screen(shell, header, body, footer, key="new-game-screen")
 
@@ -78,18 +76,18 @@ def game_picker(shell: Shell, draft: dict[str, Any]) -> ft.Control:
     buttons = []
     for game_id, game in GAMES.items():
         chosen = draft["game"] == game_id
-        players = (f"{game.min_players} players" if game.min_players == game.max_players
-                   else f"{game.min_players}–{game.max_players} players")
+        players = (w.t(shell, "ui.new.players_exact", count=game.min_players) if game.min_players == game.max_players
+                   else w.t(shell, "ui.new.players_range", low=game.min_players, high=game.max_players))
         label = f"{game.title} · {players}"
         button_type = ft.FilledButton if chosen else ft.OutlinedButton
         buttons.append(button_type(label, key=f"game-{game_id}", height=w.BUTTON_HEIGHT, icon=check(chosen),
                                    on_click=lambda _, game_id=game_id: shell.set_draft(game=game_id)))
-    return ft.Column([w.text("Game", 15, bold=True), *buttons], spacing=6)
+    return ft.Column([w.text(w.t(shell, "ui.new.game"), 15, bold=True), *buttons], spacing=6)
 
 
 def players_editor(shell: Shell, draft: dict[str, Any]) -> ft.Control:
     players: list[str] = draft["players"]
-    rows: list[ft.Control] = [w.text("Players, in seat order (the first plays first)", 15, bold=True)]
+    rows: list[ft.Control] = [w.text(w.t(shell, "ui.new.players"), 15, bold=True)]
     for seat, name in enumerate(players):
         rows.append(player_row(shell, players, seat, name))
 
@@ -97,16 +95,18 @@ def players_editor(shell: Shell, draft: dict[str, Any]) -> ft.Control:
         add_player(shell, draft, str(draft.get("name", "")))
 
     rows.append(ft.Row([
-        ft.TextField(label="Player name", value=draft["name"], key="player-name", expand=True, max_length=30,
+        ft.TextField(label=w.t(shell, "ui.new.player_name"), value=draft["name"], key="player-name", expand=True,
+                     max_length=MAX_NAME_LENGTH,
                      on_change=lambda e: shell.set_draft(quiet=True, name=e.control.value), on_submit=add),
-        ft.FilledButton("Add", on_click=add, key="add-player", height=w.BUTTON_HEIGHT),
+        ft.FilledButton(w.t(shell, "ui.new.add"), on_click=add, key="add-player", height=w.BUTTON_HEIGHT),
     ]))
     known = [name for name in shell.store.known_players()
              if name.casefold() not in {player.casefold() for player in players}][:12]
     if known:
-        rows.append(w.text("Played before:", 13))
+        rows.append(w.text(w.t(shell, "ui.new.played_before"), 13))
         rows.append(ft.Row([
-            ft.OutlinedButton(f"+ {name}", key=f"known-{w.slug(name)}", height=w.BUTTON_HEIGHT,
+            ft.OutlinedButton(w.t(shell, "ui.new.add_known", name=name), key=f"known-{w.slug(name)}",
+                              height=w.BUTTON_HEIGHT,
                               on_click=lambda _, name=name: add_player(shell, draft, name))
             for name in known
         ], wrap=True))
@@ -124,11 +124,12 @@ def player_row(shell: Shell, players: list[str], seat: int, name: str) -> ft.Con
         ft.Container(width=14, height=14, border_radius=7, bgcolor=theme.seat_colour(seat, dark=shell.dark)),
         w.text(f"{seat + 1}. {name}", 17, key=f"seat-{seat + 1}"),
         ft.Container(expand=True),
-        w.icon_button(ft.Icons.ARROW_UPWARD, f"Move {name} up", lambda: moved(-1), key=f"up-{key}",
+        w.icon_button(ft.Icons.ARROW_UPWARD, w.t(shell, "ui.new.up", name=name), lambda: moved(-1), key=f"up-{key}",
                       disabled=seat == 0),
-        w.icon_button(ft.Icons.ARROW_DOWNWARD, f"Move {name} down", lambda: moved(1), key=f"down-{key}",
+        w.icon_button(ft.Icons.ARROW_DOWNWARD, w.t(shell, "ui.new.down", name=name), lambda: moved(1),
+                      key=f"down-{key}",
                       disabled=seat == len(players) - 1),
-        w.icon_button(ft.Icons.CLOSE, f"Remove {name}",
+        w.icon_button(ft.Icons.CLOSE, w.t(shell, "ui.new.remove", name=name),
                       lambda: shell.set_draft(players=[p for p in players if p != name]), key=f"remove-{key}"),
     ], key=f"player-{key}")
 
@@ -137,13 +138,13 @@ def add_player(shell: Shell, draft: dict[str, Any], raw: str) -> None:
     name = " ".join(raw.split())
     players: list[str] = draft["players"]
     if not name:
-        shell.show_notice("Type a name first.")
+        shell.show_notice(w.t(shell, "ui.new.type_a_name"))
         return
-    if len(name) > 30:
-        shell.show_notice(f"The name '{name}' is longer than 30 characters.")
+    if len(name) > MAX_NAME_LENGTH:
+        shell.show_notice(w.t(shell, "players.name_long", name=name, high=MAX_NAME_LENGTH))
         return
     if name.casefold() in {player.casefold() for player in players}:
-        shell.show_notice(f"{name} is already playing; each name must be different.")
+        shell.show_notice(w.t(shell, "ui.new.already_playing", name=name))
         return
     shell.set_draft(players=[*players, name], name="")
 
@@ -154,7 +155,7 @@ def options_editor(shell: Shell, draft: dict[str, Any]) -> list[ft.Control]:
     if draft["game"] == "great_plains":
         return great_plains_options(shell, draft)
     if draft["game"] == "transamerica":
-        return [w.text("Everyone starts with 13 points; the start player moves one seat each round.", 14)]
+        return [w.text(w.t(shell, "ui.new.transamerica.about"), 14)]
     return []
 
 
@@ -163,21 +164,26 @@ def heartland_options(shell: Shell, draft: dict[str, Any]) -> list[ft.Control]:
     known = count in TARGETS["rulebook"]
 
     def value(rule: str) -> str:
-        return f"${TARGETS[rule][count]}" if known else "by player count"
+        if rule == "custom":
+            return w.money(shell, draft["custom_target"])
+        return w.money(shell, TARGETS[rule][count]) if known else w.t(shell, "ui.new.heartland.by_count")
 
     choices = []
-    for rule, label in (("rulebook", f"Rulebook {value('rulebook')}"), ("blog", f"Blog {value('blog')}"),
-                        ("custom", f"Custom ${draft['custom_target']}")):
+    for rule in ("rulebook", "blog", "custom"):
+        label = w.t(shell, f"ui.new.heartland.{rule}", value=value(rule))
         chosen = draft["target"] == rule
         button_type = ft.FilledButton if chosen else ft.OutlinedButton
         choices.append(button_type(label, key=f"target-{rule}", height=w.BUTTON_HEIGHT, icon=check(chosen),
                                    on_click=lambda _, rule=rule: shell.set_draft(target=rule)))
-    controls: list[ft.Control] = [w.text("Money target", 15, bold=True), ft.Row(choices, wrap=True)]
+    controls: list[ft.Control] = [w.text(w.t(shell, "ui.new.heartland.target"), 15, bold=True),
+                                  ft.Row(choices, wrap=True)]
     if draft["target"] == "custom":
-        controls.append(w.stepper(shell, "Custom target $", ("custom_target",), 40, key="custom-target", low=1,
+        controls.append(w.stepper(shell, w.t(shell, "ui.new.heartland.custom_target"), ("custom_target",), 40,
+                                  key="custom-target", low=1,
                                   high=999, steps=(1, 5)))
-    for name, label in HEARTLAND_SWITCHES:
-        controls.append(ft.Switch(label=label, value=bool(draft.get(name)), key=f"option-{name}",
+    for name in HEARTLAND_SWITCHES:
+        controls.append(ft.Switch(label=w.t(shell, f"ui.new.heartland.{name}"), value=bool(draft.get(name)),
+                                  key=f"option-{name}",
                                   on_change=lambda e, name=name: shell.set_draft(**{name: bool(e.control.value)})))
     return controls
 
@@ -185,18 +191,19 @@ def heartland_options(shell: Shell, draft: dict[str, Any]) -> list[ft.Control]:
 def great_plains_options(shell: Shell, draft: dict[str, Any]) -> list[ft.Control]:
     players: list[str] = draft["players"]
     if not players:
-        return [w.text("Add the two players, then choose who plays Fox (orange).", 14)]
-    first_buttons = player_choice(shell, draft, "first", "{} first")
-    first_buttons.append(ft.OutlinedButton("Draw at random", key="first-random", icon=ft.Icons.CASINO,
+        return [w.text(w.t(shell, "ui.new.great_plains.add_two"), 14)]
+    first_buttons = player_choice(shell, draft, "first", "ui.new.great_plains.first")
+    first_buttons.append(ft.OutlinedButton(w.t(shell, "ui.new.great_plains.draw"), key="first-random",
+                                           icon=ft.Icons.CASINO,
                                            height=w.BUTTON_HEIGHT,
                                            on_click=lambda _: shell.set_draft(first=random.choice(players))))
-    return [w.text("Fox (orange) — the other player is Snake (blue)", 15, bold=True),
-            ft.Row(player_choice(shell, draft, "fox", "{} is Fox"), wrap=True),
-            w.text("Who places first (the rules draw it, apart from who is the Fox)", 15, bold=True),
+    return [w.text(w.t(shell, "ui.new.great_plains.fox"), 15, bold=True),
+            ft.Row(player_choice(shell, draft, "fox", "ui.new.great_plains.is_fox"), wrap=True),
+            w.text(w.t(shell, "ui.new.great_plains.who_first"), 15, bold=True),
             ft.Row(first_buttons, wrap=True)]
 
 
-def player_choice(shell: Shell, draft: dict[str, Any], option: str, label: str) -> list[ft.Control]:
+def player_choice(shell: Shell, draft: dict[str, Any], option: str, label_id: str) -> list[ft.Control]:
     """One button per player for an option naming a player (the first listed until one is tapped)."""
     players: list[str] = draft["players"]
     current = draft.get(option) if draft.get(option) in players else players[0]
@@ -204,7 +211,8 @@ def player_choice(shell: Shell, draft: dict[str, Any], option: str, label: str) 
     for player in players:
         chosen = player == current
         button_type = ft.FilledButton if chosen else ft.OutlinedButton
-        buttons.append(button_type(label.format(player), key=f"{option}-{w.slug(player)}", icon=check(chosen),
+        buttons.append(button_type(w.t(shell, label_id, player=player), key=f"{option}-{w.slug(player)}",
+                                   icon=check(chosen),
                                    height=w.BUTTON_HEIGHT,
                                    on_click=lambda _, player=player: shell.set_draft(**{option: player})))
     return buttons

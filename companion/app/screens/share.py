@@ -30,40 +30,40 @@ def qr_png(link: str) -> bytes:
 def sheet(shell: Shell) -> ft.DialogControl:
     share = shell.shared
     if share is None:
-        body: list[ft.Control] = [w.text("This game is not shared.", key="share-off")]
-        return w.sheet(shell, "Share with the table", body, key="share-sheet")
+        body: list[ft.Control] = [w.text(w.t(shell, "ui.share.off"), key="share-off")]
+        return w.sheet(shell, w.t(shell, "ui.share"), body, key="share-sheet")
     body = [
-        w.text("Phones on this Wi-Fi scan the code, or open the address and type the code.", 14),
+        w.text(w.t(shell, "ui.share.hint"), 14),
         ft.Container(ft.Image(src=qr_png(share.link), width=QR_SIZE, height=QR_SIZE, key="share-qr"),
                      alignment=ft.Alignment.CENTER),
         ft.Text(share.url, size=18, weight=ft.FontWeight.BOLD, key="share-url"),
-        ft.Row([w.text("Code", 16), ft.Text(display_code(share.code), size=w.BIG, weight=ft.FontWeight.BOLD,
-                                            key="share-code")], spacing=12),
-        w.text("Connected", 16, bold=True),
+        ft.Row([w.text(w.t(shell, "ui.share.code"), 16),
+                ft.Text(display_code(share.code), size=w.BIG, weight=ft.FontWeight.BOLD, key="share-code")],
+               spacing=12),
+        w.text(w.t(shell, "ui.share.connected"), 16, bold=True),
         *guests(shell, share),
     ]
-    stop = ft.FilledButton("Stop sharing", key="share-stop", height=w.TARGET, on_click=lambda _: shell.stop_sharing(),
-                           tooltip="Every phone is told, and the address closes")
-    return w.sheet(shell, "Share with the table", body, key="share-sheet", footer=[stop])
+    stop = ft.FilledButton(w.t(shell, "ui.share.stop"), key="share-stop", height=w.TARGET,
+                           on_click=lambda _: shell.stop_sharing(), tooltip=w.t(shell, "ui.share.stop.tip"))
+    return w.sheet(shell, w.t(shell, "ui.share"), body, key="share-sheet", footer=[stop])
 
 
 def guests(shell: Shell, share: Share) -> list[ft.Control]:
     connected = share.connected()
     if not connected:
-        return [w.text("No phone yet.", 14, colour=w.QUIET, key="share-nobody")]
+        return [w.text(w.t(shell, "ui.share.nobody"), 14, colour=w.QUIET, key="share-nobody")]
     return [guest_row(shell, guest) for guest in connected]
 
 
 def guest_row(shell: Shell, guest: Guest) -> ft.Control:
     key = f"guest-{w.slug(guest.name)}"
     keeper = guest.role == SCOREKEEPER
-    role = "keeps score" if keeper else "follows"
-    label = f"Stop {guest.name} keeping score" if keeper else f"Let {guest.name} keep score"
+    role = w.t(shell, "ui.share.keeps_score" if keeper else "ui.share.follows")
+    label = w.t(shell, "ui.share.stop_keeping" if keeper else "ui.share.let_keep", name=guest.name)
     button = ft.OutlinedButton(
         label, key=f"{key}-role", height=w.TARGET,
         on_click=lambda _: shell.set_guest_role(guest.id, VIEWER if keeper else SCOREKEEPER),
-        tooltip=f"{guest.name} then only follows the game" if keeper else
-        f"{guest.name} can then record and undo, as on this screen",
+        tooltip=w.t(shell, "ui.share.then_follows" if keeper else "ui.share.then_records", name=guest.name),
     )
     return ft.Row([ft.Column([w.text(guest.name, 16, bold=True), w.text(role, 13, colour=w.QUIET)], spacing=0,
                              expand=True), button], key=key)
@@ -72,8 +72,8 @@ def guest_row(shell: Shell, guest: Guest) -> ft.Control:
 def stopped(shell: Shell) -> ft.Control:
     """A phone's page once the host stopped sharing (or left the game)."""
     column = ft.Column([
-        w.text("The host stopped sharing this game.", 22, bold=True, key="share-stopped"),
-        w.text("Ask for a new code to follow it again.", 16),
+        w.text(w.t(shell, "ui.share.stopped"), 22, bold=True, key="share-stopped"),
+        w.text(w.t(shell, "ui.share.ask_again"), 16),
     ], spacing=12, horizontal_alignment=ft.CrossAxisAlignment.CENTER, alignment=ft.MainAxisAlignment.CENTER,
         expand=True)
     return ft.SafeArea(ft.Container(column, padding=24, expand=True), expand=True, key="stopped")

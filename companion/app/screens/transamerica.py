@@ -9,6 +9,7 @@ import flet as ft
 
 from companion.app import widgets as w
 from companion.app.ties import ordinal
+from companion.i18n import t
 from companion.rules.transamerica import STARTING_POINTS, TransAmericaState, standings
 
 if TYPE_CHECKING:
@@ -18,34 +19,36 @@ TITLE = "TransAmerica"
 DANGER = 3  # points at or below which a player is close to ending the game
 
 
-def subtitle(state: TransAmericaState) -> str:
+def subtitle(state: TransAmericaState, language: str = "en") -> str:
     if state.over:
-        return f"Game over after {len(state.rounds)} rounds"
-    return f"Round {state.round_number} · {state.starter} starts"
+        return t("ui.transamerica.game_over", language, count=len(state.rounds))
+    return t("ui.transamerica.subtitle", language, number=state.round_number, player=state.starter)
 
 
-def status_line(state: TransAmericaState) -> str:
+def status_line(state: TransAmericaState, language: str = "en") -> str:
     if state.over:
         final = standings(state)
-        return w.result_line(final, f"with {w.plural(final[0].score, 'point')}")
+        return w.result_line(final, t("ui.transamerica.with_points", language, count=final[0].score), language)
     lowest = min(state.players, key=state.points_of)
-    return f"Round {state.round_number} · lowest: {lowest} {state.points_of(lowest)}"
+    return t("ui.transamerica.status", language, number=state.round_number, player=lowest,
+             points=state.points_of(lowest))
 
 
 def build(shell: Shell) -> ft.Control:
     session = shell.session
     assert session is not None
     state: TransAmericaState = session.state
-    header = [w.top_bar(shell, TITLE, subtitle(state))]
+    header = [w.top_bar(shell, TITLE, subtitle(state, shell.language), rules="end" if state.over else "game")]
     if state.over:  # only the result: the ranking, best first, and why
-        body: list[ft.Control] = [winners(shell, state), round_table(state)]
+        body: list[ft.Control] = [winners(shell, state), round_table(shell, state)]
         return w.screen(shell, header, body, [w.play_again(shell), w.undo_strip(shell)], key=f"game-{session.id}")
     left: list[ft.Control] = [countdown_row(shell, state, player) for player in state.players]
-    left.append(w.text(f"Round {state.round_number} starts with {state.starter}.", 16, key="starter"))
-    body = [w.two_columns(left, [round_table(state)])]
+    left.append(w.text(w.t(shell, "ui.transamerica.starter", number=state.round_number, player=state.starter), 16,
+                       key="starter"))
+    body = [w.two_columns(left, [round_table(shell, state)])]
     footer: list[ft.Control] = [
-        w.action(f"End round {state.round_number}", lambda: open_end_round(shell, state), key="end-round",
-                 primary=True),
+        w.action(w.t(shell, "ui.transamerica.end_round", number=state.round_number),
+                 lambda: open_end_round(shell, state), key="end-round", primary=True),
         w.undo_strip(shell),
     ]
     return w.screen(shell, header, body, footer, key=f"game-{session.id}")
@@ -56,7 +59,8 @@ def sheet(shell: Shell) -> ft.DialogControl | None:
     assert session is not None
     state: TransAmericaState = session.state
     if shell.ui.panel == "log":
-        return w.log_panel(shell, lambda number: f"round {session.state_at(number - 1).round_number}")
+        return w.log_panel(shell, lambda number: w.t(shell, "ui.transamerica.log_round",
+                                                     number=session.state_at(number - 1).round_number))
     if shell.ui.panel == "end_round" and not state.over:
         return end_round_panel(shell, state)
     return None
@@ -80,7 +84,7 @@ def countdown_row(shell: Shell, state: TransAmericaState, player: str) -> ft.Con
     return ft.Container(
         ft.Row([
             ft.Column([w.text(player, 17, bold=True, colour=colour), pips(points, colour)], spacing=4, expand=True),
-            w.text("close to 0!" if warning else "", 13, bold=True, key=f"warn-{key}"),
+            w.text(w.t(shell, "ui.transamerica.close_to_zero") if warning else "", 13, bold=True, key=f"warn-{key}"),
             w.big_number(str(points), key=f"points-{key}"),
         ]),
         padding=ft.Padding.symmetric(horizontal=8, vertical=4), border_radius=8, key=f"row-{key}",
@@ -88,12 +92,13 @@ def countdown_row(shell: Shell, state: TransAmericaState, player: str) -> ft.Con
     )
 
 
-def round_table(state: TransAmericaState) -> ft.Control:
+def round_table(shell: Shell, state: TransAmericaState) -> ft.Control:
     if not state.rounds:
-        return w.text("No round played yet.", 14, colour=w.QUIET)
-    columns = [ft.DataColumn(ft.Text("Player"))] + [
-        ft.DataColumn(ft.Text(f"R{number}"), numeric=True) for number in range(1, len(state.rounds) + 1)
-    ] + [ft.DataColumn(ft.Text("Left"), numeric=True)]
+        return w.text(w.t(shell, "ui.transamerica.no_round"), 14, colour=w.QUIET)
+    columns = [ft.DataColumn(ft.Text(w.t(shell, "ui.transamerica.player")))] + [
+        ft.DataColumn(ft.Text(w.t(shell, "ui.transamerica.round_column", number=number)), numeric=True)
+        for number in range(1, len(state.rounds) + 1)
+    ] + [ft.DataColumn(ft.Text(w.t(shell, "ui.transamerica.left")), numeric=True)]
     rows = [
         ft.DataRow([ft.DataCell(ft.Text(player))]
                    + [ft.DataCell(ft.Text(f"-{losses[seat]}" if losses[seat] else "0")) for losses in state.rounds]
@@ -115,8 +120,8 @@ def pick_missing(shell: Shell, player: str, count: int) -> None:
     shell.draft_set(("missing", player), count)
 
 
-def misses(player: str, count: int) -> str:
-    return f"{player} misses {count}"
+def misses(shell: Shell, player: str, count: int) -> str:
+    return w.t(shell, "ui.transamerica.misses", player=player, count=count)
 
 
 def end_round_panel(shell: Shell, state: TransAmericaState) -> ft.DialogControl:
@@ -124,26 +129,30 @@ def end_round_panel(shell: Shell, state: TransAmericaState) -> ft.DialogControl:
     so a round costs one tap per player who missed something, plus Save."""
     missing = {player: int(shell.draft_get(("missing", player), 0)) for player in state.players}
 
-    rows: list[ft.Control] = [w.text("Segments each player still misses (a hard one counts 2). "
-                                     "Whoever connected all cities stays at 0.", 14)]
+    rows: list[ft.Control] = [w.text(w.t(shell, "ui.transamerica.missing_hint"), 14)]
     for player in state.players:
         key = w.slug(player)
         before = state.points_of(player)
         after = before - missing[player]
         rows.append(ft.Row([
             w.text(player, 17, bold=True, colour=w.player_colour(shell, state.players, player)),
-            w.text(f"{before} to {after}", 15, bold=after <= 0, key=f"after-{key}"),
+            w.text(w.t(shell, "ui.transamerica.before_after", before=before, after=after), 15, bold=after <= 0,
+                   key=f"after-{key}"),
         ], alignment=ft.MainAxisAlignment.SPACE_BETWEEN))
         rows.append(w.chips(shell, MISSING_CHIPS, missing[player],
                             functools.partial(pick_missing, shell, player), key=f"missing-{key}",
-                            describe=functools.partial(misses, player)))
-        rows.append(w.stepper(shell, "or count up", ("missing", player), 0, key=f"missing-{key}", high=99))
+                            describe=functools.partial(misses, shell, player)))
+        rows.append(w.stepper(shell, w.t(shell, "ui.transamerica.count_up"), ("missing", player), 0,
+                              key=f"missing-{key}", high=99))
     event = {"type": "end_round", "missing": missing}
     ends = [player for player in state.players if state.points_of(player) - missing[player] <= 0]
     if ends:
-        rows.append(w.text(f"This ends the game: {w.names(ends)} at 0 or below.", 15, bold=True, key="ends-game"))
-    save = w.event_button(shell, f"Save round {state.round_number}", event, key="save-round", primary=True)
-    return w.sheet(shell, f"End of round {state.round_number}", rows, key="end-round-panel", footer=[save])
+        rows.append(w.text(w.t(shell, "ui.transamerica.ends_game", players=w.names(shell, ends)), 15, bold=True,
+                           key="ends-game"))
+    save = w.event_button(shell, w.t(shell, "ui.transamerica.save_round", number=state.round_number), event,
+                          key="save-round", primary=True)
+    return w.sheet(shell, w.t(shell, "ui.transamerica.round_title", number=state.round_number), rows,
+                   key="end-round-panel", footer=[w.rules_button(shell, "end_round", key="rules-end-round"), save])
 
 
 def winners(shell: Shell, state: TransAmericaState) -> ft.Control:
@@ -151,22 +160,25 @@ def winners(shell: Shell, state: TransAmericaState) -> ft.Control:
     standings = shell.session.standings()
     names = [standing.player for standing in standings if standing.winner]
     best = standings[0].score
-    headline = (f"{names[0]} wins with {best} points" if len(names) == 1
-                else f"{w.names(names)} share the victory with {best} points each")
-    order = " · ".join(f"{ordinal(s.rank)} {s.player} {s.score}" for s in standings)
+    headline = (w.t(shell, "ui.transamerica.wins", player=names[0], count=best) if len(names) == 1
+                else w.t(shell, "ui.transamerica.share", players=w.names(shell, names), count=best))
+    order = " · ".join(f"{ordinal(s.rank, shell.language)} {s.player} {s.score}" for s in standings)
     rows: list[ft.Control] = w.present(w.text(headline, 20, bold=True, key="winner"), w.stopped_line(shell))
     for standing in standings:
         slug = w.slug(standing.player)
         rows.append(ft.Row([
-            w.text(f"{ordinal(standing.rank)} {standing.player}", 18, bold=standing.winner,
+            w.text(w.t(shell, "ui.rank", ordinal=ordinal(standing.rank, shell.language), player=standing.player), 18,
+                   bold=standing.winner,
                    colour=w.player_colour(shell, state.players, standing.player), key=f"rank-{slug}"),
             w.big_number(str(standing.score), key=f"points-{slug}"),
         ], alignment=ft.MainAxisAlignment.SPACE_BETWEEN))
     for score in sorted({standing.score for standing in standings}, reverse=True):
         tied = [standing for standing in standings if standing.score == score]
         if len(tied) > 1:
-            rows.append(w.text(f"{w.names([s.player for s in tied])} tie on {w.plural(score, 'point')}: "
-                               f"they share {ordinal(tied[0].rank)} place (no tie-break).", 15, key="tie-break"))
+            rows.append(w.text(w.t(shell, "ui.transamerica.tie", players=w.names(shell, [s.player for s in tied]),
+                                   score=w.t(shell, "ui.points", count=score),
+                                   ordinal=ordinal(tied[0].rank, shell.language)), 15, key="tie-break"))
     rows.append(w.text(order, 14, key="ranking"))
-    rows.append(w.text("The most points left wins; the game ends when a player reaches 0.", 13, colour=w.QUIET))
+    rows.append(w.text(w.t(shell, "ui.transamerica.about"), 13, colour=w.QUIET))
+    rows.append(w.rules_button(shell, "end", key="rules-end"))
     return ft.Column(rows, spacing=6, key="result")

@@ -1,0 +1,219 @@
+"""The screens in the table's language: French and Spanish tables see their own words,
+money as they write it, and the rules reference opening where they are.
+
+The language is chosen as a player would (Settings) or as the app was started
+(`companion --lang`); the environment is pinned to English so the machine's own locale
+cannot leak in.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Iterator
+from types import SimpleNamespace
+
+import flet as ft
+import pytest
+from app_helpers import last_act, log_lines, memory_app, notice, refused, start_game, table
+from flet_harness import Screen
+
+from companion.app.data import AppData
+from companion.app.main import make_main
+
+NBSP = "\u00a0"
+
+
+@pytest.fixture(autouse=True)
+def english_machine(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "en_US.UTF-8")
+    yield
+
+
+@contextlib.asynccontextmanager
+async def app_in(language: str | None, data: AppData | None = None) -> AsyncIterator[Screen]:
+    """The app as `companion --lang <language>` starts it (None: no --lang)."""
+    async with Screen(make_main(data if data is not None else memory_app(), language=language)) as screen:
+        yield screen
+
+
+async def bob_misses_everything(screen: Screen) -> None:
+    """In the end-of-round sheet: Bob misses 13 segments (6, then counted up), which ends the game."""
+    await screen.tap("missing-bob-6")
+    for _ in range(7):
+        await screen.tap("missing-bob-plus")
+
+
+async def pick_language(screen: Screen, choice: str) -> None:
+    """From home: Settings, a language ("es", or "device"), back home."""
+    await screen.tap("settings")
+    await screen.tap(f"language-{choice}")
+    await screen.tap("back")
+
+
+# --- French -------------------------------------------------------------------------------------
+
+
+@table
+async def test_a_french_table_plays_heartland_in_french() -> None:
+    async with app_in("fr") as screen:
+        assert screen.text_of("new-game") == "+ Nouvelle partie"
+        await start_game(screen, "heartland", ["Ann", "Bob"])
+        assert screen.text_of("subtitle") == "Manche 1 · au tour de Ann"
+        assert screen.text_of("target") == f"Objectif 50{NBSP}$ (livret) · en tête Ann 5{NBSP}$"
+        assert screen.text_of("money-ann") == f"5{NBSP}$"
+        assert screen.text_of("move-cash-2") == f"2 · 2{NBSP}$"
+        assert screen.text_of("end-turn") == "Fin du tour de Ann (Bob ensuite)"
+        assert await refused(screen, "unload") == "Ann ne transporte rien à décharger."
+
+        await screen.tap("move-cash-1")
+        await screen.tap("load")
+        assert screen.text_of("panel-title") == "Charger · Ann"
+        assert "Ann a de la place pour 8 cubes. Touchez le nombre voulu\u00a0:" in screen.texts()
+        assert {"maïs", "soja", "bétail", "porcs"} <= set(screen.texts())
+        await screen.tap("load-corn-2")
+        assert last_act(screen) == f"Dernière action{NBSP}: Ann a chargé 2 cubes de maïs"
+        assert screen.text_of("cargo-ann") == "2 maïs"
+        assert str(screen.find("undo").tooltip) == f"Annuler{NBSP}: Ann a chargé 2 cubes de maïs"
+
+        # A second action: the rules refuse it, in French, and the table may record it anyway.
+        assert await refused(screen, "discard") == (
+            f"Ann a déjà choisi de charger ce tour-ci{NBSP}; une seule action par tour.")
+        assert screen.text_of("record-anyway") == "Enregistrer quand même"
+
+
+@table
+async def test_a_french_great_plains_names_its_tribes_and_spirits() -> None:
+    async with app_in("fr") as screen:
+        await start_game(screen, "great_plains", ["Ann", "Bob"])
+        assert screen.text_of("subtitle") == "Au tour du Renard (Ann) · grotte"
+        assert screen.text_of("place-cave") == "Poser une grotte (1 sur 6) · Ann"
+        for _ in range(6):
+            await screen.tap("place-cave")
+        assert screen.text_of("token-horse") == "+ Cheval"
+        await screen.tap("token-eagle")
+        assert last_act(screen) == (
+            f"Dernière action{NBSP}: Ann a posé un jeton (1 sur 20) et pris un esprit Aigle")
+        assert screen.text_of("spirit-eagle-fox") == "Aigle 1"
+
+
+# --- Spanish ------------------------------------------------------------------------------------
+
+
+@table
+async def test_a_spanish_table_plays_transamerica_to_its_end_in_spanish() -> None:
+    async with app_in("es") as screen:
+        await start_game(screen, "transamerica", ["Ann", "Bob", "Inés"])
+        assert screen.text_of("subtitle") == "Ronda 1 · empieza Ann"
+        assert screen.text_of("starter") == "La ronda 1 empieza con Ann."
+        await screen.tap("end-round")
+        assert screen.text_of("panel-title") == "Fin de la ronda 1"
+        for player in ("ann", "bob", "inés"):
+            await screen.tap(f"missing-{player}-1")
+        await screen.tap("save-round")
+        assert notice(screen) == ("Alguien debe tener 0 tramos pendientes: una ronda termina cuando todas las "
+                                  "ciudades de un jugador están conectadas.")
+        await screen.tap("missing-ann-0")
+        await screen.tap("missing-inés-0")
+        await bob_misses_everything(screen)
+        assert screen.text_of("after-bob") == "13 a 0"
+        assert screen.text_of("ends-game") == "Esto termina la partida: Bob a 0 o menos."
+        await screen.tap("save-round")
+        assert screen.text_of("subtitle") == "Partida terminada tras 1 ronda"
+        assert screen.text_of("winner") == "Ann e Inés comparten la victoria con 13 puntos cada uno"
+        assert screen.text_of("rank-ann") == "1.º Ann"
+        assert screen.text_of("tie-break") == "Ann e Inés empatan a 13 puntos: comparten el 1.º puesto (sin desempate)."
+        await screen.tap("log")
+        assert log_lines(screen) == ["1. Fin de la ronda 1 — todas sus ciudades conectadas: Ann e Inés; Bob -13 "
+                                     "· ronda 1"]
+
+
+# --- the rules reference -------------------------------------------------------------------------
+
+
+@table
+async def test_the_rules_open_at_the_turn_from_the_top_bar_and_at_loading_from_the_load_sheet() -> None:
+    async with app_in(None) as screen:
+        await start_game(screen, "heartland", ["Ann", "Bob"])
+        assert str(screen.find("rules").tooltip) == "The rules of The Great Heartland Hauling Co."
+        await screen.tap("rules")
+        assert screen.text_of("rules-section") == "A turn"
+        await screen.tap("rules-decisions")  # any other part is one tap away
+        assert screen.text_of("rules-section") == "What the app decides"
+        await screen.tap("panel-close")
+
+        await screen.tap("move-fuel-1")
+        await screen.tap("load")
+        await screen.tap("rules-load")
+        assert screen.text_of("rules-section") == "Loading"
+        assert "A truck carries at most 8 cubes (6 with Short Haul). A Location holds at most 8 cubes." in (
+            screen.texts())
+        await screen.tap("rules-back")  # back to the Load sheet, where the table was
+        assert screen.text_of("panel-title") == "Load · Ann"
+
+
+@table
+async def test_the_end_screen_opens_the_rules_at_the_winner_and_its_ties_in_french() -> None:
+    async with app_in("fr") as screen:
+        await start_game(screen, "transamerica", ["Ann", "Bob"])
+        await screen.tap("end-round")
+        await bob_misses_everything(screen)
+        await screen.tap("save-round")
+        await screen.tap("rules-end")
+        assert screen.text_of("rules-section") == "Vainqueur et égalités"
+        assert (f"Le joueur à qui il reste le plus de points gagne. En cas d'égalité, tous les joueurs à égalité "
+                f"gagnent{NBSP}; il n'y a pas de départage.") in screen.texts()
+        assert not screen.exists("rules-back")  # opened from the screen, not from a sheet
+
+
+@table
+async def test_a_zone_sheet_opens_the_rules_at_majorities_and_water() -> None:
+    async with app_in("es") as screen:
+        await start_game(screen, "great_plains", ["Ann", "Bob"])
+        await screen.tap("add-zone")
+        await screen.tap("rules-zone")
+        assert screen.text_of("rules-section") == "Mayorías y agua"
+
+
+# --- choosing the language -----------------------------------------------------------------------
+
+
+@table
+async def test_settings_switch_the_language_at_once_and_the_next_start_keeps_it() -> None:
+    data = memory_app()
+    async with app_in(None, data) as screen:
+        assert screen.text_of("new-game") == "+ New game"
+        await screen.tap("settings")
+        assert screen.text_of("language-device") == "As the device (English)"
+        await screen.tap("language-es")
+        assert screen.text_of("language-device") == "Como el dispositivo (English)"
+        assert isinstance(screen.find("language-es"), ft.FilledButton)
+        await screen.tap("back")
+        assert screen.text_of("new-game") == "+ Nueva partida"
+    async with app_in(None, data) as screen:
+        assert screen.text_of("new-game") == "+ Nueva partida"
+        await pick_language(screen, "device")
+        assert screen.text_of("new-game") == "+ New game"
+
+
+@table
+async def test_the_command_line_outranks_settings_until_the_table_picks_again() -> None:
+    data = memory_app()
+    async with app_in(None, data) as screen:
+        await pick_language(screen, "es")
+    async with app_in("fr", data) as screen:
+        assert screen.text_of("new-game") == "+ Nouvelle partie"
+        await screen.tap("settings")
+        await screen.tap("language-en")
+        assert screen.text_of("language-device") == "As the device (English)"
+
+
+@table
+async def test_the_app_follows_the_device_language_when_nothing_else_was_chosen() -> None:
+    async with app_in(None) as screen:
+        screen.page.on_locale_change(SimpleNamespace(locales=[ft.Locale("de"), ft.Locale("es", "MX")]))
+        await screen.settle()
+        assert screen.text_of("new-game") == "+ Nueva partida"
+        await start_game(screen, "heartland", ["Ann", "Bob"])
+        assert screen.text_of("money-ann") == f"5{NBSP}$"
