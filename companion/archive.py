@@ -221,16 +221,14 @@ def _first_line(error: Exception) -> str:
 
 
 def _depth_exceeds(value: Any, limit: int) -> bool:
-    pending = [(value, 0)]
-    while pending:
-        item, depth = pending.pop()
-        if depth > limit:
-            return True
-        if isinstance(item, list):
-            pending.extend((inner, depth + 1) for inner in item)
-        elif isinstance(item, dict):
-            pending.extend((inner, depth + 1) for inner in item.values())
-    return False
+    """Whether anything sits deeper than `limit` (the document is 0), walking one level at a time."""
+    level = [value] if type(value) in (list, dict) else []
+    for _ in range(limit):
+        level = [inner for item in level for inner in (item if type(item) is list else item.values())
+                 if type(inner) in (list, dict)]
+        if not level:
+            return False
+    return any(level)  # a container at the limit holds something beyond it
 
 
 def _label(entry: Any, number: int) -> str:

@@ -13,6 +13,7 @@ Layout of a data folder::
     quarantine/<name>       a damaged file, moved aside, and <name>.why.json saying why
     locks/<id>.lock         OS lock held while a session is open for writing
     locks/index.lock        OS lock held while the index is rewritten
+    locks/put.lock          OS lock held while sessions played elsewhere are written (`put`)
     ui-state.json           the app's note of where it was (companion/app/ui_state.py)
 
 Every file has a `_meta` table `{"1": {"format": 1, "kind": "index" | "session"}}`.
@@ -103,6 +104,7 @@ PENDING = "pending"
 QUARANTINE = "quarantine"
 LOCKS = "locks"
 INDEX_LOCK = f"{LOCKS}/index.lock"
+PUT_LOCK = f"{LOCKS}/put.lock"
 NOTE_SUFFIX = ".why.json"
 INDEX_LOCK_TIMEOUT = 10.0
 STALE_TEMP_SECONDS = 3600.0
@@ -619,40 +621,35 @@ class Store:
 
     def put_many(self, sessions: list[tuple[Session, str | None, float, str, float | None]]) -> list[str]:
         """`put` for many sessions, with one write of the index for all of them."""
+        # Only a put writes a file under a name it did not make up (`new` draws a fresh id): one
+        # lock held while the files are written keeps two windows from writing the same name.
+        lock = self._folder.lock(PUT_LOCK)
         with self._mutex, self._speaking("store.not_created"):
-            ids: list[str] = []
-            docs: dict[str, dict[str, Any]] = {}
-            for session, wanted, created, title, updated in sessions:
-                session_id, entry = self._put_file(session, wanted, created, check_title(title), updated)
-                try:
+            if not lock.acquire(INDEX_LOCK_TIMEOUT):
+                raise StoreError("store.locked")
+            try:
+                ids: list[str] = []
+                docs: dict[str, dict[str, Any]] = {}
+                for session, wanted, created, title, updated in sessions:
+                    session_id, entry = self._put_file(session, wanted, created, check_title(title), updated, lock)
                     docs[session_id] = self._index_doc(session_id, entry)
-                finally:
-                    entry.lock.release()
-                ids.append(session_id)
-            if docs:
-                # A file written without its index entry is listed by the next repair: no pending marker needed.
-                self._edit_index(lambda entries: entries.update(docs))
-            return ids
+                    ids.append(session_id)
+                if docs:
+                    # A file written without its index entry is listed by the next repair: no pending marker needed.
+                    self._edit_index(lambda entries: entries.update(docs))
+                return ids
+            finally:
+                lock.release()
 
-    def _put_file(self, session: Session, wanted: str | None, created: float, title: str, updated: float | None
-                  ) -> tuple[str, _Open]:
+    def _put_file(self, session: Session, wanted: str | None, created: float, title: str, updated: float | None,
+                  lock: Lock) -> tuple[str, _Open]:
         session_id = wanted if wanted is not None and SESSION_ID.fullmatch(wanted) else new_session_id()
-        while True:
-            if not self._folder.exists(session_file(session_id)):
-                with contextlib.suppress(SessionBusy):
-                    lock = self._lock_session(session_id)
-                    if not self._folder.exists(session_file(session_id)):
-                        break
-                    lock.release()
+        while self._folder.exists(session_file(session_id)):
             session_id = new_session_id()
         entry = self._make_open(session, session_id, lock, created, title)
-        try:
-            self._write(entry, session.to_dict(), first=True)
-            if updated is not None and updated >= created:
-                self._storage(entry).set_mtime(int(updated * 1e9))
-        except BaseException:
-            lock.release()
-            raise
+        self._write(entry, session.to_dict(), first=True)
+        if updated is not None and updated >= created:
+            self._storage(entry).set_mtime(int(updated * 1e9))
         return session_id, entry
 
     def verify(self) -> SessionList:
