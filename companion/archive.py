@@ -37,7 +37,7 @@ from companion.messages import RuleError
 from companion.session import Session, UnknownGameError
 from companion.store import SessionSummary, Store, StoreError
 from companion.store.errors import os_reason
-from companion.store.listing import SESSION_ID
+from companion.store.listing import SESSION_ID, gc_paused
 from companion.store.session_file import loaded_title
 from companion.store.storage import encode
 
@@ -167,12 +167,12 @@ def import_json(store: Store, data: bytes) -> ImportReport:
         return ImportReport(refused=[Refusal("the file", str(refusal))])
     report = ImportReport()
     incoming: list[_Incoming] = []
-    for number, entry in enumerate(entries, start=1):
-        label = _label(entry, number)
-        try:
-            incoming.append(_read_entry(entry))
-        except _Refused as refusal:
-            report.refused.append(Refusal(label, str(refusal)))
+    with gc_paused():  # thousands of replayed sessions, all kept until written: no collector passes meanwhile
+        for number, entry in enumerate(entries, start=1):
+            try:
+                incoming.append(_read_entry(entry))
+            except _Refused as refusal:
+                report.refused.append(Refusal(_label(entry, number), str(refusal)))
     to_write = _sort_out(store, incoming, report)
     try:
         ids = store.put_many([(item.session, wanted, item.created, item.title, item.updated)
