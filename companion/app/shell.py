@@ -171,7 +171,15 @@ class Shell:
     def _use_language(self, language: str) -> None:
         if language != self.language:
             self.language = language
+            self.localise_page()
             self.render()
+
+    def localise_page(self) -> None:
+        """Flutter's own words (a text field's "30 characters remaining") in the page's language too."""
+        self.page.locale_configuration = ft.LocaleConfiguration(
+            supported_locales=[ft.Locale(language) for language in LANGUAGES], current_locale=ft.Locale(self.language))
+        with contextlib.suppress(Exception):  # a page not yet (or no longer) connected takes it with the next patch
+            self.page.update()
 
     def t(self, message_id: str, **params: Any) -> str:
         """A screen's words in the page's language."""
@@ -190,6 +198,7 @@ class Shell:
         return self.page.platform_brightness == ft.Brightness.DARK
 
     def mount(self) -> None:
+        self.localise_page()
         self.page.render(Root, self)
 
     def render(self) -> None:

@@ -26,6 +26,7 @@ def test_a_transamerica_game_in_french(tmp_path: Path) -> None:
             tap(ui, "Ajouter")
             see(ui, f"{seat}. {name}")
         see(ui, f"Chacun commence avec 13 points{NBSP}; le premier joueur avance d'une place à chaque manche.")
+        see(ui, f"30{NBSP}caractères restants")  # Flutter's own words follow the app's language
         tap(ui, "Commencer la partie")
         see(ui, "Manche 1 · Ann commence", "La manche 1 commence avec Ann.", "Aucune manche jouée pour l'instant.")
 
