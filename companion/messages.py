@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import functools
 import gettext
+import re
 import string
 import sys
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
@@ -84,7 +86,29 @@ def render(message_id: str, params: Mapping[str, Any], language: str = SOURCE_LA
     if text is None:
         return message_id
     shown = {key: _plain(key, value, language) for key, value in params.items()}
+    if language == "fr":
+        text = _elide(text, shown)
     return _LanguageFormatter(language).format(text, **shown)
+
+
+_BEFORE_A_NAME = re.compile(r"\b([Dd]e|[Qq]ue) \{(\w+)\}")
+
+
+def _elide(text: str, shown: Mapping[str, Any]) -> str:
+    """French drops the vowel of "de" and "que" before a vowel: "au tour d'Ann", "le camion d'Inés"."""
+
+    def elided(match: re.Match[str]) -> str:
+        value = shown.get(match.group(2))
+        if isinstance(value, str) and _starts_with_vowel(value):
+            return f"{match.group(1)[:-1]}'{{{match.group(2)}}}"
+        return match.group(0)
+
+    return _BEFORE_A_NAME.sub(elided, text)
+
+
+def _starts_with_vowel(word: str) -> bool:
+    first = unicodedata.normalize("NFD", word[:1].casefold())[:1]
+    return first in "aeiou"
 
 
 class _LanguageFormatter(string.Formatter):

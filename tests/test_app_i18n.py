@@ -60,11 +60,11 @@ async def test_a_french_table_plays_heartland_in_french() -> None:
     async with app_in("fr") as screen:
         assert screen.text_of("new-game") == "+ Nouvelle partie"
         await start_game(screen, "heartland", ["Ann", "Bob"])
-        assert screen.text_of("subtitle") == "Manche 1 · au tour de Ann"
+        assert screen.text_of("subtitle") == "Manche 1 · au tour d'Ann"
         assert screen.text_of("target") == f"Objectif 50{NBSP}$ (livret) · en tête Ann 5{NBSP}$"
         assert screen.text_of("money-ann") == f"5{NBSP}$"
         assert screen.text_of("move-cash-2") == f"2 · 2{NBSP}$"
-        assert screen.text_of("end-turn") == "Fin du tour de Ann (Bob ensuite)"
+        assert screen.text_of("end-turn") == "Fin du tour d'Ann (Bob ensuite)"
         assert await refused(screen, "unload") == "Ann ne transporte rien à décharger."
 
         await screen.tap("move-cash-1")

@@ -56,9 +56,9 @@ def test_one_heartland_log_reads_in_all_three_languages() -> None:
         f"Ann a fini son tour{NBSP}; au tour de Bob",
         "Bob a avancé de 1 case avec du carburant",
         "Bob a chargé 1 cube de maïs",
-        f"Bob a fini son tour{NBSP}; au tour de Inés",
+        f"Bob a fini son tour{NBSP}; au tour d'Inés",
         f"Inés -5{NBSP}$ (bank), désormais 0{NBSP}$",
-        "Le camion de Inés a été remorqué au Centre de distribution",
+        "Le camion d'Inés a été remorqué au Centre de distribution",
         f"Inés a défaussé gratuitement (défausse forcée, à 0{NBSP}$)",
     ]
     assert [sentence.text("es") for sentence in sentences] == [
@@ -163,7 +163,7 @@ def test_a_refusal_the_table_overrules_reads_whole_in_the_chosen_language() -> N
     sentence = session.apply({"type": "load", "player": "Ann", "good": "cattle", "cubes": 7, "override": True})
     assert sentence.text("fr") == (
         f"Ann a chargé 7 cubes de bétail — enregistré contre la règle{NBSP}: "
-        "Le camion de Ann porte 0 cube sur 6 et ne peut pas en charger 7 de plus"
+        "Le camion d'Ann porte 0 cube sur 6 et ne peut pas en charger 7 de plus"
     )
 
 
@@ -177,6 +177,15 @@ def test_an_action_already_chosen_is_named_in_the_table_language() -> None:
         f"Ann a déjà choisi de défausser ce tour-ci{NBSP}; une seule action par tour."
     )
     assert caught.value.message.text("es") == "Ann ya eligió descartar en este turno; solo una acción por turno."
+
+
+def test_french_drops_the_e_of_de_before_a_name_that_starts_with_a_vowel() -> None:
+    assert Message("turn.not_yours", {"current": "Ann", "player": "Éric"}).text("fr") == (
+        "C'est au tour d'Ann, pas d'Éric.")
+    assert Message("turn.not_yours", {"current": "Bob", "player": "Hugo"}).text("fr") == (
+        "C'est au tour de Bob, pas de Hugo.")
+    assert Message("turn.not_yours", {"current": "Ann", "player": "Éric"}).text("es") == (
+        "Es el turno de Ann, no de Éric.")
 
 
 def test_names_are_joined_with_each_language_and() -> None:
