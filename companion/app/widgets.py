@@ -196,7 +196,9 @@ def top_bar(shell: Shell, title: str, subtitle: str | None = None, *, rules: str
     undo, redo = session.undo_sentence, session.redo_sentence
     undo_label = t(shell, "ui.undo.what", sentence=undo) if undo else t(shell, "ui.undo.nothing")
     redo_label = t(shell, "ui.redo.what", sentence=redo) if redo else t(shell, "ui.redo.nothing")
-    heading: list[ft.Control] = [text(title, 18, bold=True)]
+    # One line, whatever the icons beside it leave: "TransAmerica" beside six icons on a phone.
+    heading: list[ft.Control] = [ft.Text(title, size=16, weight=ft.FontWeight.BOLD, max_lines=1,
+                                         overflow=ft.TextOverflow.ELLIPSIS)]
     if subtitle:
         heading.append(text(subtitle, 13, key="subtitle"))
     read_only = shell.read_only() is not None
@@ -241,7 +243,7 @@ def undo_strip(shell: Shell) -> ft.Control:
     else:
         last = text(t(shell, "ui.log.last", sentence=session.undo_sentence), 13, key="last-act")
     undo = ft.TextButton(t(shell, "ui.undo"), on_click=lambda _: shell.undo(tapped="undo-last"), key="undo-last",
-                         height=TARGET, disabled=not session.can_undo, visible=session.can_undo, width=72)
+                         height=TARGET, disabled=not session.can_undo, visible=session.can_undo)
     return ft.Row([ft.Container(last, expand=True), undo], key="undo-strip",
                   vertical_alignment=ft.CrossAxisAlignment.CENTER)
 

@@ -52,11 +52,13 @@ def test_a_transamerica_game_in_french(tmp_path: Path) -> None:
         tap(ui, "Enregistrer la manche 2")
         see(ui, "Partie terminée après 2 manches", "Ann gagne avec 13 points", "1er Ann 13 · 2e Bob 7 · 3e Cid 0")
         assert not ui.has_text(re.compile(r"^Fin de la manche"))
+        ui.screenshot("19-transamerica-game-over-fr")
 
         tap(ui, "Règles")  # the end screen opens the reference at the winner and its ties
         see(ui, "Les règles de TransAmerica", "Vainqueur et égalités",
             f"Le joueur à qui il reste le plus de points gagne. En cas d'égalité, tous les joueurs à égalité "
             f"gagnent{NBSP}; il n'y a pas de départage.")
+        ui.screenshot("20-rules-reference-fr")
         tap(ui, "Le compte à rebours")  # every other part is one tap away
         see(ui, "Chaque joueur commence la partie avec 13 points. À la fin de chaque manche, chacun perd un point "
                 "par voie manquante (2 pour une voie difficile).")
