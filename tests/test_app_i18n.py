@@ -217,3 +217,21 @@ async def test_the_app_follows_the_device_language_when_nothing_else_was_chosen(
         assert screen.text_of("new-game") == "+ Nueva partida"
         await start_game(screen, "heartland", ["Ann", "Bob"])
         assert screen.text_of("money-ann") == f"5{NBSP}$"
+
+
+@table
+async def test_a_game_played_in_french_reads_in_spanish_after_a_switch() -> None:
+    data = memory_app()
+    async with app_in(None, data) as screen:
+        await pick_language(screen, "fr")
+        await start_game(screen, "heartland", ["Ann", "Bob"])
+        await screen.tap("move-cash-2")
+        assert last_act(screen) == f"Dernière action{NBSP}: Ann a avancé de 2 cases pour 2{NBSP}$"
+        await screen.tap("back")
+        await pick_language(screen, "es")
+        (game,) = [summary.id for summary in data.sessions()]
+        assert "última jugada ahora mismo" in screen.text_of(f"session-{game}")
+        await screen.tap(f"session-{game}")
+        assert last_act(screen) == f"Última acción: Ann avanzó 2 espacios por 2{NBSP}$"
+        await screen.tap("log")
+        assert log_lines(screen) == [f"1. Ann avanzó 2 espacios por 2{NBSP}$ · ronda 1"]
