@@ -61,6 +61,20 @@ def choose(
     return from_environment(environ) or SOURCE_LANGUAGE
 
 
+def from_accept_language(header: str) -> list[str]:
+    """A browser's languages, most wanted first: "fr-CH, fr;q=0.9, en;q=0.8" gives fr-CH, fr, en."""
+    wanted = []
+    for position, part in enumerate(header.split(",")):
+        tag, _, weight = part.strip().partition(";")
+        try:
+            quality = float(weight.strip().removeprefix("q=")) if weight else 1.0
+        except ValueError:
+            quality = 0.0
+        if tag and quality > 0:
+            wanted.append((-quality, position, tag.strip()))
+    return [tag for _, _, tag in sorted(wanted)]
+
+
 def t(message_id: str, language: str = SOURCE_LANGUAGE, **params: Any) -> str:
     """A screen's words in `language`: the same templates and catalogues as the rules' messages."""
     return Message(message_id, params).text(language)

@@ -75,6 +75,13 @@ register(SOURCE_LANGUAGE, {
     "ui.share.then_records": "{name} can then record and undo, as on this screen",
     "ui.share.stopped": "The host stopped sharing this game.",
     "ui.share.ask_again": "Ask for a new code to follow it again.",
+    # --- the page a phone opens to join a shared game -----------------------------------
+    "ui.join.heading": "Join the game",
+    "ui.join.your_name": "Your name",
+    "ui.join.join": "Join",
+    "ui.join.intro_link": "Type your name to follow the game on this phone.",
+    "ui.join.intro_code": "Type the code shown on the host's screen, and your name.",
+    "ui.join.link_gone": "This link no longer opens a game: type the code instead.",
     # --- ties --------------------------------------------------------------------------
     "ui.tie.shared_win": "{players} tie on {score} and on {decider} ({figures}): they share the victory.",
     "ui.tie.shared_place": "{players} tie on {score} and on {decider} ({figures}): they share {ordinal} place.",

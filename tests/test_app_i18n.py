@@ -235,3 +235,40 @@ async def test_a_game_played_in_french_reads_in_spanish_after_a_switch() -> None
         assert last_act(screen) == f"Última acción: Ann avanzó 2 espacios por 2{NBSP}$"
         await screen.tap("log")
         assert log_lines(screen) == [f"1. Ann avanzó 2 espacios por 2{NBSP}$ · ronda 1"]
+
+
+# --- a phone joining a shared game ------------------------------------------------------------
+
+
+def test_the_join_page_speaks_the_phone_language() -> None:
+    from starlette.testclient import TestClient
+
+    from companion.app import web
+    from companion.app.share import Sharing
+
+    lan = web.Address("127.0.0.2", 8550)
+
+    class Listener:  # the share listener without a socket: the client arrives at the LAN address itself
+        def open(self, host: str) -> str:
+            door.lan = lan
+            return lan.url
+
+        def close(self) -> None:
+            pass
+
+    sharing = Sharing(None, lan.host)
+    door = web.create_app(lambda page: None, [web.Address("127.0.0.1", 8550)], sharing=sharing)
+    sharing.listener = Listener()
+    shared = sharing.start("g1")
+    wrong = "AAAAAA" if shared.code != "AAAAAA" else "BBBBBB"
+    try:
+        with TestClient(door, base_url=lan.origin, follow_redirects=False) as phone:
+            french = phone.get("/", headers={"accept-language": "fr-CA,fr;q=0.9,en;q=0.5"}).text
+            assert '<html lang="fr">' in french and "<h1>Rejoindre la partie</h1>" in french
+            assert "Tapez le code affiché sur l'écran de l'hôte, et votre nom." in french
+            refused = phone.post("/join", data={"code": wrong, "name": "Ana"},
+                                 headers={"accept-language": "es-ES,es;q=0.9"}).text
+            assert "Ese no es el código de la pantalla del anfitrión." in refused
+            assert "<h1>Join the game</h1>" in phone.get("/", headers={"accept-language": "de-DE"}).text
+    finally:
+        sharing.stop()

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from companion import RuleError, Session
-from companion.i18n import choose, from_environment, money, number, supported, t
+from companion.i18n import choose, from_accept_language, from_environment, money, number, supported, t
 from companion.messages import Message, join_names, translations
 
 NBSP = "\u00a0"
@@ -230,6 +230,13 @@ def test_the_command_line_wins_then_settings_then_the_device_then_the_environmen
     assert choose(None, None, ["de"], environ) == "es"
     assert choose(None, None, [], {}) == "en"
     assert choose("xx", None, [], {"LANG": "fr_BE.UTF-8"}) == "fr"
+
+
+def test_a_browser_asks_for_its_languages_in_order_of_preference() -> None:
+    assert from_accept_language("fr-CH, fr;q=0.9, en;q=0.8, *;q=0.5") == ["fr-CH", "fr", "en", "*"]
+    assert from_accept_language("en;q=0.4, es") == ["es", "en"]
+    assert from_accept_language("de;q=0, es;q=x") == []
+    assert from_accept_language("") == []
 
 
 @pytest.mark.parametrize(

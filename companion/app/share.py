@@ -26,7 +26,9 @@ import unicodedata
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
+
+from companion.messages import Message, register
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +51,26 @@ current_guest: contextvars.ContextVar[str | None] = contextvars.ContextVar("curr
 
 
 class ShareError(Exception):
-    """Sharing could not start, or a join was refused; `str()` is a sentence for the user."""
+    """Sharing could not start, or a join was refused; `str()` is a sentence for the user.
+
+    Like `RuleError`, it carries a `Message`, so each page says it in its own language."""
+
+    def __init__(self, message_id: str, **params: Any) -> None:
+        self.message = Message(message_id, params)
+        super().__init__(str(self.message))
+
+
+register("en", {
+    "share.name_empty": "Type your name, so the host knows who joined.",
+    "share.name_long": "A name has at most {high} characters.",
+    "share.link_gone": "This link no longer opens a game: ask the host for the code.",
+    "share.not_shared": "This game is no longer shared.",
+    "share.too_many_tries": "Too many tries: wait {seconds} seconds, then type the code again.",
+    "share.wrong_code": "That is not the code on the host's screen.",
+    "share.no_server": "This app cannot share: its web server is not part of this build.",
+    "share.no_network": "No local network found: connect to the table's Wi-Fi, then share again.",
+    "share.cannot_open": "Cannot share on {host}: {reason}.",
+})
 
 
 class Listener(Protocol):
@@ -80,9 +101,9 @@ def clean_name(text: str) -> str:
     """The name a joiner typed, or ShareError saying what is wrong with it."""
     name = " ".join("".join(ch for ch in text if unicodedata.category(ch)[0] != "C").split())
     if not name:
-        raise ShareError("Type your name, so the host knows who joined.")
+        raise ShareError("share.name_empty")
     if len(name) > NAME_MAX:
-        raise ShareError(f"A name has at most {NAME_MAX} characters.")
+        raise ShareError("share.name_long", high=NAME_MAX)
     return name
 
 
@@ -137,17 +158,17 @@ class Share:
 
     def join_by_link(self, token: str, name: str) -> Guest:
         if not self.link_opens(token):
-            raise ShareError("This link no longer opens a game: ask the host for the code.")
+            raise ShareError("share.link_gone")
         return self._admit(name)
 
     def join_by_code(self, code: str, name: str) -> Guest:
         if self.stopped:
-            raise ShareError("This game is no longer shared.")
+            raise ShareError("share.not_shared")
         wait = self.tries.allow()
         if wait:
-            raise ShareError(f"Too many tries: wait {max(1, round(wait))} seconds, then type the code again.")
+            raise ShareError("share.too_many_tries", seconds=max(1, round(wait)))
         if not secrets.compare_digest(typed_code(code).encode(), self.code.encode()):
-            raise ShareError("That is not the code on the host's screen.")
+            raise ShareError("share.wrong_code")
         return self._admit(name)
 
     def _admit(self, name: str) -> Guest:
@@ -195,10 +216,10 @@ class Sharing:
                 return self.current
             self.stop()
             if self.listener is None:
-                raise ShareError("This app cannot share: its web server is not part of this build.")
+                raise ShareError("share.no_server")
             host = self.host or self.find_host()
             if host is None:
-                raise ShareError("No local network found: connect to the table's Wi-Fi, then share again.")
+                raise ShareError("share.no_network")
             url = self.listener.open(host)
             self.current = Share(session_id, url)
             log.info("sharing %s at %s", session_id, url)

@@ -497,8 +497,8 @@ class Shell:
         assert self.sharing is not None
         try:
             self.sharing.start(self.session.id)
-        except ShareError as error:  # the network's faults are told in English for now
-            self.show_notice(str(error))
+        except ShareError as error:
+            self.show_notice(self.say(error))
             return
         self.open_panel("share")
 

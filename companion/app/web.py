@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import functools
 import hashlib
 import html
 import logging
@@ -45,7 +46,9 @@ from starlette.requests import cookie_parser
 from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from companion import i18n
 from companion.app.share import Share, ShareError, Sharing, current_guest
+from companion.messages import Message as Sentence  # starlette's Message is an ASGI message
 
 log = logging.getLogger(__name__)
 
@@ -349,8 +352,7 @@ class Door:
         if path.startswith("/j/") and method == "GET":
             token = path[3:]
             if not share.link_opens(token):
-                return self.code_page(headers, problem="This link no longer opens a game: type the code instead.",
-                                      status=403)
+                return self.code_page(headers, problem="ui.join.link_gone", status=403)
             remembered = remembered_name(headers)
             if remembered:  # the name typed at an earlier game: one scan joins
                 return self.join(lambda: share.join_by_link(token, remembered), headers, token=token)
@@ -362,8 +364,7 @@ class Door:
             token, code, name = form.get("token", ""), form.get("code", ""), form.get("name", "")
             if token:
                 if not share.link_opens(token):
-                    return self.code_page(headers, problem="This link no longer opens a game: type the code instead.",
-                                          name=name, status=403)
+                    return self.code_page(headers, problem="ui.join.link_gone", name=name, status=403)
                 return self.join(lambda: share.join_by_link(token, name), headers, token=token, name=name)
             return self.join(lambda: share.join_by_code(code, name), headers, name=name)
         return None
@@ -373,8 +374,8 @@ class Door:
         try:
             guest = admit()
         except ShareError as error:
-            status = 429 if str(error).startswith("Too many") else 403
-            return self.code_page(headers, problem=str(error), token=token, name=name, status=status)
+            status = 429 if error.message.id == "share.too_many_tries" else 403
+            return self.code_page(headers, problem=error.message, token=token, name=name, status=status)
         answer = RedirectResponse("/", status_code=303)  # the token leaves the address bar
         answer.set_cookie(GUEST_COOKIE, guest.id, httponly=True, samesite="strict", path="/")
         answer.set_cookie(NAME_COOKIE, urllib.parse.quote(guest.name), max_age=NAME_COOKIE_AGE_S, httponly=True,
@@ -382,21 +383,30 @@ class Door:
         log.info("%s joined the shared game", guest.name)
         return answer
 
-    def code_page(self, headers: Headers, *, problem: str | None = None, token: str = "", name: str | None = None,
-                  status: int = 200) -> Response:
-        """The "enter the code" page: the only page a phone sees before it joined."""
+    def code_page(self, headers: Headers, *, problem: str | Sentence | None = None, token: str = "",
+                  name: str | None = None, status: int = 200) -> Response:
+        """The "enter the code" page: the only page a phone sees before it joined, in the
+        phone's language (its Accept-Language; English when it names none we speak).
+        `problem` is a message id or a sentence (`companion.messages.Message`)."""
         name = remembered_name(headers) if name is None else name
+        language = i18n.choose(device=i18n.from_accept_language(headers.get("accept-language", "")), environ={})
+        words = functools.partial(i18n.t, language=language)
         if token:
-            intro = "Type your name to follow the game on this phone."
+            intro = words("ui.join.intro_link")
             code_field = f'<input type="hidden" name="token" value="{html.escape(token)}">'
         else:
-            intro = "Type the code shown on the host's screen, and your name."
-            code_field = ('<label for="code">Code</label>\n      <input id="code" name="code" class="code" '
+            intro = words("ui.join.intro_code")
+            code_field = (f'<label for="code">{html.escape(words("ui.share.code"), quote=False)}</label>\n      '
+                          '<input id="code" name="code" class="code" '
                           'autocomplete="off" autocapitalize="characters" maxlength="9" required>')
+        said = problem.text(language) if isinstance(problem, Sentence) else words(problem) if problem else ""
         page = JOIN_PAGE.read_text(encoding="utf-8")
-        for slot, value in (("{intro}", intro), ("{code_field}", code_field), ("{name}", html.escape(name)),
-                            ("{problem}", f'<p class="problem" role="alert">{html.escape(problem)}</p>'
-                             if problem else "")):
+        text = functools.partial(html.escape, quote=False)
+        for slot, value in (("{lang}", language), ("{heading}", text(words("ui.join.heading"))),
+                            ("{your_name}", text(words("ui.join.your_name"))), ("{join}", text(words("ui.join.join"))),
+                            ("{intro}", text(intro)), ("{code_field}", code_field), ("{name}", html.escape(name)),
+                            ("{problem}", f'<p class="problem" role="alert">{html.escape(said)}</p>'
+                             if said else "")):
             page = page.replace(slot, value)
         return HTMLResponse(page, status_code=status, headers={"cache-control": "no-store"})
 
@@ -441,7 +451,7 @@ class ShareListener:
         try:
             sock = listen(host, self.port)
         except PortError as error:
-            raise ShareError(f"Cannot share on {host}: {error}.") from error
+            raise ShareError("share.cannot_open", host=host, reason=str(error).rstrip(".")) from error
         self.close()
         address = Address(host, sock.getsockname()[1])
         loop = self.door.loop or asyncio.get_running_loop()
@@ -476,7 +486,7 @@ class WindowShareListener:
         try:
             sock = listen(host, self.port)
         except PortError as error:
-            raise ShareError(f"Cannot share on {host}: {error}.") from error
+            raise ShareError("share.cannot_open", host=host, reason=str(error).rstrip(".")) from error
         self.close()
         address = Address(host, sock.getsockname()[1])
         door = create_app(self.main, [address], sharing=self.sharing)
