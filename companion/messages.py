@@ -137,6 +137,8 @@ def term(kind: str, value: str, language: str = SOURCE_LANGUAGE) -> str:
 
 def _plain(key: str, value: Any, language: str) -> Any:
     """A sentence inside a sentence is rendered in the same language; several are joined by '; '."""
+    if isinstance(value, Described):
+        return value.message.text(language)
     if isinstance(value, Message):
         return value.text(language).rstrip(".")
     if isinstance(value, (list, tuple)) and value and all(isinstance(item, Message) for item in value):
@@ -174,6 +176,19 @@ class Message:
 
     def __str__(self) -> str:
         return self.text()
+
+
+class Described(str):
+    """A value told in words ("an empty text", "a list"): the English text, which a sentence
+    shows in its own language."""
+
+    message: Message
+
+    def __new__(cls, message_id: str, **params: Any) -> Described:
+        message = Message(message_id, params)
+        described = super().__new__(cls, message.text())
+        described.message = message
+        return described
 
 
 class RuleError(ValueError):
@@ -215,6 +230,14 @@ register(
         "field.player": "'{field}' must name a player of this game ({allowed}), not {value}.",
         "field.per_player": "'{field}' must give a number for each player ({allowed}).",
         "field.per_player_extra": "'{field}' names {value}, who is not a player of this game.",
+        "value.empty_text": "an empty text",
+        "value.nothing": "nothing",
+        "value.true": "true",
+        "value.false": "false",
+        "value.huge": "a number of more than {digits} digits",
+        "value.list": "a list",
+        "value.named_fields": "a set of named fields",
+        "value.of_type": "a value of type {type}",
         "game.over": "The game is over; no more {type} events can be recorded.",
         "game.unknown": "Unknown game {game}; known games: {allowed}.",
         "game.log.stopped": "The game was stopped: {note}",

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
-from companion.messages import Message, RuleError, join_names
+from companion.messages import Described, Message, RuleError, join_names
 
 State = TypeVar("State")
 Event = Mapping[str, Any]
@@ -35,22 +35,23 @@ _WAIVED = "_waived"
 
 
 def describe_value(value: Any) -> str:
-    """How a refusal quotes a value; never fails, however large or deep the value is."""
+    """How a refusal quotes a value; never fails, however large or deep the value is. Words
+    ("an empty text") come as `Described`, so a sentence shows them in its own language."""
     if isinstance(value, str):
-        return f"'{value}'" if value else "an empty text"
+        return f"'{value}'" if value else Described("value.empty_text")
     if value is None:
-        return "nothing"
+        return Described("value.nothing")
     if isinstance(value, bool):
-        return "true" if value else "false"
+        return Described("value.true" if value else "value.false")
     if _huge(value):
-        return f"a number of more than {MAX_SHOWN_DIGITS} digits"
+        return Described("value.huge", digits=MAX_SHOWN_DIGITS)
     if isinstance(value, (int, float)) or (isinstance(value, (list, tuple, dict)) and _small(value)):
         return repr(value)
     if isinstance(value, (list, tuple)):
-        return "a list"
+        return Described("value.list")
     if isinstance(value, Mapping):
-        return "a set of named fields"
-    return f"a value of type {type(value).__name__}"
+        return Described("value.named_fields")
+    return Described("value.of_type", type=type(value).__name__)
 
 
 def _small(value: Any, budget: int = 12) -> bool:
