@@ -180,15 +180,19 @@ upgrade is bought where a move ends.
 - The app asks for the price of each unload, since the printed prices differ from card \
 to card.
 - Corrections: money and cargo can be corrected at any time before the end, for any \
-player, with a note; the log shows them as corrections.
+player, with a note; the log shows them as corrections. A cargo correction cannot take a \
+good below 0, and goes past the truck's capacity only when recorded anyway.
 - Record anyway: a refusal that is the table's call can be overruled, and the log says \
 which rule it went against: truck capacity, one action per turn, move before action, \
 one move per turn, when tolls, weigh stations and upgrades happen, a turn with no \
 action. Truck Stop upgrades are why: their printed abilities can bend those rules. \
-Facts are never overruled: whose turn it is, money below $0, cubes not carried, \
-anything after the end.
+Facts are never overruled: whose turn it is, money below $0, cubes not carried, a \
+variant not in play, a second upgrade or one another player owns, a towed truck loading \
+or unloading at the Distribution Center, anything after the end.
 - Stopping early: the table can stop the game; the standings as they stand, with cargo \
-penalties, become final, and the log says it was stopped.""",
+penalties, become final, and the log says it was stopped. Undo reopens the game.
+- A game saved by the app's first version replays under its rules: a turn it ended with \
+no action stands.""",
     # --- TransAmerica ---------------------------------------------------------------------
     "reference.transamerica.round.title": "A round",
     "reference.transamerica.round.body": """\
@@ -240,7 +244,7 @@ Where the rules say nothing, the app follows these decisions:
 - The start player moves one seat each round (the published rules; the source is \
 silent).
 - Stopping early: the table can stop the game; the points as they stand become final, \
-and the log says it was stopped.""",
+and the log says it was stopped. Undo reopens the game.""",
     # --- Great Plains ---------------------------------------------------------------------
     "reference.great_plains.setup.title": "Setting up",
     "reference.great_plains.setup.body": """\
@@ -291,13 +295,16 @@ Where the rules say nothing, the app follows these decisions:
 
 - Still tied after spirits, the victory is shared.
 - Scored before it is won: once all 40 tokens are down the game enters scoring; nobody \
-has won until the table confirms "Scoring done".
+has won until the table confirms "Scoring done"; undoing it reopens the scoring.
 - The first player is chosen at set-up, or drawn at random by the app, whoever is the \
 Fox.
 - A token placed on a spirit symbol with none left is still placed, without a spirit.
-- A zone may leave a player out: their tokens there count 0.
+- A zone may leave a player out: their tokens there count 0. A zone with more tokens than \
+spaces, or than were placed, is refused.
 - Record anyway: using a spirit after the last token, or scoring a prairie before every \
 token is down, is the table's call; the log says which rule it went against.
-- Stopping early: the table can stop the game; the totals as they stand become final, \
-and the log says it was stopped.""",
+- Stopping early: the table can stop the game; the totals as they stand (the zones \
+entered so far) become final, and the log says it was stopped. Undo reopens the game.
+- A game saved by the app's first version that ended at its 40th token stays won, and \
+still takes zones.""",
 })
