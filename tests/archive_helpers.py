@@ -25,13 +25,19 @@ class Template:
     entry: dict[str, Any]  # the index entry, times 0
 
 
+def index_status(lines: dict[str, str]) -> dict[str, Any]:
+    """An index entry's status fields: the English line, and the others by language."""
+    others = {language: line for language, line in lines.items() if language != "en"}
+    return {"status": lines["en"], "status_in": others}
+
+
 def template(session: Session) -> Template:
     doc = {**session.to_dict(), "created": 0.0, "title": ""}
     file = storage.encode({"_meta": {"1": {"format": 1, "kind": "session"}}, "session": {"1": doc}})
     winners = [standing.player for standing in session.standings() if standing.winner] if session.is_over else []
     entry = {
         "game": session.game.id, "players": list(session.players), "created": 0.0, "updated": 0.0, "title": "",
-        "is_over": session.is_over, "winners": winners, "status": status_of(session.game.id, session.state),
+        "is_over": session.is_over, "winners": winners, **index_status(status_of(session.game.id, session.state)),
     }
     return Template(session, file, entry)
 

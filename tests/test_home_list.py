@@ -3,6 +3,7 @@ all from the index's summaries (status lines included), never by reading a sessi
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 from typing import Any
@@ -58,7 +59,8 @@ def test_status_lines_come_from_the_index_without_reading_a_game(
     home = data.home(in_progress=600, finished=2400)
     made = dict(archive[1])
     for summary in [*home.in_progress, *home.finished]:
-        assert data.status_line(summary) == status_of(summary.game, made[summary.id].session.state)
+        lines = status_of(summary.game, made[summary.id].session.state)
+        assert data.status_line(summary) == lines["en"] and data.status_line(summary, "fr") == lines["fr"]
     lines = {data.status_line(summary) for summary in [*home.in_progress, *home.finished]}
     assert lines == {
         "Cy's turn · $7 / $999", "Zoë's turn · tokens 4/40", "Round 2 · lowest: Mia 9",
@@ -84,7 +86,7 @@ def test_search_by_player_or_game_in_any_case(archive: tuple[Path, list[tuple[st
 def test_a_game_played_moves_to_the_top_with_its_new_status(data: AppData, tmp_path: Path) -> None:
     oldest = data.home(in_progress=1000).in_progress[-1]
     session = data.open(oldest.id)
-    assert oldest.status == "Cy's turn · $7 / $999" == status_of("heartland", session.state)
+    assert oldest.status == "Cy's turn · $7 / $999" == status_of("heartland", session.state)["en"]
     session.apply({"type": "move", "player": "Cy", "spaces": 1, "pay": "cash"})
     top = data.home().in_progress[0]
     assert top.id == oldest.id and data.status_line(top) == "Cy's turn · $6 / $999"
@@ -188,3 +190,36 @@ def test_games_saved_before_status_lines_get_theirs_once_and_keep_them(
     monkeypatch.setattr(again.store, "peek", no_reading)
     home = again.home()
     assert {summary.id: again.status_line(summary) for summary in [*home.in_progress, *home.finished]} == lines
+
+
+def test_status_lines_are_kept_in_every_language_and_read_without_opening_the_game(tmp_path: Path) -> None:
+    data = AppData(Store(tmp_path))
+    session = data.new("transamerica", ["Ann", "Bob", "Cy"], {})
+    assert session.id is not None
+    session.apply({"type": "end_round", "missing": {"Ann": 0, "Bob": 4, "Cy": 2}})
+    data.close_session(session.id)
+
+    again = AppData(Store(tmp_path))  # a restart: only the index is read
+    (summary,) = again.store.listing()
+    assert dict(summary.translated).keys() == {"fr", "es"}
+    assert again.status_line(summary) == "Round 2 · lowest: Bob 9"
+    assert again.status_line(summary, "fr") == status_of("transamerica", session.state)["fr"]
+    assert again.status_line(summary, "es") == status_of("transamerica", session.state)["es"]
+    assert again.status_line(summary, "fr") != again.status_line(summary)
+    assert not again._sessions  # nothing was opened to tell it
+
+
+def test_an_entry_saved_with_an_english_line_only_is_told_in_french_by_reading_the_game(tmp_path: Path) -> None:
+    data = AppData(Store(tmp_path))
+    session = data.new("transamerica", ["Ann", "Bob"], {})
+    assert session.id is not None
+    data.close_session(session.id)
+    index = tmp_path / "index.json"
+    document = decode(index.read_bytes())
+    for entry in document["sessions"].values():
+        entry.pop("status_in")  # as an earlier version wrote it
+    index.write_bytes(json.dumps(document).encode())
+
+    (summary,) = AppData(Store(tmp_path)).store.listing()
+    assert summary.translated == ()
+    assert AppData(Store(tmp_path)).status_line(summary, "es") == status_of("transamerica", session.state)["es"]

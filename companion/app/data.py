@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 from companion import archive, stats
 from companion.app.screens import game_screen
 from companion.app.ui_state import UiStateFile, View
+from companion.messages import LANGUAGES
 from companion.rules import GAMES
 from companion.session import Session
 from companion.store import SessionInUse, SessionList, SessionSummary, Store, StoreError
@@ -27,9 +28,10 @@ from companion.store import SessionInUse, SessionList, SessionSummary, Store, St
 HOME_PAGE = 20  # games drawn at first in each part of the home screen; more on request
 
 
-def status_of(game_id: str, state: Any) -> str:
-    """The line the home screen shows for a game in this state."""
-    return str(game_screen(game_id).status_line(state))
+def status_of(game_id: str, state: Any) -> dict[str, str]:
+    """The line the home screen shows for a game in this state, in every language."""
+    screen = game_screen(game_id)
+    return {language: str(screen.status_line(state, language)) for language in LANGUAGES}
 
 
 class HomeList(NamedTuple):
@@ -87,7 +89,7 @@ class AppData:
         self._lock = threading.RLock()
         self._users: dict[str, int] = {}
         self._sessions: dict[str, Session] = {}
-        self._status_cache: dict[str, tuple[float, str]] = {}
+        self._status_cache: dict[str, tuple[float, dict[str, str]]] = {}
         self._ui_state = UiStateFile(store.folder)
         self._search = Search()
         self._home_kept: tuple[SessionList, list[str], list[SessionSummary], list[SessionSummary]] | None = None
@@ -172,26 +174,28 @@ class AppData:
         except StoreError:
             return []
 
-    def status_line(self, summary: SessionSummary) -> str:
+    def status_line(self, summary: SessionSummary, language: str = "en") -> str:
         """'Bob's turn · $32 / $40' for the home screen, as saved with the game's entry.
 
-        An entry saved by an earlier version has none: the game is read once (its line then
-        kept until it changes) and the entry gets its line when the game is next played.
+        An entry saved by an earlier version has none (or none in this language): the game is
+        read once (its lines then kept until it changes) and the entry gets its lines when the
+        game is next played.
         """
-        if summary.status:
-            return summary.status
+        saved = summary.status if language == "en" else dict(summary.translated).get(language)
+        if saved:
+            return saved
         session_id, updated = summary.id, summary.updated
         cached = self._status_cache.get(session_id)
         if cached and cached[0] == updated and session_id not in self._sessions:
-            return cached[1]
+            return cached[1].get(language, "")
         with self._lock:
             try:  # a peek takes no lock: a game played in another window still shows its status
                 session = self._sessions.get(session_id) or self.store.peek(session_id)
             except StoreError as error:
                 return str(error)
-            line = status_of(session.game.id, session.state)
-        self._status_cache[session_id] = (updated, line)
-        return line
+            lines = status_of(session.game.id, session.state)
+        self._status_cache[session_id] = (updated, lines)
+        return lines.get(language, "")
 
     # --- where the app was ------------------------------------------------------------
 

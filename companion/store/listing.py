@@ -52,6 +52,9 @@ class SessionSummary(NamedTuple):
     title: str  # "" means: let the UI compose one
     status: str = ""  # "Bob's turn · $32 / $40", worked out when the entry was saved; "" when unknown
     result: FinalResult | None = None  # a finished game's scores and length (see results.py); None when not kept
+    # The status line in the other languages, as (language, line) pairs; a language missing
+    # here (an entry saved by an earlier version) is worked out when it is shown.
+    translated: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -116,7 +119,21 @@ def summary_of(session_id: str, entry: Any, modified: float, shared: dict[Any, A
         title=share(loaded_title(entry["title"])),
         status=share(status) if isinstance(status, str) else "",
         result=result_of(entry.get("result"), len(players)),
+        translated=share(translated_lines(entry.get("status_in"))),
     )
+
+
+MAX_STATUS = 200  # characters of one status line kept from an index entry
+
+
+def translated_lines(value: Any) -> tuple[tuple[str, str], ...]:
+    """The (language, line) pairs of an entry's `status_in`; whatever is not one is left out."""
+    if not isinstance(value, dict):
+        return ()
+    return tuple(sorted(
+        (language, line[:MAX_STATUS]) for language, line in value.items()
+        if isinstance(language, str) and len(language) <= 8 and isinstance(line, str)
+    ))
 
 
 def indexed_summary(session_id: str, entry: Any, shared: dict[Any, Any] | None = None) -> SessionSummary | None:

@@ -82,6 +82,7 @@ from companion.store.listing import (
     indexed_summary,
     new_session_id,
     same_summary,
+    translated_lines,
 )
 from companion.store.results import FinalResult, final_result, result_doc
 from companion.store.session_file import SESSIONS, check_title, outcome, parse_session, session_file
@@ -182,13 +183,14 @@ class Store:
     `durable=False` skips the fsyncs (bulk imports and benchmarks only: a power cut may
     then lose recent changes, though never corrupt a file).
 
-    `status(game id, state)` gives the line the list shows for a game ("Bob's turn · $32 /
-    $40"); it is saved in the index with the game's entry, so listing never replays a game.
+    `status(game id, state)` gives the line the list shows for a game in each language
+    (`{"en": "Bob's turn · $32 / $40", "fr": ...}`); it is saved in the index with the game's
+    entry ("status" the English, "status_in" the others), so listing never replays a game.
     """
 
     def __init__(
         self, directory: str | Path | None = None, *, durable: bool = True, folder: Folder | None = None,
-        status: Callable[[str, Any], str] | None = None,
+        status: Callable[[str, Any], Mapping[str, str]] | None = None,
     ) -> None:
         self.directory = None if directory is None else Path(directory)
         self.status = status
@@ -207,7 +209,7 @@ class Store:
             self._listed_known = False  # _listed holds the index file of _listed_signature
             self._ordered: list[SessionSummary] | None = None  # _listed newest first
             self._listing_kept: tuple[Any, int, int, SessionList] | None = None  # listing()'s last answer
-            self._unsaved_status: dict[str, tuple[str, Signature]] = {}  # see _note_status
+            self._unsaved_status: dict[str, tuple[dict[str, Any], Signature]] = {}  # see _note_status
             self._checked = False  # sessions() has looked at every file once
             self._index_lock = self._folder.lock(INDEX_LOCK)
             self._open: dict[str, _Open] = {}
@@ -341,7 +343,7 @@ class Store:
         """
         listed = self._listed.get(session_id) if self._listed_known else None
         if listed is not None and not listed.status and self.status is not None and signature is not None:
-            self._unsaved_status[session_id] = (self._status_of(session), signature)
+            self._unsaved_status[session_id] = (self._status_fields(session), signature)
 
     def _save_noted_status(self, sessions: dict[str, Any]) -> None:
         for session_id, (status, signature) in self._unsaved_status.items():
@@ -351,7 +353,7 @@ class Store:
                 continue
             if self._folder.stat(session_file(session_id)) != signature:
                 continue  # changed since it was read: its line is worked out again
-            sessions[session_id] = {**doc, "status": status, "updated": max(signature[2] / 1e9, summary.created)}
+            sessions[session_id] = {**doc, **status, "updated": max(signature[2] / 1e9, summary.created)}
         self._unsaved_status.clear()
 
     def close_session(self, session_id: str) -> None:
@@ -483,18 +485,22 @@ class Store:
         modified = time.time() if signature is None else signature[2] / 1e9
         is_over, winners = outcome(entry.session)
         session = entry.session
+        status = self._status_fields(session)
         return SessionSummary(session_id, session.game.id, session.players, entry.created,
-                              max(modified, entry.created), is_over, winners, entry.title, self._status_of(session),
-                              final_result(session))
+                              max(modified, entry.created), is_over, winners, entry.title, status["status"],
+                              final_result(session), translated_lines(status.get("status_in")))
 
-    def _status_of(self, session: Session, state: Any = None) -> str:
-        """The status line of the session (in `state`, when given); "" without a status function."""
-        if self.status is None:
-            return ""
-        try:
-            return self.status(session.game.id, session.state if state is None else state)
-        except Exception:  # noqa: BLE001 - a line on the list must never stop a game being saved
-            return ""
+    def _status_fields(self, session: Session, state: Any = None) -> dict[str, Any]:
+        """The index fields of the session's status line (in `state`, when given): "status", the
+        English line ("" without a status function), and "status_in", the other languages."""
+        lines: Mapping[str, str] = {}
+        if self.status is not None:
+            try:
+                lines = self.status(session.game.id, session.state if state is None else state)
+            except Exception:  # noqa: BLE001 - a line on the list must never stop a game being saved
+                lines = {}
+        others = {language: line for language, line in lines.items() if language != "en"}
+        return {"status": lines.get("en", ""), **({"status_in": others} if others else {})}
 
     def delete(self, session_id: str) -> None:
         """Delete a session for good (closing it first if this store has it open)."""
@@ -773,7 +779,7 @@ class Store:
             "title": entry.title,
             "is_over": is_over,
             "winners": list(winners),
-            "status": self._status_of(entry.session, state),
+            **self._status_fields(entry.session, state),
         }
         result = final_result(entry.session, state)
         if result is not None:
