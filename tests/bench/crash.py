@@ -184,8 +184,11 @@ class Result:
         return self.in_flight["undo"]
 
 
-def _check_files(directory: Path, result: Result) -> None:
-    for path in [directory / "index.json", *sorted((directory / "sessions").iterdir())]:
+def _check_files(directory: Path, result: Result, note: str) -> None:
+    # No index.json is a state of its own (nothing listed yet: a kill before the first game's
+    # index write); the listing rebuilds entries from the session files, which _read_disk checks.
+    index = [directory / "index.json"] if (directory / "index.json").exists() else []
+    for path in [*index, *sorted((directory / "sessions").iterdir())]:
         if path.name.startswith("."):
             result.stray_temp_files.add(path.name)
             continue
@@ -194,11 +197,11 @@ def _check_files(directory: Path, result: Result) -> None:
                                              ).torn
         except (DamagedFile, NewerFile, OSError) as error:
             result.corrupt += 1
-            result.problems.append(f"{path.name}: {error}")
+            result.problems.append(f"{note}: {path.name}: {error}")
     set_aside = {path.name for path in (directory / "quarantine").iterdir()} - result.quarantined
     if set_aside:
         result.corrupt += 1
-        result.problems.append(f"quarantined: {', '.join(sorted(set_aside))}")
+        result.problems.append(f"{note}: quarantined: {', '.join(sorted(set_aside))}")
         result.quarantined |= set_aside
 
 
@@ -289,8 +292,8 @@ def run(kills: int, directory: Path, seed: int = 0, *, max_delay: float = 0.04, 
         if in_flight is not None:
             perform(following, choose(replica, following))
 
-        _check_files(directory, result)
         note = f"round {round_number} (killed during {in_flight or 'nothing'})"
+        _check_files(directory, result, note)
         try:
             disk, listing = _read_disk(directory)
         except Exception as error:  # noqa: BLE001 - a report, not a crash
