@@ -29,7 +29,14 @@ def make_main(data: AppData, sharing: Sharing | None = None, language: str | Non
     `language` (`--lang`) outranks Settings and the device on every page.
     """
 
+    backed_up = [False]
+
     def main(page: ft.Page) -> None:
+        # Once a start, off the page's thread (a big archive takes a while to copy); a store
+        # held in memory goes with the process, so a copy beside it would save nothing.
+        if not backed_up[0] and data.store.directory is not None:
+            backed_up[0] = True
+            page.run_thread(data.backup_if_due)
         page.title = "Companion"
         page.theme_mode = ft.ThemeMode.SYSTEM
         page.theme = theme.theme(dark=False)

@@ -1,4 +1,5 @@
-"""Which screen shows what: home, new game, settings, and one screen module per game."""
+"""Which screen shows what: home, new game, settings, one screen module per game, and after the
+game a finished game's detail and the statistics (with export, import and backups)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import flet as ft
 
 from companion.app import widgets as w
 from companion.app.screens import (
+    detail,
     generic,
     great_plains,
     heartland,
@@ -17,6 +19,7 @@ from companion.app.screens import (
     rules,
     settings,
     share,
+    stats,
     transamerica,
 )
 
@@ -44,6 +47,10 @@ def build(shell: Shell) -> ft.Control:
         return new_game.build(shell)
     if shell.ui.screen == "settings":
         return settings.build(shell)
+    if shell.ui.screen == "detail":
+        return detail.build(shell)
+    if shell.ui.screen == "stats":
+        return stats.build(shell)
     return home.build(shell)
 
 
@@ -57,4 +64,10 @@ def sheet(shell: Shell) -> ft.DialogControl | None:
         return rules.sheet(shell)
     if shell.ui.screen == "game" and shell.session is not None and shell.ui.panel is not None:
         return game_screen(shell.session.game.id).sheet(shell)  # type: ignore[no-any-return]
+    if shell.ui.screen in ("home", "stats") and shell.ui.panel == "archive":
+        return stats.archive_sheet(shell)
+    if shell.ui.screen == "stats":
+        return stats.sheet(shell)
+    if shell.ui.screen == "detail":
+        return detail.sheet(shell)
     return None

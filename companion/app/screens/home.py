@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 
 from companion.app import widgets as w
+from companion.app.screens import detail, stats
 from companion.i18n import number, t
 from companion.messages import join_names
 from companion.rules import GAMES
@@ -65,6 +66,9 @@ def build(shell: Shell) -> ft.Control:
         body.append(w.text(w.t(shell, "ui.home.no_match", search=search.strip()), 16, key="no-match"))
     header: list[ft.Control] = [ft.Row([
         ft.Container(w.text(w.t(shell, "ui.app.title"), 24, bold=True), expand=True),
+        w.icon_button(ft.Icons.INSIGHTS, w.t(shell, "ui.stats"), lambda: stats.open_stats(shell), key="stats"),
+        w.icon_button(ft.Icons.IMPORT_EXPORT, w.t(shell, "ui.archive"), lambda: stats.open_archive(shell),
+                      key="archive"),
         w.icon_button(ft.Icons.SETTINGS_OUTLINED, w.t(shell, "ui.settings"), shell.go_settings, key="settings"),
     ])]
     footer = [w.action(w.t(shell, "ui.home.new_game"), shell.go_new_game, key="new-game", primary=True)]
@@ -75,7 +79,8 @@ def lazy_screen(shell: Shell, header: list[ft.Control], items: list[ft.Control],
                 footer: list[ft.Control]) -> ft.Control:
     """`widgets.screen` with a `ListView` for a body: Flutter builds only the cards in view."""
     listed = ft.ListView(items, expand=True, spacing=10, key="body")
-    floating = ft.Container(w.notice_box(shell), left=0, right=0, bottom=4)
+    # With a sheet open, the sheet shows the notice in its own slot.
+    floating = ft.Container(None if shell.ui.panel else w.notice_box(shell), left=0, right=0, bottom=4)
     column = ft.Column([*header, ft.Stack([listed, floating], expand=True, key="body-stack"), *footer],
                        expand=True, spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
     return ft.SafeArea(ft.Container(column, padding=8, expand=True), expand=True, key="home")
@@ -136,7 +141,7 @@ def session_card(shell: Shell, summary: Any) -> ft.Control:
             ]),
             bgcolor=w.ERROR_BG, padding=10, border_radius=10, key=f"card-{key}",
         )
-    line = shell.store.status_line(summary)
+    line = shell.store.status_line(summary, shell.language)
     # The card and its bin are separate targets, so a screen reader names the game first.
     card = ft.Container(
         ft.Column([
@@ -146,7 +151,9 @@ def session_card(shell: Shell, summary: Any) -> ft.Control:
                    colour=w.QUIET),
         ], spacing=2),
         expand=True, ink=True, border_radius=10, padding=10,
-        on_click=lambda _: shell.open_session(summary.id), key=f"session-{key}",
+        # A finished game opens on its result, chart and log (read, not opened for play).
+        on_click=lambda _: detail.open_detail(shell, summary.id) if summary.is_over else shell.open_session(summary.id),
+        key=f"session-{key}",
     )
     delete = ft.Container(
         ft.Column([ft.Icon(ft.Icons.DELETE_OUTLINE), w.text(w.t(shell, "ui.home.delete"), 12)], spacing=0, tight=True,

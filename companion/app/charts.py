@@ -1,0 +1,106 @@
+"""A game's score over time as a `flet-charts` line chart, with a legend in words.
+
+One line per player in the player's colour, and a dash pattern per seat, so two lines
+still tell apart where colours do not; the legend names each player with their last value,
+so nothing is told by colour alone. The steps come from `stats.score_series`: Heartland's
+money by round and its final cargo penalty, TransAmerica's points by round, Great Plains'
+points by zone.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import flet as ft
+import flet_charts as fch  # type: ignore[import-untyped]  # no py.typed marker in 1.0.5
+
+from companion.app import theme
+from companion.app import widgets as w
+from companion.stats import ScoreSeries, Step
+
+if TYPE_CHECKING:
+    from companion.app.shell import Shell
+
+CHART_HEIGHT = 280  # fits under the result on a 412×915 phone, readable from across a table
+MOST_STEP_LABELS = 8  # more labels than this under a phone-wide chart run into each other
+DASHES: tuple[list[int] | None, ...] = (None, [10, 5], [3, 4], [12, 4, 3, 4], [6, 6], [2, 2])
+CAPTIONS = {"heartland": "ui.chart.caption.money", "transamerica": "ui.chart.caption.countdown",
+            "great_plains": "ui.chart.caption.zones"}
+
+
+def step_label(shell: Shell, step: Step) -> str:
+    if step.kind == "start":
+        return w.t(shell, "ui.chart.start")
+    if step.kind == "round":
+        return w.t(shell, "ui.chart.round", number=step.number)
+    if step.kind == "zone":
+        return w.t(shell, "ui.chart.zone", number=step.number)
+    if step.kind == "penalty":
+        return w.t(shell, "ui.chart.cargo")
+    return w.t(shell, "ui.chart.end")
+
+
+def shown_value(shell: Shell, series: ScoreSeries, value: int) -> str:
+    return w.money(shell, value) if series.unit == "money" else str(value)
+
+
+def score_chart(shell: Shell, series: ScoreSeries, game: str) -> ft.Control:
+    """The chart, its caption and its legend; a sentence instead when there is nothing to draw."""
+    if not series.steps:
+        return w.text(w.t(shell, "ui.chart.nothing"), 15, key="chart-nothing")
+    caption = w.text(w.t(shell, CAPTIONS.get(game, "ui.chart.caption.final")), 13, colour=w.QUIET,
+                     key="chart-caption")
+    return ft.Column([w.text(w.t(shell, "ui.chart.title"), 17, bold=True), caption, line_chart(shell, series),
+                      legend(shell, series)], spacing=6, key="chart")
+
+
+def line_chart(shell: Shell, series: ScoreSeries) -> ft.Control:
+    steps = series.steps
+    values = [value for step in steps for value in step.values]
+    low, high = min(0, *values), max(1, *values)
+    every = math.ceil(len(steps) / MOST_STEP_LABELS)
+    labels = [fch.ChartAxisLabel(value=index, label=ft.Text(step_label(shell, step), size=12))
+              for index, step in enumerate(steps) if index % every == 0 or index == len(steps) - 1]
+    lines = [
+        fch.LineChartData(
+            points=[fch.LineChartDataPoint(index, step.values[seat],
+                                           tooltip=f"{player} {shown_value(shell, series, step.values[seat])}")
+                    for index, step in enumerate(steps)],
+            color=theme.seat_colour(seat, dark=shell.dark), stroke_width=3, point=True,
+            dash_pattern=DASHES[seat % len(DASHES)],
+        )
+        for seat, player in enumerate(series.players)
+    ]
+    chart = fch.LineChart(
+        data_series=lines, min_x=0, max_x=max(1, len(steps) - 1), min_y=low, max_y=nice_top(high),
+        left_axis=fch.ChartAxis(label_size=44, label_spacing=label_step(high), show_max=False),
+        bottom_axis=fch.ChartAxis(labels=labels, label_size=28),
+        horizontal_grid_lines=fch.ChartGridLines(color=ft.Colors.OUTLINE_VARIANT, width=1),
+        expand=True, key="score-chart",
+    )
+    return ft.Container(chart, height=CHART_HEIGHT, padding=ft.Padding.only(right=16, top=8), key="chart-box")
+
+
+def label_step(high: int) -> int:
+    """Between the value axis' labels: about five of them, on round numbers."""
+    return next(step for step in (2, 5, 10, 20, 50, 100, 200, 500) if high / step <= 6) if high <= 3000 else 1000
+
+
+def nice_top(high: int) -> int:
+    """A little room above the highest value, on a round number, so the top line is not cut."""
+    step = label_step(high)
+    return (high // step + 1) * step
+
+
+def legend(shell: Shell, series: ScoreSeries) -> ft.Control:
+    """Each player in their colour with the value they ended on, in words."""
+    last = series.steps[-1].values
+    entries: list[ft.Control] = []
+    for seat, player in enumerate(series.players):
+        colour = theme.seat_colour(seat, dark=shell.dark)
+        swatch = ft.Container(width=24, height=6, bgcolor=colour, border_radius=3)
+        words = w.t(shell, "ui.chart.legend", player=player, score=shown_value(shell, series, last[seat]))
+        entries.append(ft.Row([swatch, w.text(words, 15, colour=colour, key=f"legend-{w.slug(player)}")],
+                              spacing=6, tight=True))
+    return ft.Row(entries, wrap=True, spacing=16, run_spacing=4, key="legend")

@@ -1,0 +1,45 @@
+"""After the game, in Chromium: finish a short TransAmerica, open it from Home to see its
+result, its chart (flet-charts, drawn by the web client) and its log, then export every
+game into the data folder."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from conftest import CompanionApp
+from test_app_e2e import new_game, see, step, tap, tap_icon
+
+
+def test_finish_a_game_open_its_chart_and_export(app: CompanionApp) -> None:
+    ui = app.open()
+    new_game(ui, "TransAmerica · 2–6 players", "Ann", "Bob")
+    tap(ui, "Start game")
+    tap(ui, "End round 1")
+    tap(ui, "0", nth=0)  # Ann connected all her cities
+    tap(ui, "6", nth=1)  # Bob missed 6…
+    step(ui, "+1", *range(7, 14), nth=1)  # …and counts up to all 13
+    tap(ui, "Save round 1")
+    see(ui, "Ann wins with 13 points")
+
+    tap_icon(ui, "Back to all games")
+    ui.page.get_by_text("TransAmerica · Ann and Bob").first.click()
+    # The chart's caption, labels and legend read as one node: the words are looked for inside it.
+    for words in ("Score over the game", "Start", "R1", "Ann: 13", "Bob: 0"):
+        ui.wait_for_text(re.compile(rf"(^|\n){re.escape(words)}($|\n)"))
+    ui.page.get_by_role("button", name="Send to BG Stats", exact=True).wait_for(state="attached")
+    ui.screenshot("30-finished-game-detail-chart")
+    ui.page.set_viewport_size({"width": 1200, "height": 800})
+    ui.wait_for_text(re.compile(r"(^|\n)Score over the game($|\n)"))
+    ui.screenshot("31-finished-game-detail-chart-wide")
+    ui.page.set_viewport_size({"width": 412, "height": 915})
+
+    tap_icon(ui, "Back to all games")
+    tap_icon(ui, "Your games: export, import, backups")
+    tap(ui, "Every game (JSON)")
+    exports = app.data_dir / "exports"
+    ui.wait_for_text(re.compile(rf"^Saved in {re.escape(str(exports))}/companion-.*\.json$"))
+    ui.screenshot("32-export-saved")
+    (exported,) = exports.glob("*.json")
+    sessions = json.loads(exported.read_bytes())["sessions"]
+    assert [session["players"] for session in sessions] == [["Ann", "Bob"]]

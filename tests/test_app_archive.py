@@ -1,0 +1,142 @@
+"""Your games from Home: export every game or the results into the data folder (and a copy
+through the save dialog), import an archive with a report in words, restore a backup, and
+the day's backup written when the app starts."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from app_helpers import notice, table
+from flet_harness import Screen, wait_for
+from test_app_stats import play_transamerica
+
+from companion.app.data import AppData
+from companion.app.main import make_main
+from companion.store import Store
+
+DESKTOP = {"platform": "linux"}  # a platform whose file dialogs save what they are given
+
+
+def disk_app(folder: Path) -> AppData:
+    return AppData(Store(folder))
+
+
+@table
+async def test_export_every_game_into_the_data_folder_and_save_a_copy(tmp_path: Path) -> None:
+    data = disk_app(tmp_path / "data")
+    game_id = play_transamerica(data, ["Ann", "Bob"], {"Ann": 0, "Bob": 13})
+    saved: list[dict[str, Any]] = []
+    async with Screen(make_main(data), methods={"save_file": lambda _, args: saved.append(args)},
+                      page_props=DESKTOP) as screen:
+        await screen.tap("archive")
+        await screen.tap("export-json")
+        shown = screen.text_of("export-saved")
+        assert shown.startswith(f"Saved in {tmp_path / 'data' / 'exports'}")
+        path = Path(shown.removeprefix("Saved in "))
+        assert [entry["id"] for entry in json.loads(path.read_bytes())["sessions"]] == [game_id]
+
+        await screen.tap("export-copy")
+        await screen.settle()
+        (copy,) = saved
+        assert copy["file_name"] == path.name
+        assert json.loads(copy["src_bytes"])["sessions"][0]["id"] == game_id
+
+        await screen.tap("export-csv")
+        csv_path = Path(screen.text_of("export-saved").removeprefix("Saved in "))
+        assert csv_path.read_text(encoding="utf-8").splitlines()[0].startswith("session_id,date,game,player")
+
+
+@table
+async def test_import_a_chosen_file_reports_imported_duplicates_and_refused(tmp_path: Path) -> None:
+    elsewhere = disk_app(tmp_path / "other")
+    play_transamerica(elsewhere, ["Kim", "Lou"], {"Kim": 0, "Lou": 13})
+    _, archive = elsewhere.export("json")
+    broken = json.loads(archive)
+    broken["sessions"][0]["game"] = "chess"
+    chosen = [archive]
+
+    def pick(_: Any, args: dict[str, Any]) -> list[dict[str, Any]]:
+        assert args["with_data"]
+        return [{"id": 1, "name": "games.json", "size": len(chosen[0]), "bytes": chosen[0]}]
+
+    data = disk_app(tmp_path / "data")
+    async with Screen(make_main(data), methods={"pick_files": pick}, page_props=DESKTOP) as screen:
+        await screen.tap("archive")
+        await screen.tap("import-pick")
+        await screen.settle()
+        assert screen.text_of("import-report") == "1 imported · 0 already here · 0 refused"
+        assert [summary.players for summary in data.finished()] == [("Kim", "Lou")]
+
+        await screen.tap("import-pick")
+        await screen.settle()
+        assert screen.text_of("import-report") == "0 imported · 1 already here · 0 refused"
+
+        chosen[0] = json.dumps(broken).encode()
+        await screen.tap("import-pick")
+        await screen.settle()
+        assert screen.text_of("import-report") == "0 imported · 0 already here · 1 refused"
+        assert "chess" in screen.text_of("refused-1")
+        await screen.tap("panel-close")
+        assert len(data.finished()) == 1
+
+
+@table
+async def test_import_from_the_exports_folder_where_there_is_no_file_picker(tmp_path: Path) -> None:
+    def no_picker(_: Any, __: Any) -> None:
+        raise RuntimeError("no file picker on this platform")
+
+    data = disk_app(tmp_path / "data")
+    elsewhere = disk_app(tmp_path / "other")
+    play_transamerica(elsewhere, ["Kim", "Lou"], {"Kim": 0, "Lou": 13})
+    (tmp_path / "data" / "exports").mkdir(parents=True)
+    name, archive = elsewhere.export("json")
+    (tmp_path / "data" / "exports" / name).write_bytes(archive)
+    async with Screen(make_main(data), methods={"pick_files": no_picker}) as screen:
+        await screen.tap("archive")
+        await screen.tap("import-pick")
+        await screen.settle()
+        assert notice(screen) == ("No file dialog here: use the files in the exports folder of the data "
+                                  "folder.")
+        await screen.tap(f"import-file-{name}")
+        assert screen.text_of("import-report") == "1 imported · 0 already here · 0 refused"
+        await screen.tap("panel-close")
+        assert [summary.players for summary in data.finished()] == [("Kim", "Lou")]
+
+
+@table
+async def test_restore_a_backup_brings_back_a_deleted_game(tmp_path: Path) -> None:
+    data = disk_app(tmp_path / "data")
+    game_id = play_transamerica(data, ["Ann", "Bob"], {"Ann": 0, "Bob": 13})
+    assert data.backup_if_due(date(2026, 11, 30)) == "companion-2026-11-30.json"
+    data.delete(game_id)
+    async with Screen(make_main(data)) as screen:
+        await screen.tap("archive")
+        assert screen.text_of("backup-companion-2026-11-30.json") == "2026-11-30"
+        await screen.tap("restore-companion-2026-11-30.json")
+        assert screen.text_of("import-report") == "1 imported · 0 already here · 0 refused"
+        await screen.tap("restore-companion-2026-11-30.json")
+        assert screen.text_of("import-report") == "0 imported · 1 already here · 0 refused"
+        await screen.tap("panel-close")
+        assert screen.exists(f"session-{game_id}")
+
+
+@table
+async def test_the_app_keeps_a_backup_of_the_day_when_it_starts(tmp_path: Path) -> None:
+    data = disk_app(tmp_path / "data")
+    play_transamerica(data, ["Ann", "Bob"], {"Ann": 0, "Bob": 13})
+    assert data.backups() == []
+    async with Screen(make_main(data)) as screen:
+        await wait_for(lambda: bool(data.backups()), timeout=10)
+        assert data.backups()[0].day == date.today()
+        await screen.tap("archive")
+        assert screen.exists(f"restore-{data.backups()[0].name}")
+
+
+@table
+async def test_no_backup_yet_is_said_in_words(tmp_path: Path) -> None:
+    async with Screen(make_main(disk_app(tmp_path / "data"))) as screen:
+        await screen.tap("archive")
+        assert screen.text_of("no-backups") == "No backup yet: one is made each day the app is used."

@@ -1,0 +1,120 @@
+"""The statistics screen: who played and won how often, by how much, who beat whom, per game
+and by date; renaming a remembered player brings their games along."""
+
+from __future__ import annotations
+
+import time
+
+from app_helpers import app_screen, memory_app, notice, table
+from flet_harness import Screen
+
+from companion.app.data import AppData
+from companion.app.screens.stats import decimal, period_range
+
+
+def play_transamerica(data: AppData, players: list[str], *rounds: dict[str, int]) -> str:
+    """A finished game, round by round: what each player still missed when the round ended."""
+    session = data.new("transamerica", players, {})
+    for missing in rounds:
+        session.apply({"type": "end_round", "missing": missing})
+    assert session.id is not None and session.is_over
+    data.close_session(session.id)
+    return session.id
+
+
+async def open_stats(screen: Screen) -> None:
+    await screen.tap("stats")
+    assert screen.exists("stats-screen")
+
+
+@table
+async def test_plays_wins_scores_streaks_and_head_to_head_per_player() -> None:
+    data = memory_app()
+    two_rounds = ({"Ann": 3, "Bob": 0}, {"Ann": 0, "Bob": 13})
+    play_transamerica(data, ["Ann", "Bob"], *two_rounds)  # Ann 10, Bob 0
+    play_transamerica(data, ["Ann", "Bob"], {"Ann": 0, "Bob": 13})  # Ann 13, Bob 0
+    play_transamerica(data, ["Ann", "Bob", "Cy"], {"Ann": 13, "Bob": 1, "Cy": 0})  # Cy 13, Bob 12, Ann 0
+    async with app_screen(data) as screen:
+        await open_stats(screen)
+        assert screen.text_of("stats-overview") == "3 games played"
+        assert screen.text_of("stats-record-ann") == "3 played · 2 won (67%)"
+        assert screen.text_of("stats-streak-ann") == "Longest winning streak: 2"
+        assert screen.text_of("stats-record-cy") == "1 played · 1 won (100%)"
+        assert screen.text_of("stats-record-bob") == "3 played · 0 won (0%)"
+        assert screen.text_of("versus-ann-bob") == "Ann ahead of Bob 2 times, behind 1"
+
+        await screen.tap("stats-game-transamerica")
+        assert screen.text_of("stats-overview") == "3 games played · rounds per game: 1.3"
+        assert screen.text_of("stats-scores-ann") == "Average score 7.7 · best 13"
+
+
+@table
+async def test_a_game_never_finished_and_a_period_with_no_games_say_so() -> None:
+    data = memory_app()
+    play_transamerica(data, ["Ann", "Bob"], {"Ann": 0, "Bob": 13})
+    async with app_screen(data) as screen:
+        await open_stats(screen)
+        await screen.tap("stats-game-heartland")
+        assert screen.text_of("stats-none") == "No finished game here yet."
+        await screen.tap("stats-game-all")
+        await screen.tap("stats-period-last_year")  # the game was played today
+        assert screen.text_of("stats-none") == "No finished game here yet."
+        await screen.tap("stats-period-year")
+        assert screen.text_of("stats-overview") == "1 game played"
+
+
+@table
+async def test_renaming_a_player_carries_their_history() -> None:
+    data = memory_app()
+    play_transamerica(data, ["Bob", "Ann"], {"Bob": 0, "Ann": 13})
+    play_transamerica(data, ["Robert", "Ann"], {"Robert": 0, "Ann": 13})
+    async with app_screen(data) as screen:
+        await open_stats(screen)
+        assert screen.text_of("stats-record-bob") == "1 played · 1 won (100%)"
+        await screen.tap("rename-bob")
+        await screen.type("rename-name", "Robert")
+        await screen.tap("rename-confirm")
+        assert notice(screen) == "Bob is now Robert; their games came along."
+        assert not screen.exists("stats-record-bob")
+        assert screen.text_of("stats-record-robert") == "2 played · 2 won (100%)"
+        assert screen.text_of("stats-streak-robert") == "Longest winning streak: 2"
+
+
+@table
+async def test_a_rename_to_no_name_is_refused_in_words_and_changes_nothing() -> None:
+    data = memory_app()
+    play_transamerica(data, ["Bob", "Ann"], {"Bob": 0, "Ann": 13})
+    async with app_screen(data) as screen:
+        await open_stats(screen)
+        await screen.tap("rename-bob")
+        await screen.type("rename-name", "   ")
+        await screen.tap("rename-confirm")
+        assert notice(screen), "the sheet says why"
+        assert screen.exists("rename-panel")
+        await screen.tap("panel-close")
+        assert screen.text_of("stats-record-bob") == "1 played · 1 won (100%)"
+
+
+@table
+async def test_statistics_in_french() -> None:
+    data = memory_app()
+    play_transamerica(data, ["Ann", "Bob"], {"Ann": 3, "Bob": 0}, {"Ann": 0, "Bob": 13})
+    play_transamerica(data, ["Ann", "Bob"], {"Ann": 0, "Bob": 13})
+    async with app_screen(data) as screen:
+        await screen.tap("settings")
+        await screen.tap("language-fr")
+        await screen.tap("back")
+        await open_stats(screen)
+        await screen.tap("stats-game-transamerica")
+        assert screen.text_of("stats-record-ann") == "2 jouées · 2 gagnées (100 %)"
+        assert screen.text_of("stats-scores-ann") == "Score moyen 11,5 · meilleur 13"
+
+
+def test_periods_are_calendar_years_and_the_last_thirty_days() -> None:
+    now = time.mktime((2026, 6, 15, 12, 0, 0, 0, 0, -1))
+    since, until = period_range("last_year", now)
+    assert (time.localtime(since)[:3], time.localtime(until)[:3]) == ((2025, 1, 1), (2026, 1, 1))
+    assert period_range("year", now)[1] is None and time.localtime(period_range("year", now)[0])[:3] == (2026, 1, 1)
+    assert period_range("month", now) == (now - 30 * 86400, None)
+    assert period_range("all", now) == (None, None)
+    assert (decimal(7.0, "en"), decimal(7.25, "fr")) == ("7", "7,2")
