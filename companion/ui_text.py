@@ -292,6 +292,7 @@ register(SOURCE_LANGUAGE, {
     "ui.great_plains.zone_title": "Add a prairie zone",
     # --- after the game: a game's detail, statistics, export and import -----------------
     "ui.detail.title": "Finished game",
+    "ui.detail.show": "Chart, log, BG Stats",
     "ui.detail.bgstats": "Send to BG Stats",
     "ui.detail.bgstats.tip": "Opens BG Stats with this play filled in",
     "ui.detail.bgstats.failed": "BG Stats could not be opened here. The link: {url}",

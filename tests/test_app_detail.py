@@ -152,3 +152,57 @@ async def test_a_game_that_cannot_be_read_says_why() -> None:
         assert screen.text_of("detail-problem")
         assert screen.exists("back")
 
+
+
+@table
+async def test_the_rules_open_from_the_result_and_close_back_onto_it() -> None:
+    data = memory_app()
+    async with Screen(make_main(data)) as screen:
+        await open_finished_transamerica(screen, data)
+        await screen.tap("rules-end")
+        assert screen.exists("rules-panel")
+        assert screen.text_of("panel-title") == "The rules of TransAmerica"
+        await screen.tap("panel-close")
+        assert not screen.exists("rules-panel")
+        assert screen.text_of("legend-ann") == "Ann: 13"
+
+
+@table
+async def test_great_plains_chart_counts_points_zone_by_zone_in_french() -> None:
+    data = memory_app()
+    session = data.new("great_plains", ["Zoë", "Łukasz"], {})
+    for _ in range(3):
+        for player in session.players:
+            session.apply({"type": "place_cave", "player": player})
+    for _ in range(20):
+        for player in session.players:
+            session.apply({"type": "place_token", "player": player})
+    session.apply({"type": "zone", "spaces": 10, "water": 2, "tokens": {"Zoë": 5, "Łukasz": 3}})
+    session.apply({"type": "zone", "spaces": 9, "water": 1, "tokens": {"Zoë": 1, "Łukasz": 4}})
+    session.apply({"type": "scoring_done"})
+    assert session.id is not None
+    data.close_session(session.id)
+    async with Screen(make_main(data)) as screen:
+        await screen.tap("settings")
+        await screen.tap("language-fr")
+        await screen.tap("back")
+        await screen.tap(f"session-{session.id}")
+        assert chart_values(screen) == {"zoë": [0, 12, 12], "łukasz": [0, 0, 10]}
+        labels = [label.label.value for label in screen.find("score-chart").bottom_axis.labels]
+        assert labels == ["Début", "Z1", "Z2"]
+        assert screen.text_of("legend-zoë") == "Zoë : 12"
+        assert screen.text_of("chart-caption") == "Les points après chaque zone comptée."
+        assert screen.exists("detail-log-49")  # every act: 6 caves, 40 tokens, 2 zones, the end of scoring
+
+
+@table
+async def test_the_end_screen_leads_to_the_detail_and_lets_the_game_go() -> None:
+    data = memory_app()
+    async with Screen(make_main(data)) as screen:
+        await start_game(screen, "transamerica", ["Ann", "Bob"])
+        await finish_transamerica(screen, "Bob")
+        (game_id,) = [summary.id for summary in data.finished()]
+        assert game_id in data._users  # noqa: SLF001  (the end screen holds its game)
+        await screen.tap("details")
+        assert screen.text_of("legend-bob") == "Bob: 0"
+        assert game_id not in data._users  # noqa: SLF001

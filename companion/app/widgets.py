@@ -441,6 +441,18 @@ def play_again(shell: Shell) -> ft.Control:
                   describe=t(shell, "ui.play_again.tip", players=players))
 
 
+def details_button(shell: Shell) -> ft.Control | None:
+    """On an end screen: the game's score chart, whole log and Send to BG Stats (not on a phone that joined)."""
+    from companion.app.screens import detail  # the screens are built from these widgets
+
+    session = shell.session
+    if session is None or session.id is None or shell.guest is not None:
+        return None
+    session_id = session.id
+    return ft.TextButton(t(shell, "ui.detail.show"), icon=ft.Icons.INSIGHTS, key="details", height=TARGET,
+                         on_click=lambda _: detail.open_detail(shell, session_id))
+
+
 def two_columns(left: list[ft.Control], right: list[ft.Control]) -> ft.Control:
     """Side by side in a wide window (desktop, tablet, landscape); stacked on a phone."""
     return ft.ResponsiveRow([

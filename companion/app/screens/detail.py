@@ -42,6 +42,8 @@ class Reading:
 
 def open_detail(shell: Shell, session_id: str) -> None:
     """Show a finished game without opening it for play."""
+    if shell.session is not None:
+        shell.go_home()  # an end screen left for its detail lets its game go, as Back does
     try:
         session: Session | None = shell.store.store.peek(session_id)
         problem = None

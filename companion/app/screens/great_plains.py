@@ -58,7 +58,7 @@ def build(shell: Shell) -> ft.Control:
     header = [w.top_bar(shell, TITLE, subtitle(state, shell.language), rules=place)]
     footer: list[ft.Control] = [w.undo_strip(shell)]
     if state.over:
-        footer.insert(0, w.play_again(shell))
+        footer[:0] = w.present(w.play_again(shell), w.details_button(shell))
     elif state.scoring:  # the table counts every prairie, then says it is done: only then is there a winner
         footer.insert(0, w.event_button(shell, w.t(shell, "ui.great_plains.scoring_done"), {"type": "scoring_done"},
                                         key="scoring-done",

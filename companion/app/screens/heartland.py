@@ -59,7 +59,8 @@ def build(shell: Shell) -> ft.Control:
     header = [w.top_bar(shell, TITLE, subtitle(state, shell.language), rules=place)]
     if state.over:  # only the result: no target bar, no actions
         body: list[ft.Control] = [end_screen(shell, state)]
-        return w.screen(shell, header, body, [w.play_again(shell), w.undo_strip(shell)], key=f"game-{session.id}")
+        footer = w.present(w.play_again(shell), w.details_button(shell), w.undo_strip(shell))
+        return w.screen(shell, header, body, footer, key=f"game-{session.id}")
     body = [target_bar(shell, state), w.two_columns(player_cards(shell, state), [turn_actions(shell, state)])]
     footer = [end_turn_button(shell, state), w.undo_strip(shell)]
     return w.screen(shell, header, body, footer, key=f"game-{session.id}")

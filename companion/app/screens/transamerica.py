@@ -41,7 +41,8 @@ def build(shell: Shell) -> ft.Control:
     header = [w.top_bar(shell, TITLE, subtitle(state, shell.language), rules="end" if state.over else "game")]
     if state.over:  # only the result: the ranking, best first, and why
         body: list[ft.Control] = [winners(shell, state), round_table(shell, state)]
-        return w.screen(shell, header, body, [w.play_again(shell), w.undo_strip(shell)], key=f"game-{session.id}")
+        footer = w.present(w.play_again(shell), w.details_button(shell), w.undo_strip(shell))
+        return w.screen(shell, header, body, footer, key=f"game-{session.id}")
     left: list[ft.Control] = [countdown_row(shell, state, player) for player in state.players]
     left.append(w.text(w.t(shell, "ui.transamerica.starter", number=state.round_number, player=state.starter), 16,
                        key="starter"))
