@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 from conftest import CompanionApp
 from test_app_e2e import new_game, see, step, tap, tap_icon
@@ -43,3 +44,16 @@ def test_finish_a_game_open_its_chart_and_export(app: CompanionApp) -> None:
     (exported,) = exports.glob("*.json")
     sessions = json.loads(exported.read_bytes())["sessions"]
     assert [session["players"] for session in sessions] == [["Ann", "Bob"]]
+
+    # In a browser the save dialog is a download of the same file.
+    with ui.page.expect_download() as download:
+        tap(ui, "Save a copy elsewhere")
+    assert download.value.suggested_filename == exported.name
+    assert Path(download.value.path()).read_bytes() == exported.read_bytes()
+
+    # Importing it back: the browser's file chooser hands the file's bytes to the app.
+    with ui.page.expect_file_chooser() as chooser:
+        tap(ui, "Choose a file")
+    chooser.value.set_files(str(exported))
+    see(ui, "0 imported · 1 already here · 0 refused")
+    ui.screenshot("33-import-report")
