@@ -3,6 +3,7 @@ and by date; renaming a remembered player brings their games along."""
 
 from __future__ import annotations
 
+import json
 import time
 
 from app_helpers import app_screen, memory_app, notice, table
@@ -118,3 +119,24 @@ def test_periods_are_calendar_years_and_the_last_thirty_days() -> None:
     assert period_range("month", now) == (now - 30 * 86400, None)
     assert period_range("all", now) == (None, None)
     assert (decimal(7.0, "en"), decimal(7.25, "fr")) == ("7", "7,2")
+
+
+@table
+async def test_each_earlier_year_with_games_is_a_filter_of_its_own() -> None:
+    data = memory_app()
+    game_id = play_transamerica(data, ["Ann", "Bob"], {"Ann": 0, "Bob": 13})
+    _, archive = data.export("json")
+    document = json.loads(archive)
+    entry = document["sessions"][0]
+    entry["created"] = time.mktime((2023, 7, 1, 20, 0, 0, 0, 0, -1))
+    entry["updated"] = entry["finished"] = entry["created"] + 3600
+    data.delete(game_id)
+    assert data.import_archive(json.dumps(document).encode()).imported
+    play_transamerica(data, ["Ann", "Cy"], {"Ann": 13, "Cy": 0})  # today
+    async with app_screen(data) as screen:
+        await open_stats(screen)
+        assert screen.text_of("stats-overview") == "2 games played"
+        await screen.tap("stats-period-2023")
+        assert screen.text_of("stats-overview") == "1 game played"
+        assert screen.text_of("stats-record-ann") == "1 played · 1 won (100%)"
+        assert not screen.exists("stats-period-2024"), "no game was played in 2024"

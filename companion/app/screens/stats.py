@@ -48,8 +48,10 @@ def choose(shell: Shell, **chosen: Any) -> None:
 
 
 def period_range(period: str, now: float | None = None) -> tuple[float | None, float | None]:
-    """[since, until) of a period, in seconds since the epoch (local calendar years)."""
+    """[since, until) of a period ("2024" is that calendar year), in seconds since the epoch (local time)."""
     moment = time.time() if now is None else now
+    if period.isdigit():
+        return datetime(int(period), 1, 1).timestamp(), datetime(int(period) + 1, 1, 1).timestamp()
     this_year = datetime(date.fromtimestamp(moment).year, 1, 1).timestamp()
     if period == "month":
         return moment - 30 * DAY_S, None
@@ -91,9 +93,19 @@ def game_filter(shell: Shell, game: str | None) -> ft.Control:
 
 
 def period_filter(shell: Shell, period: str) -> ft.Control:
-    return ft.Row([filter_button(shell, w.t(shell, f"ui.stats.period.{name}"), period == name, f"stats-period-{name}",
+    """All time, the last 30 days, this year, last year, then each earlier year games were played in."""
+    choices = [(name, w.t(shell, f"ui.stats.period.{name}")) for name in PERIODS]
+    choices.extend((str(year), str(year)) for year in earlier_years(shell))
+    return ft.Row([filter_button(shell, label, period == name, f"stats-period-{name}",
                                  lambda name=name: choose(shell, period=name))
-                   for name in PERIODS], wrap=True, spacing=6, run_spacing=6, key="stats-periods")
+                   for name, label in choices], wrap=True, spacing=6, run_spacing=6, key="stats-periods")
+
+
+def earlier_years(shell: Shell) -> list[int]:
+    """The years before last year in which a finished game was started, newest first."""
+    before = date.today().year - 1
+    years = {date.fromtimestamp(summary.created).year for summary in shell.store.finished()}
+    return sorted((year for year in years if year < before), reverse=True)
 
 
 def filter_button(shell: Shell, label: str, picked: bool, key: str, on_tap: Any) -> ft.Control:
