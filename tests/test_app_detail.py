@@ -92,6 +92,8 @@ async def test_heartland_chart_has_the_cargo_penalty_as_its_own_step() -> None:
         values = chart_values(screen)
         assert values["ann"][-2:] == [40, 39]  # $40 in hand, $1 for the corn still on the truck
         assert screen.text_of("legend-ann") == "Ann: $39"
+        sides = [label.label.value for label in screen.find("score-chart").left_axis.labels]
+        assert sides == ["$0", "$10", "$20", "$30", "$40"]
         assert screen.text_of("chart-caption") == ("Money after each round; the last step takes off the cargo "
                                                    "penalty.")
 

@@ -74,12 +74,21 @@ def line_chart(shell: Shell, series: ScoreSeries) -> ft.Control:
     ]
     chart = fch.LineChart(
         data_series=lines, min_x=0, max_x=max(1, len(steps) - 1), min_y=low, max_y=nice_top(high),
-        left_axis=fch.ChartAxis(label_size=44, label_spacing=label_step(high), show_max=False),
+        left_axis=value_axis(shell, series, low, high),
         bottom_axis=fch.ChartAxis(labels=labels, label_size=28),
-        horizontal_grid_lines=fch.ChartGridLines(color=ft.Colors.OUTLINE_VARIANT, width=1),
+        horizontal_grid_lines=fch.ChartGridLines(interval=label_step(high), color=ft.Colors.OUTLINE_VARIANT, width=1),
         expand=True, key="score-chart",
     )
-    return ft.Container(chart, height=CHART_HEIGHT, padding=ft.Padding.only(right=16, top=8), key="chart-box")
+    return ft.Container(chart, height=CHART_HEIGHT, padding=ft.Padding.only(right=20, top=8), key="chart-box")
+
+
+def value_axis(shell: Shell, series: ScoreSeries, low: int, high: int) -> fch.ChartAxis:
+    """Round values up the side, written as the game counts them ($12, or 12 $ in French)."""
+    step = label_step(high)
+    values = range(low - low % step, nice_top(high), step)
+    labels = [fch.ChartAxisLabel(value=value, label=ft.Text(shown_value(shell, series, value), size=12))
+              for value in values]
+    return fch.ChartAxis(labels=labels, label_spacing=step, label_size=52 if series.unit == "money" else 36)
 
 
 def label_step(high: int) -> int:
