@@ -79,7 +79,9 @@ def build(shell: Shell) -> ft.Control:
         body.append(w.text(w.t(shell, "ui.stats.none"), 16, key="stats-none"))
         return w.screen(shell, header, body, key="stats-screen")
     body.append(w.text(overview(shell, statistics), 16, bold=True, key="stats-overview"))
-    body.extend(player_card(shell, statistics, player) for player in statistics.players)
+    # Two cards a row in a wide window, one on a phone.
+    body.append(ft.ResponsiveRow([ft.Container(player_card(shell, statistics, player), col={"xs": 12, "md": 6})
+                                  for player in statistics.players], spacing=10, run_spacing=10, key="stats-players"))
     body.extend(head_to_head(shell, statistics))
     return w.screen(shell, header, body, key="stats-screen")
 
