@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import json
 import urllib.parse
+from pathlib import Path
 from typing import Any
 
+import pytest
 from app_helpers import memory_app, start_game, table
 from flet_harness import Screen
 from test_app_home import finish_transamerica
 
 from companion.app.data import AppData
 from companion.app.main import make_main
+from companion.store import Store, StoreError
 
 
 def chart_values(screen: Screen) -> dict[str, list[float]]:
@@ -208,3 +211,20 @@ async def test_the_end_screen_leads_to_the_detail_and_lets_the_game_go() -> None
         await screen.tap("details")
         assert screen.text_of("legend-bob") == "Bob: 0"
         assert game_id not in data._users  # noqa: SLF001
+
+
+@table
+async def test_a_game_open_in_another_window_still_shows_its_detail(tmp_path: Path) -> None:
+    here, elsewhere = AppData(Store(tmp_path / "data")), AppData(Store(tmp_path / "data"))
+    session = here.new("transamerica", ["Ann", "Bob"], {})
+    session.apply({"type": "end_round", "missing": {"Ann": 0, "Bob": 13}})
+    assert session.id is not None
+    here.close_session(session.id)
+    elsewhere.open(session.id)  # another app on the same data folder holds the game
+    with pytest.raises(StoreError):  # so it could not be opened here
+        here.open(session.id)
+    async with Screen(make_main(here)) as screen:
+        await screen.tap(f"session-{session.id}")
+        assert screen.text_of("legend-bob") == "Bob: 0"
+        assert screen.text_of("detail-log-1").startswith("1. Round 1 ended")
+    elsewhere.close_session(session.id)
