@@ -33,7 +33,8 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any, NamedTuple
 
-from companion.messages import RuleError
+from companion import messages
+from companion.messages import Message, RuleError
 from companion.session import Session, UnknownGameError
 from companion.store import SessionSummary, Store, StoreError
 from companion.store.errors import os_reason
@@ -57,6 +58,34 @@ BACKUP_PREFIX = "companion-"
 # BoardGameGeek's id of each game, where known: https://boardgamegeek.com/boardgame/111417/great-heartland-hauling-co.
 BGG_IDS = {"heartland": 111417}
 BGSTATS_CREATE_PLAY = "https://app.bgstatsapp.com/createPlay.html?data="
+
+messages.register(
+    "en",
+    {
+        "archive.the_file": "the file",
+        "archive.session_number": "session {number}",
+        "archive.not_bytes": "It is not the content of a file.",
+        "archive.too_big": "It is {size} MB; an archive may hold at most 20 MB.",
+        "archive.too_deep": "It is nested deeper than an archive is ({levels} levels).",
+        "archive.not_json": "It is not a Companion archive: it is not readable JSON ({detail}).",
+        "archive.wrong_format": "It is not a Companion archive (its format is not 'companion-archive').",
+        "archive.no_version": "Its version is missing or not a whole number.",
+        "archive.newer": "It was written by a newer version of Companion (archive version {version}); "
+                         "this version reads version {known}.",
+        "archive.no_sessions": "It holds no list of sessions.",
+        "archive.not_fields": "It is not a set of named fields.",
+        "archive.unknown_fields": "It has fields an archive does not have: {fields}.",
+        "archive.no_id": "Its id is missing or not a session id.",
+        "archive.title_not_text": "Its title is not text.",
+        "archive.no_created": "Its creation time is missing.",
+        "archive.bad_created": "Its creation time is not a time.",
+        "archive.bad_updated": "The time of its last change is not a time.",
+        "archive.bad_finished": "Its finishing time is not a time.",
+        "archive.unknown_game": "Its game is not one this version knows: {reason}.",
+        "archive.not_a_backup": "It is not the name of a backup.",
+        "archive.no_backup": "There is no such backup.",
+    },
+)
 
 
 # --- export ------------------------------------------------------------------------
@@ -133,11 +162,27 @@ def save_export(store: Store, name: str, data: bytes | str) -> str:
 
 
 class Refusal(NamedTuple):
+    """What was refused and why: in English (`session`, `reason`, `str()`) and as messages to say in any language."""
+
     session: str  # the session's id, or "session 3" / "the file" when it has none
     reason: str  # a sentence
+    why: Message  # the reason
+    named: Message | None = None  # the session in words when it has no id ("the file"); None: `session` is its id
 
     def __str__(self) -> str:
         return f"{self.session}: {self.reason}"
+
+    @classmethod
+    def of(cls, session: str | Message, why: Message) -> Refusal:
+        if isinstance(session, Message):
+            return cls(session.text(), why.text(), why, session)
+        return cls(session, why.text(), why)
+
+    def session_text(self, language: str) -> str:
+        return self.named.text(language) if self.named is not None else self.session
+
+    def reason_text(self, language: str) -> str:
+        return self.why.text(language)
 
 
 @dataclass(frozen=True)
@@ -148,7 +193,12 @@ class ImportReport:
 
 
 class _Refused(Exception):
-    pass
+    def __init__(self, message_id: str | Message, **params: Any) -> None:
+        self.message = message_id if isinstance(message_id, Message) else Message(message_id, params)
+        super().__init__(str(self.message))
+
+
+THE_FILE = Message("archive.the_file")
 
 
 class _Incoming(NamedTuple):
@@ -164,7 +214,7 @@ def import_json(store: Store, data: bytes) -> ImportReport:
     try:
         entries = _archive_sessions(data)
     except _Refused as refusal:
-        return ImportReport(refused=[Refusal("the file", str(refusal))])
+        return ImportReport(refused=[Refusal.of(THE_FILE, refusal.message)])
     report = ImportReport()
     incoming: list[_Incoming] = []
     with gc_paused():  # thousands of replayed sessions, all kept until written: no collector passes meanwhile
@@ -172,13 +222,13 @@ def import_json(store: Store, data: bytes) -> ImportReport:
             try:
                 incoming.append(_read_entry(entry))
             except _Refused as refusal:
-                report.refused.append(Refusal(_label(entry, number), str(refusal)))
+                report.refused.append(Refusal.of(_label(entry, number), refusal.message))
     to_write = _sort_out(store, incoming, report)
     try:
         ids = store.put_many([(item.session, wanted, item.created, item.title, item.updated)
                               for item, wanted in to_write])
     except StoreError as error:
-        report.refused.extend(Refusal(item.session_id, str(error)) for item, _ in to_write)
+        report.refused.extend(Refusal.of(item.session_id, error.message) for item, _ in to_write)
         return report
     report.imported.extend(ids)
     return report
@@ -186,34 +236,29 @@ def import_json(store: Store, data: bytes) -> ImportReport:
 
 def _archive_sessions(data: bytes) -> list[Any]:
     if not isinstance(data, (bytes, bytearray)):
-        raise _Refused("It is not the content of a file.")
+        raise _Refused("archive.not_bytes")
     if len(data) > MAX_IMPORT_BYTES:
-        raise _Refused(f"It is {len(data) / 2**20:.1f} MB; an archive may hold at most 20 MB.")
+        raise _Refused("archive.too_big", size=f"{len(data) / 2**20:.1f}")
     try:
         # The standard parser: it tells nesting too deep for it apart from broken JSON (orjson does not).
         document = json.loads(bytes(data))
     except RecursionError:
-        raise _Refused(_too_deep()) from None
+        raise _Refused("archive.too_deep", levels=MAX_DEPTH) from None
     except ValueError as error:  # JSON errors and bad UTF-8 are both ValueErrors
-        raise _Refused(f"It is not a Companion archive: it is not readable JSON ({_first_line(error)}).") from None
+        raise _Refused("archive.not_json", detail=_first_line(error)) from None
     if _depth_exceeds(document, MAX_DEPTH):
-        raise _Refused(_too_deep())
+        raise _Refused("archive.too_deep", levels=MAX_DEPTH)
     if not isinstance(document, dict) or document.get("format") != FORMAT:
-        raise _Refused("It is not a Companion archive (its format is not 'companion-archive').")
+        raise _Refused("archive.wrong_format")
     version = document.get("version")
     if type(version) is not int or version < 1:
-        raise _Refused("Its version is missing or not a whole number.")
+        raise _Refused("archive.no_version")
     if version > VERSION:
-        raise _Refused(f"It was written by a newer version of Companion (archive version {version}); "
-                       f"this version reads version {VERSION}.")
+        raise _Refused("archive.newer", version=version, known=VERSION)
     sessions = document.get("sessions")
     if not isinstance(sessions, list):
-        raise _Refused("It holds no list of sessions.")
+        raise _Refused("archive.no_sessions")
     return sessions
-
-
-def _too_deep() -> str:
-    return f"It is nested deeper than an archive is ({MAX_DEPTH} levels)."
 
 
 def _first_line(error: Exception) -> str:
@@ -231,43 +276,45 @@ def _depth_exceeds(value: Any, limit: int) -> bool:
     return any(level)  # a container at the limit holds something beyond it
 
 
-def _label(entry: Any, number: int) -> str:
+def _label(entry: Any, number: int) -> str | Message:
     session_id = entry.get("id") if isinstance(entry, dict) else None
-    return session_id if isinstance(session_id, str) and SESSION_ID.fullmatch(session_id) else f"session {number}"
+    if isinstance(session_id, str) and SESSION_ID.fullmatch(session_id):
+        return session_id
+    return Message("archive.session_number", {"number": number})
 
 
 def _read_entry(entry: Any) -> _Incoming:
     """The session an archive entry holds, replayed by the rules; _Refused with the reason otherwise."""
     if not isinstance(entry, dict):
-        raise _Refused("It is not a set of named fields.")
+        raise _Refused("archive.not_fields")
     unknown = sorted(map(str, set(entry) - SESSION_FIELDS - KEPT_FIELDS))
     if unknown:
-        raise _Refused(f"It has fields an archive does not have: {', '.join(unknown)}.")
+        raise _Refused("archive.unknown_fields", fields=", ".join(unknown))
     session_id = entry.get("id")
     if not isinstance(session_id, str) or not SESSION_ID.fullmatch(session_id):
-        raise _Refused("Its id is missing or not a session id.")
+        raise _Refused("archive.no_id")
     title = entry.get("title", "")
     if not isinstance(title, str):
-        raise _Refused("Its title is not text.")
-    created = _time(entry.get("created"), "creation time")
+        raise _Refused("archive.title_not_text")
+    created = _time(entry.get("created"), "archive.bad_created")
     if created is None:
-        raise _Refused("Its creation time is missing.")
-    updated = _time(entry.get("updated"), "time of its last change")
-    _time(entry.get("finished"), "finishing time")
+        raise _Refused("archive.no_created")
+    updated = _time(entry.get("updated"), "archive.bad_updated")
+    _time(entry.get("finished"), "archive.bad_finished")
     try:
         session = Session.from_dict({name: entry.get(name) for name in SESSION_FIELDS})
     except UnknownGameError as error:
-        raise _Refused(f"Its game is not one this version knows: {error}") from None
+        raise _Refused("archive.unknown_game", reason=error.message) from None
     except RuleError as error:
-        raise _Refused(str(error)) from None
+        raise _Refused(error.message) from None  # the rules' own sentence
     return _Incoming(session, session_id, loaded_title(title), created, updated)
 
 
-def _time(value: Any, what: str) -> float | None:
+def _time(value: Any, not_a_time: str) -> float | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
-        raise _Refused(f"Its {what} is not a time.")
+        raise _Refused(not_a_time)
     return float(value)
 
 
@@ -392,11 +439,11 @@ def write_backup(store: Store, today: date | None = None) -> str | None:
 def restore_backup(store: Store, name: str) -> ImportReport:
     """Import a backup: its sessions not present come back, those present count as duplicates."""
     if _backup_day(name) is None:
-        return ImportReport(refused=[Refusal(name, "It is not the name of a backup.")])
+        return ImportReport(refused=[Refusal.of(name, Message("archive.not_a_backup"))])
     with _speaking(store, "store.unreadable"):
         data = store.folder.read(f"{BACKUPS}/{name}")
     if data is None:
-        return ImportReport(refused=[Refusal(name, "There is no such backup.")])
+        return ImportReport(refused=[Refusal.of(name, Message("archive.no_backup"))])
     return import_json(store, data)
 
 

@@ -254,8 +254,11 @@ def _heartland_steps(session: Session) -> list[Step]:
         # the round in progress, or a final round that ended before every seat had played again
         counted += 1
         steps.append(Step("round", counted, tuple(truck.money for truck in state.trucks)))
-    if session.is_over:
-        steps.append(Step("penalty", counted, tuple(truck.money - truck.penalty for truck in state.trucks)))
+    penalties = tuple(truck.penalty for truck in state.trucks)
+    # A game stopped early with empty trucks has no cargo to pay for: a flat step would read as one.
+    if session.is_over and (any(penalties) or not isinstance(session.state, Stopped)):
+        steps.append(Step("penalty", counted, tuple(truck.money - penalty
+                                                    for truck, penalty in zip(state.trucks, penalties, strict=True))))
     return steps
 
 

@@ -140,3 +140,28 @@ async def test_no_backup_yet_is_said_in_words(tmp_path: Path) -> None:
     async with Screen(make_main(disk_app(tmp_path / "data"))) as screen:
         await screen.tap("archive")
         assert screen.text_of("no-backups") == "No backup yet: one is made each day the app is used."
+
+
+@table
+async def test_a_french_table_reads_why_an_import_was_refused_in_french(tmp_path: Path) -> None:
+    newer = json.dumps({"format": "companion-archive", "version": 9, "sessions": []}).encode()
+
+    def pick(_: Any, __: dict[str, Any]) -> list[dict[str, Any]]:
+        return [{"id": 1, "name": "games.json", "size": len(newer), "bytes": newer}]
+
+    data = disk_app(tmp_path / "data")
+    async with Screen(make_main(data, language="fr"), methods={"pick_files": pick}, page_props=DESKTOP) as screen:
+        await screen.tap("archive")
+        await screen.tap("import-pick")
+        await screen.settle()
+        refused = screen.text_of("refused-1")
+        assert "le fichier" in refused and "version plus récente" in refused, refused
+        assert "newer" not in refused and "the file" not in refused
+
+
+@table
+async def test_a_spanish_table_reads_a_missing_backup_in_spanish(tmp_path: Path) -> None:
+    data = disk_app(tmp_path / "data")
+    (report,) = [data.restore_backup("companion-2020-01-01.json")]
+    assert str(report.refused[0]) == "companion-2020-01-01.json: There is no such backup."
+    assert report.refused[0].reason_text("es") == "No existe esa copia de seguridad."

@@ -199,3 +199,19 @@ def test_heartland_money_by_round_then_the_cargo_penalty_as_its_own_step() -> No
     assert series.of("Ann") == [5, 8, 8, 8, 2]  # three pigs on the truck: $6
     assert series.of("Bob") == [5, 5, 25, 25, 21]
     assert series.of("Cy") == [5, 6, 6, 6, 2]
+
+
+def test_a_heartland_game_stopped_early_with_empty_trucks_has_no_cargo_step() -> None:
+    session = Session.new("heartland", ["Ann", "Bob"], {"target": 20})
+    session.apply({"type": "move", "player": "Ann", "spaces": 1, "pay": "fuel"})
+    session.apply({"type": "end_game", "note": "rain"})
+    assert session.is_over
+    assert [step.kind for step in score_series(session).steps] == ["start", "round"]
+
+
+def test_a_heartland_game_stopped_early_with_cargo_still_shows_its_penalty() -> None:
+    session = Session.new("heartland", ["Ann", "Bob"], {"target": 20})
+    heartland_turn(session, "Ann")  # a pig on Ann's truck
+    session.apply({"type": "end_game", "note": "rain"})
+    series = score_series(session)
+    assert series.steps[-1].kind == "penalty" and series.of("Ann")[-1] < series.of("Ann")[-2]

@@ -247,14 +247,30 @@ class AppData:
 
     def score_series(self, session_id: str) -> stats.ScoreSeries:
         """The chart of a game (StoreError when it cannot be read)."""
-        return stats.score_series(self._sessions.get(session_id) or self.store.peek(session_id))
+        return stats.score_series(self.peek(session_id))
+
+    def peek(self, session_id: str) -> Session:
+        """A game read as saved, without opening it for play (StoreError when it cannot be read)."""
+        return self._sessions.get(session_id) or self.store.peek(session_id)
+
+    def exports(self) -> list[str]:
+        """The JSON archives in the data folder's exports/, newest name first; none when it cannot be read."""
+        try:
+            names = self.store.folder.names(archive.EXPORTS)
+        except OSError:
+            return []
+        return sorted((name for name in names if name.endswith(".json")), reverse=True)
+
+    def read_export(self, name: str) -> bytes:
+        """An archive in exports/ (b"" when gone: the import then says it is no archive); OSError as the disk says."""
+        return self.store.folder.read(f"{archive.EXPORTS}/{name}") or b""
 
     def bgstats_url(self, session_id: str) -> str:
         """BG Stats' createPlay link for a game (StoreError when it cannot be read)."""
         summary = next((summary for summary in self.store.listing() if summary.id == session_id), None)
         if summary is None:
             raise StoreError("store.not_found", id=session_id)
-        return archive.bgstats_play_url(self._sessions.get(session_id) or self.store.peek(session_id), summary)
+        return archive.bgstats_play_url(self.peek(session_id), summary)
 
     def export(self, kind: str, session_ids: list[str] | None = None) -> tuple[str, bytes]:
         """(file name, content) of an export, `kind` "json" (the chosen games, all by default) or "csv"."""
@@ -291,4 +307,4 @@ class AppData:
             try:
                 return archive.restore_backup(self.store, name)
             except StoreError as error:
-                return archive.ImportReport(refused=[archive.Refusal(name, str(error))])
+                return archive.ImportReport(refused=[archive.Refusal.of(name, error.message)])

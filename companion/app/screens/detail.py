@@ -45,7 +45,7 @@ def open_detail(shell: Shell, session_id: str) -> None:
     if shell.session is not None:
         shell.go_home()  # an end screen left for its detail lets its game go, as Back does
     try:
-        session: Session | None = shell.store.store.peek(session_id)
+        session: Session | None = shell.store.peek(session_id)
         problem = None
     except StoreError as error:  # damaged, gone, or of a newer version: said in words
         session, problem = None, shell.say(error)

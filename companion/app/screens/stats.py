@@ -17,8 +17,8 @@ import flet as ft
 
 from companion.app import widgets as w
 from companion.app.shell import UiState
-from companion.archive import EXPORTS, MAX_IMPORT_BYTES, ImportReport
-from companion.messages import RuleError
+from companion.archive import MAX_IMPORT_BYTES, ImportReport
+from companion.messages import Described, Message, RuleError
 from companion.rules import GAMES
 from companion.stats import PlayerStats, Statistics
 from companion.store import StoreError
@@ -296,27 +296,24 @@ def file_picker(shell: Shell) -> ft.FilePicker:
 
 
 def exported_archives(shell: Shell) -> list[str]:
-    """The JSON files in the data folder's exports/ (newest name first): a way in where no file picker is."""
-    try:
-        names = shell.store.store.folder.names(EXPORTS)
-    except OSError:
-        return []
-    return sorted((name for name in names if name.endswith(".json")), reverse=True)
+    """The JSON files in the data folder's exports/: a way in where no file picker is."""
+    return shell.store.exports()
 
 
 def import_export(shell: Shell, name: str) -> None:
     try:
-        data = shell.store.store.folder.read(f"{EXPORTS}/{name}")
+        data = shell.store.read_export(name)
     except OSError as error:
         shell.show_notice(shell.t("ui.archive.unreadable", name=name, reason=error.strerror or error))
         return
-    show_report(shell, shell.store.import_archive(data or b""))
+    show_report(shell, shell.store.import_archive(data))
 
 
 def show_report(shell: Shell, report: ImportReport) -> None:
     """Keep the report in the sheet's draft as plain words' data (the draft is saved as JSON)."""
     shell.set_draft(report={"imported": len(report.imported), "duplicates": len(report.duplicates),
-                            "refused": [[refusal.session, refusal.reason] for refusal in report.refused]},
+                            "refused": [[message_data(refusal.named) if refusal.named else refusal.session,
+                                         message_data(refusal.why)] for refusal in report.refused]},
                     saved=None)
 
 
@@ -327,7 +324,41 @@ def report_lines(shell: Shell, report: dict[str, Any]) -> list[ft.Control]:
                    duplicates=report.get("duplicates", 0), refused=len(refused)), 15, bold=True,
                key="import-report"),
     ]
-    lines.extend(w.text(w.t(shell, "ui.archive.refused", session=session, reason=reason), 14,
+    lines.extend(w.text(w.t(shell, "ui.archive.refused", session=said(shell, session), reason=said(shell, reason)), 14,
                         colour=ft.Colors.ERROR, key=f"refused-{number}")
                  for number, (session, reason) in enumerate(refused, start=1))
     return lines
+
+
+def message_data(message: Message) -> dict[str, Any]:
+    """A message as JSON's shapes (the draft is saved as JSON), sentences within it kept as messages."""
+    return {"id": message.id, "params": {key: _param_data(value) for key, value in message.params.items()}}
+
+
+def _param_data(value: Any) -> Any:
+    if isinstance(value, Described):
+        value = value.message
+    if isinstance(value, Message):
+        return {"message": message_data(value)}
+    if isinstance(value, (list, tuple)):
+        return [_param_data(item) for item in value]
+    return value if value is None or isinstance(value, (str, int, float, bool)) else str(value)
+
+
+def message_of(data: dict[str, Any]) -> Message:
+    params = data.get("params")
+    return Message(str(data.get("id", "")), {str(key): _param_of(value)
+                                              for key, value in (params.items() if isinstance(params, dict) else ())})
+
+
+def _param_of(value: Any) -> Any:
+    if isinstance(value, dict) and isinstance(value.get("message"), dict):
+        return message_of(value["message"])
+    if isinstance(value, list):
+        return [_param_of(item) for item in value]
+    return value
+
+
+def said(shell: Shell, kept: Any) -> str:
+    """A kept id or message in the page's language (a report kept by an earlier version holds plain words)."""
+    return message_of(kept).text(shell.language) if isinstance(kept, dict) else str(kept)
