@@ -4,8 +4,10 @@ screen with the same state, the same undo and redo."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import shutil
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -245,3 +247,91 @@ async def test_two_tabs_on_one_game_both_follow_every_tap() -> None:
         await second.settle()  # the browser has answered since the redraw: the new screen counts as seen
         await second.tap("undo")
         await wait_for(lambda: first.text_of("money-ann") == "$5")
+
+
+# --- after the game: a sleeping phone comes back to the detail, the statistics, the Your-games sheet ----
+
+
+def finished_game(directory: Path, *rounds: dict[str, int]) -> str:
+    """A TransAmerica game Ann and Bob finished, saved in `directory` (Bob missed all 13 by default)."""
+    from test_app_stats import play_transamerica
+
+    return play_transamerica(reopen(directory), ["Ann", "Bob"], *(rounds or ({"Ann": 0, "Bob": 13},)))
+
+
+@table
+async def test_a_restart_on_a_finished_games_detail_comes_back_to_it(tmp_path: Path) -> None:
+    game_id = finished_game(tmp_path, {"Ann": 3, "Bob": 0}, {"Ann": 0, "Bob": 13})
+    async with app_screen(reopen(tmp_path)) as screen:
+        await screen.tap(f"session-{game_id}")
+        assert screen.exists("detail-actions")
+        before = screen.texts()
+
+    async with app_screen(reopen(tmp_path)) as screen:
+        assert screen.exists("detail-actions") and screen.exists("detail-log-1")
+        assert screen.texts() == before
+        await screen.tap("back")
+    async with app_screen(reopen(tmp_path)) as screen:  # Back to Home is where it stays
+        assert not screen.exists("detail-actions") and screen.exists(f"session-{game_id}")
+
+
+@table
+async def test_a_restart_on_a_deleted_games_detail_lands_on_home(tmp_path: Path) -> None:
+    game_id = finished_game(tmp_path)
+    data = reopen(tmp_path)
+    async with app_screen(data) as screen:
+        await screen.tap(f"session-{game_id}")
+    data.delete(game_id)
+    async with app_screen(reopen(tmp_path)) as screen:
+        assert not screen.exists("detail-actions") and not screen.exists(f"session-{game_id}")
+
+
+@contextlib.asynccontextmanager
+async def restarted_after(directory: Path, *keys: str) -> AsyncIterator[tuple[Screen, list[str]]]:
+    """A finished game; Home, these taps, then a restart: the new screen, and the texts seen before it."""
+    finished_game(directory)
+    async with app_screen(reopen(directory)) as screen:
+        for key in keys:
+            await screen.tap(key)
+        before = screen.texts()
+    async with app_screen(reopen(directory)) as screen:
+        yield screen, before
+
+
+@table
+async def test_a_restart_on_the_statistics_keeps_the_chosen_filters(tmp_path: Path) -> None:
+    async with restarted_after(tmp_path, "stats", "stats-game-transamerica", "stats-period-year") as (screen, before):
+        assert screen.exists("stats-screen")
+        assert screen.texts() == before
+        assert screen.find("stats-game-transamerica").icon is not None  # ticked: the chosen filter
+        assert screen.find("stats-game-all").icon is None
+        assert screen.find("stats-period-year").icon is not None
+
+
+@table
+async def test_a_restart_with_the_your_games_sheet_open_shows_it_as_it_was(tmp_path: Path) -> None:
+    async with restarted_after(tmp_path, "archive", "export-json") as (screen, before):
+        assert screen.exists("archive-panel")
+        assert screen.text_of("export-saved").startswith("Saved in ") and screen.text_of("export-saved") in before
+        await screen.tap("panel-close")
+    async with app_screen(reopen(tmp_path)) as screen:
+        assert not screen.exists("archive-panel")
+
+
+def test_a_ui_state_file_from_before_screens_were_kept_reads_as_it_did() -> None:
+    import json as json_module
+
+    from companion.app.ui_state import UI_STATE_FILE, UiStateFile
+    from companion.store.storage import MemoryFolder
+
+    folder = MemoryFolder()
+    folder.write(UI_STATE_FILE, json_module.dumps({"open_session": None, "panel": "archive", "draft": {"a": 1},
+                                                   "habits": {"corn": 3}}).encode())
+    state = UiStateFile(folder)
+    assert state.last_view() == (None, None, {})  # a sheet with no game and no screen: home, as before
+    assert state.last_screen() == {} and state.habits() == {"corn": 3}
+    assert state.remember_view(None, "archive", {"saved": "x"}, {"name": "stats", "game": None})
+    assert state.last_view() == (None, "archive", {"saved": "x"})
+    assert state.last_screen() == {"name": "stats", "game": None} and state.habits() == {"corn": 3}
+    assert state.remember_view("abc", "log", {}, {"name": "stats"})  # an open game wins over a screen
+    assert state.last_screen() == {} and state.last_view() == ("abc", "log", {})

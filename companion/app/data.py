@@ -199,11 +199,16 @@ class AppData:
 
     # --- where the app was ------------------------------------------------------------
 
-    def remember_screen(self, session_id: str | None, panel: str | None = None, draft: dict[str, Any] | None = None
-                        ) -> None:
-        """Note the open game (None: home) and its open sheet, so a reload lands there; never fails."""
+    def remember_screen(self, session_id: str | None, panel: str | None = None, draft: dict[str, Any] | None = None,
+                        screen: dict[str, Any] | None = None) -> None:
+        """Note the open game (None: the `screen` named, home by default) and its open sheet, so a
+        reload lands there; never fails."""
         with self._lock:
-            self._ui_state.remember_view(session_id, panel, draft or {})
+            self._ui_state.remember_view(session_id, panel, draft or {}, screen)
+
+    def last_place(self) -> dict[str, Any]:
+        """The screen open when no game was, as remembered ({"name": "stats", ...}); {} when none."""
+        return self._ui_state.last_screen()
 
     def last_view(self) -> View:
         """(open game id, open sheet, its draft) as last remembered; (None, None, {}) when unknown."""

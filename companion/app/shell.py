@@ -53,6 +53,12 @@ class UiState:
     refused: str | None = None  # the key of the control whose tap was refused, marked where it is
     override: dict[str, Any] | None = None  # the refused event the table may record anyway (its call)
     sheet_number: int = 0  # tells a sheet apart from the next one opened under the same name
+    where: dict[str, Any] = field(default_factory=dict)  # a screen's place: the game a detail shows, the filters
+
+
+# How a screen without a game open for play comes back after a restart: each such screen
+# registers (screen name -> reopen(shell, its remembered place)); False when it cannot.
+REOPEN: dict[str, Callable[[Shell, dict[str, Any]], bool]] = {}
 
 
 @ft.component
@@ -288,8 +294,16 @@ class Shell:
         session_id, panel, draft = self.store.last_view()
         if session_id is not None and self.store.exists(session_id):
             self.open_session(session_id, panel, draft)
-        else:
+            return
+        place = self.store.last_place() if session_id is None else {}
+        reopen = REOPEN.get(str(place.get("name")))
+        if reopen is not None and reopen(self, place):
+            if panel is not None:
+                self.ui.panel, self.ui.draft, self.ui.sheet_number = panel, dict(draft), next(_sheet_numbers)
+                self.remember()
             self.render()
+            return
+        self.render()
 
     def release(self) -> None:
         self._release_session()
@@ -322,7 +336,8 @@ class Shell:
         if self.guest is not None:  # a phone's page is not where the host's app was
             return
         session_id = self.session.id if self.session is not None and self.ui.screen == "game" else None
-        self.store.remember_screen(session_id, panel=self.ui.panel, draft=self.ui.draft)
+        screen = {**self.ui.where, "name": self.ui.screen} if session_id is None and self.ui.screen in REOPEN else None
+        self.store.remember_screen(session_id, panel=self.ui.panel, draft=self.ui.draft, screen=screen)
 
     # --- the one write path ---------------------------------------------------------
 

@@ -1,6 +1,10 @@
 """Where the app was and the table's small habits: `ui-state.json` in the data folder.
 
-    {"open_session": id | null, "panel": name | null, "draft": {...}, "habits": {name: int}}
+    {"open_session": id | null, "panel": name | null, "draft": {...}, "habits": {name: int},
+     "screen": {"name": "detail" | "stats" | "home", ...its place: the game shown, the filters}}
+
+`screen` (added later; a file without it reads as before) is where the app was when no
+game was open for play; a panel and its draft are kept with an open game or such a screen.
 
 Losing this file costs only landing on the home screen with empty sheets, so it is never
 trusted and never fatal: a read that fails or finds anything but a small JSON object of
@@ -87,9 +91,15 @@ class UiStateFile:
         habits: dict[str, int] = _clean(self._read())["habits"]
         return habits
 
-    def remember_view(self, session_id: str | None, panel: str | None, draft: Any) -> bool:
-        view = _clean({"open_session": session_id, "panel": panel, "draft": draft})
-        return self._write(open_session=view["open_session"], panel=view["panel"], draft=view["draft"])
+    def last_screen(self) -> dict[str, Any]:
+        """The screen open when no game was ({"name": ..., ...}), or {} (a game, or unknown)."""
+        screen: dict[str, Any] = _clean(self._read())["screen"]
+        return screen
+
+    def remember_view(self, session_id: str | None, panel: str | None, draft: Any, screen: Any = None) -> bool:
+        view = _clean({"open_session": session_id, "panel": panel, "draft": draft, "screen": screen})
+        return self._write(open_session=view["open_session"], panel=view["panel"], draft=view["draft"],
+                           screen=view["screen"])
 
     def remember_habit(self, name: str, value: int) -> bool:
         if _habit(value) is None:
@@ -107,17 +117,25 @@ class UiStateFile:
 
 
 def _clean(state: dict[str, Any]) -> dict[str, Any]:
-    """Every known field in its expected shape; a panel and its draft only with an open game."""
+    """Every known field in its expected shape; a panel and its draft only with an open game or screen."""
     session_id = _short_text(state.get("open_session"), MAX_ID_LENGTH)
-    panel = _short_text(state.get("panel"), MAX_PANEL_LENGTH) if session_id else None
+    screen = _screen(state.get("screen")) if session_id is None else {}
+    panel = _short_text(state.get("panel"), MAX_PANEL_LENGTH) if session_id or screen else None
     habits = state.get("habits")
     return {
         "open_session": session_id,
         "panel": panel,
         "draft": clean_draft(state.get("draft")) if panel else {},
+        "screen": screen,
         "habits": {
             name: value
             for name, raw in (habits.items() if isinstance(habits, dict) else ())
             if (value := _habit(raw)) is not None
         },
     }
+
+
+def _screen(screen: Any) -> dict[str, Any]:
+    """A screen's place as a small JSON object with a name, or {}."""
+    cleaned = clean_draft(screen)
+    return cleaned if _short_text(cleaned.get("name"), MAX_PANEL_LENGTH) else {}

@@ -17,7 +17,7 @@ import flet as ft
 from companion.app import charts
 from companion.app import widgets as w
 from companion.app.screens import great_plains, heartland, home, rules, transamerica
-from companion.app.shell import UiState
+from companion.app.shell import REOPEN, UiState
 from companion.app.ties import ordinal
 from companion.session import Session
 from companion.store import StoreError
@@ -50,8 +50,21 @@ def open_detail(shell: Shell, session_id: str) -> None:
     except StoreError as error:  # damaged, gone, or of a newer version: said in words
         session, problem = None, shell.say(error)
     _shown[shell] = (session_id, session, problem)
-    shell.ui = UiState(screen="detail")
+    shell.ui = UiState(screen="detail", where={"session": session_id})
+    shell.remember()
     shell.render()
+
+
+def reopen(shell: Shell, place: dict[str, Any]) -> bool:
+    """After a restart: the game last looked back on, while it is still there."""
+    session_id = place.get("session")
+    if not isinstance(session_id, str) or not shell.store.exists(session_id):
+        return False
+    open_detail(shell, session_id)
+    return True
+
+
+REOPEN["detail"] = reopen
 
 
 def shown_session(shell: Shell) -> tuple[str, Session | None, str | None]:

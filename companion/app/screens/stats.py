@@ -9,14 +9,13 @@ replayed, so the screen costs one pass over the list whatever the archive's size
 from __future__ import annotations
 
 import time
-import weakref
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
 from companion.app import widgets as w
-from companion.app.shell import UiState
+from companion.app.shell import REOPEN, UiState
 from companion.archive import MAX_IMPORT_BYTES, ImportReport
 from companion.messages import Described, Message, RuleError
 from companion.rules import GAMES
@@ -28,22 +27,37 @@ if TYPE_CHECKING:
 
 PERIODS = ("all", "month", "year", "last_year")
 DAY_S = 86400
-# The filters each page shows, kept apart from the draft: the rename sheet has a draft of its own.
-_filters: weakref.WeakKeyDictionary[Any, dict[str, Any]] = weakref.WeakKeyDictionary()
 
 
-def open_stats(shell: Shell) -> None:
-    _filters[shell] = {"game": None, "period": "all"}
-    shell.ui = UiState(screen="stats")
+def open_stats(shell: Shell, chosen: dict[str, Any] | None = None) -> None:
+    # The filters are the screen's place (remembered, kept apart from the rename sheet's draft).
+    shell.ui = UiState(screen="stats", where={"game": None, "period": "all", **(chosen or {})})
+    shell.remember()
     shell.render()
 
 
+def reopen(shell: Shell, place: dict[str, Any]) -> bool:
+    """After a restart: the statistics with the filters last chosen (any that no longer fit dropped)."""
+    chosen = {"game": place.get("game") if place.get("game") in GAMES else None,
+              "period": place["period"] if _known_period(place.get("period")) else "all"}
+    shell.ui = UiState(screen="stats", where=chosen)
+    return True
+
+
+def _known_period(period: Any) -> bool:
+    return isinstance(period, str) and (period in PERIODS or (period.isdigit() and 1900 < int(period) < 10000))
+
+
 def filters(shell: Shell) -> dict[str, Any]:
-    return _filters.setdefault(shell, {"game": None, "period": "all"})
+    where = shell.ui.where
+    where.setdefault("game", None)
+    where.setdefault("period", "all")
+    return where
 
 
 def choose(shell: Shell, **chosen: Any) -> None:
     filters(shell).update(chosen)
+    shell.remember()
     shell.render()
 
 
@@ -199,6 +213,10 @@ def rename(shell: Shell) -> None:
 
 def open_archive(shell: Shell) -> None:
     shell.open_panel("archive")
+
+
+REOPEN["stats"] = reopen
+REOPEN["home"] = lambda shell, place: True  # home is where a page starts: the sheet over it comes back
 
 
 def archive_sheet(shell: Shell) -> ft.DialogControl | None:
