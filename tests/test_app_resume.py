@@ -8,6 +8,7 @@ import contextlib
 import itertools
 import shutil
 from collections.abc import AsyncIterator
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -335,3 +336,19 @@ def test_a_ui_state_file_from_before_screens_were_kept_reads_as_it_did() -> None
     assert state.last_screen() == {"name": "stats", "game": None} and state.habits() == {"corn": 3}
     assert state.remember_view("abc", "log", {}, {"name": "stats"})  # an open game wins over a screen
     assert state.last_screen() == {} and state.last_view() == ("abc", "log", {})
+
+
+@table
+async def test_a_restart_keeps_the_date_range_picked(tmp_path: Path) -> None:
+    from test_app_stats import pick_day
+
+    finished_game(tmp_path)
+    today = date.today().isoformat()
+    async with app_screen(reopen(tmp_path)) as screen:
+        await screen.tap("stats")
+        await pick_day(screen, "from", today)
+        await pick_day(screen, "to", today)
+        before = screen.texts()
+    async with app_screen(reopen(tmp_path)) as screen:
+        assert screen.texts() == before
+        assert screen.text_of("stats-from") == f"From {today}" and screen.text_of("stats-overview") == "1 game played"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import time
 
+import flet as ft
 from app_helpers import app_screen, memory_app, notice, table
 from flet_harness import Screen
 
@@ -140,3 +141,56 @@ async def test_each_earlier_year_with_games_is_a_filter_of_its_own() -> None:
         assert screen.text_of("stats-overview") == "1 game played"
         assert screen.text_of("stats-record-ann") == "1 played · 1 won (100%)"
         assert not screen.exists("stats-period-2024"), "no game was played in 2024"
+
+
+def played_on(data: AppData, day: tuple[int, int, int], players: list[str], missing: dict[str, int]) -> None:
+    """A finished TransAmerica game started at 20:00 on `day` (local time), through an import."""
+    game_id = play_transamerica(data, players, missing)
+    _, archive = data.export("json", [game_id])
+    document = json.loads(archive)
+    entry = document["sessions"][0]
+    entry["created"] = time.mktime((*day, 20, 0, 0, 0, 0, -1))
+    entry["updated"] = entry["finished"] = entry["created"] + 3600
+    data.delete(game_id)
+    assert data.import_archive(json.dumps(document).encode()).imported
+
+
+async def pick_day(screen: Screen, end: str, day: str) -> None:
+    """Tap From or to, and confirm `day` on the calendar that opens."""
+    await screen.tap(f"stats-{end}")
+    assert [type(dialog) for dialog in screen.dialogs] == [ft.DatePicker]
+    await screen.event("stats-date-picker", "change", day, props={"value": f"{day}T00:00:00.000"})
+    await screen.dismiss_dialog("stats-date-picker")  # confirming closes the calendar
+    await screen.settle()
+
+
+@table
+async def test_a_date_range_from_one_day_to_another_counts_the_games_of_those_days() -> None:
+    data = memory_app()
+    played_on(data, (2023, 7, 1), ["Ann", "Bob"], {"Ann": 0, "Bob": 13})  # Ann wins
+    played_on(data, (2023, 7, 3), ["Ann", "Cy"], {"Ann": 13, "Cy": 0})  # Cy wins, late on the last day
+    play_transamerica(data, ["Ann", "Bob"], {"Ann": 13, "Bob": 0})  # today: Bob wins
+    async with app_screen(data) as screen:
+        await open_stats(screen)
+        assert screen.text_of("stats-overview") == "3 games played"
+        await pick_day(screen, "from", "2023-07-01")
+        await pick_day(screen, "to", "2023-07-01")
+        assert screen.text_of("stats-from") == "From 2023-07-01" and screen.text_of("stats-to") == "to 2023-07-01"
+        assert screen.text_of("stats-overview") == "1 game played"
+        assert screen.text_of("stats-record-ann") == "1 played · 1 won (100%)"
+        assert not screen.exists("stats-record-cy")
+
+        await pick_day(screen, "to", "2023-07-03")  # the last day is counted whole
+        assert screen.text_of("stats-overview") == "2 games played"
+        assert screen.text_of("stats-record-ann") == "2 played · 1 won (50%)"
+        assert screen.text_of("stats-record-cy") == "1 played · 1 won (100%)"
+
+        await pick_day(screen, "to", "2023-06-30")  # before the first day: refused in words
+        assert notice(screen) == ("The last day, 2023-06-30, is before the first, 2023-07-01: "
+                                  "pick a day on or after 2023-07-01.")
+        assert screen.text_of("stats-to") == "to 2023-07-03"
+        assert screen.text_of("stats-overview") == "2 games played"
+
+        await screen.tap("stats-period-all")  # a preset period replaces the range
+        assert screen.text_of("stats-overview") == "3 games played"
+        assert screen.text_of("stats-from") == "From …"

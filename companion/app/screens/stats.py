@@ -9,7 +9,7 @@ replayed, so the screen costs one pass over the list whatever the archive's size
 from __future__ import annotations
 
 import time
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 import flet as ft
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from companion.app.shell import Shell
 
 PERIODS = ("all", "month", "year", "last_year")
+RANGE = "range"  # the days picked in From … to …
 DAY_S = 86400
 
 
@@ -40,12 +41,24 @@ def reopen(shell: Shell, place: dict[str, Any]) -> bool:
     """After a restart: the statistics with the filters last chosen (any that no longer fit dropped)."""
     chosen = {"game": place.get("game") if place.get("game") in GAMES else None,
               "period": place["period"] if _known_period(place.get("period")) else "all"}
+    for end in ("from", "to"):
+        if chosen["period"] == RANGE and _day(place.get(end)) is not None:
+            chosen[end] = place[end]
     shell.ui = UiState(screen="stats", where=chosen)
     return True
 
 
 def _known_period(period: Any) -> bool:
-    return isinstance(period, str) and (period in PERIODS or (period.isdigit() and 1900 < int(period) < 10000))
+    return isinstance(period, str) and (period in (*PERIODS, RANGE)
+                                        or (period.isdigit() and 1900 < int(period) < 10000))
+
+
+def _day(value: Any) -> date | None:
+    """A day kept as "2026-03-05", or None."""
+    try:
+        return date.fromisoformat(value) if isinstance(value, str) else None
+    except ValueError:
+        return None
 
 
 def filters(shell: Shell) -> dict[str, Any]:
@@ -59,6 +72,13 @@ def choose(shell: Shell, **chosen: Any) -> None:
     filters(shell).update(chosen)
     shell.remember()
     shell.render()
+
+
+def day_range(first: date | None, last: date | None) -> tuple[float | None, float | None]:
+    """[since, until) of the days from `first` to `last`, both included (None: open on that side), local time."""
+    since = datetime.combine(first, datetime.min.time()).timestamp() if first else None
+    until = datetime.combine(last + timedelta(days=1), datetime.min.time()).timestamp() if last else None
+    return since, until
 
 
 def period_range(period: str, now: float | None = None) -> tuple[float | None, float | None]:
@@ -84,11 +104,15 @@ def decimal(value: float, language: str) -> str:
 
 def build(shell: Shell) -> ft.Control:
     chosen = filters(shell)
-    since, until = period_range(chosen["period"])
+    if chosen["period"] == RANGE:
+        since, until = day_range(_day(chosen.get("from")), _day(chosen.get("to")))
+    else:
+        since, until = period_range(chosen["period"])
     statistics = shell.store.statistics(chosen["game"], since, until)
     back = w.icon_button(ft.Icons.ARROW_BACK, w.t(shell, "ui.back_home"), shell.go_home, key="back")
     header: list[ft.Control] = [ft.Row([back, w.text(w.t(shell, "ui.stats"), 20, bold=True)])]
-    body: list[ft.Control] = [game_filter(shell, chosen["game"]), period_filter(shell, chosen["period"])]
+    body: list[ft.Control] = [game_filter(shell, chosen["game"]), period_filter(shell, chosen["period"]),
+                              range_filter(shell, chosen)]
     if not statistics.plays:
         body.append(w.text(w.t(shell, "ui.stats.none"), 16, key="stats-none"))
         return w.screen(shell, header, body, key="stats-screen")
@@ -113,8 +137,45 @@ def period_filter(shell: Shell, period: str) -> ft.Control:
     choices = [(name, w.t(shell, f"ui.stats.period.{name}")) for name in PERIODS]
     choices.extend((str(year), str(year)) for year in earlier_years(shell))
     return ft.Row([filter_button(shell, label, period == name, f"stats-period-{name}",
-                                 lambda name=name: choose(shell, period=name))
+                                 lambda name=name: choose(shell, period=name, **{"from": None, "to": None}))
                    for name, label in choices], wrap=True, spacing=6, run_spacing=6, key="stats-periods")
+
+
+def range_filter(shell: Shell, chosen: dict[str, Any]) -> ft.Control:
+    """From … to …: two days picked on a calendar, both included."""
+    buttons = []
+    for end in ("from", "to"):
+        day = _day(chosen.get(end)) if chosen["period"] == RANGE else None
+        label = w.t(shell, f"ui.stats.{end}", day=day.isoformat()) if day else w.t(shell, f"ui.stats.{end}.none")
+        kind = ft.FilledButton if day else ft.OutlinedButton
+        buttons.append(kind(label, key=f"stats-{end}", height=w.TARGET, icon=ft.Icons.CALENDAR_MONTH,
+                            tooltip=w.t(shell, f"ui.stats.{end}.tip"),
+                            on_click=lambda _, end=end, day=day: pick_day(shell, end, day)))
+    return ft.Row(buttons, wrap=True, spacing=6, run_spacing=6, key="stats-range")
+
+
+def pick_day(shell: Shell, end: str, shown: date | None) -> None:
+    """Open the platform's calendar for one end of the range."""
+    today = date.today()
+    picker = ft.DatePicker(key="stats-date-picker", value=shown or today,
+                           first_date=date(1970, 1, 1), last_date=date(today.year + 1, 12, 31),
+                           on_change=lambda event: picked_day(shell, end, event.control.value))
+    shell.page.show_dialog(picker)
+
+
+def picked_day(shell: Shell, end: str, value: Any) -> None:
+    """Keep the day picked for `end` ("from" or "to"); an end before the start is refused in words."""
+    day = value.date() if isinstance(value, datetime) else value if isinstance(value, date) else _day(str(value)[:10])
+    if day is None:
+        return
+    chosen = filters(shell)
+    ends = {name: _day(chosen.get(name)) if chosen["period"] == RANGE else None for name in ("from", "to")}
+    ends[end] = day
+    if ends["from"] is not None and ends["to"] is not None and ends["to"] < ends["from"]:
+        shell.show_notice(shell.t("ui.stats.range.reversed", start=ends["from"].isoformat(),
+                                  end=ends["to"].isoformat()))
+        return
+    choose(shell, period=RANGE, **{name: day.isoformat() if day else None for name, day in ends.items()})
 
 
 def earlier_years(shell: Shell) -> list[int]:
