@@ -438,6 +438,15 @@ async def read_form(receive: Receive) -> dict[str, str]:
     return {key: values[0] for key, values in fields.items()}
 
 
+def _shared_socket(host: str, port: int) -> tuple[socket.socket, Address]:
+    """A socket listening on the local-network address, and that address; ShareError in words."""
+    try:
+        sock = listen(host, port)
+    except PortError as error:
+        raise ShareError("share.cannot_open", host=host, reason=str(error).rstrip(".")) from error
+    return sock, Address(host, sock.getsockname()[1])
+
+
 class ShareListener:
     """Answers on the local-network address while a game is shared (a second uvicorn server
     on the same app, so the shared pages live among the host's and hear the same changes)."""
@@ -448,12 +457,8 @@ class ShareListener:
         self._server: Any = None
 
     def open(self, host: str) -> str:
-        try:
-            sock = listen(host, self.port)
-        except PortError as error:
-            raise ShareError("share.cannot_open", host=host, reason=str(error).rstrip(".")) from error
+        sock, address = _shared_socket(host, self.port)
         self.close()
-        address = Address(host, sock.getsockname()[1])
         loop = self.door.loop or asyncio.get_running_loop()
         self.door.lan = address
         self._server = server(self.door, lifespan=False)
@@ -483,12 +488,8 @@ class WindowShareListener:
         sharing.relay = True
 
     def open(self, host: str) -> str:
-        try:
-            sock = listen(host, self.port)
-        except PortError as error:
-            raise ShareError("share.cannot_open", host=host, reason=str(error).rstrip(".")) from error
+        sock, address = _shared_socket(host, self.port)
         self.close()
-        address = Address(host, sock.getsockname()[1])
         door = create_app(self.main, [address], sharing=self.sharing)
         door.lan = address
         self._loop = asyncio.get_running_loop()  # the window's: sharing starts from one of its taps
