@@ -102,6 +102,7 @@ def test_two_taps_at_one_spot_land_on_the_same_player(app: CompanionApp) -> None
 
     ui = app.open()
     new_game(ui, "TransAmerica · 2–6 players", *SIX)
+    in_view(ui, ui.page.get_by_role("button", name="Start game", exact=True), "Start game button")
     tap(ui, "Start game")
     tap(ui, "End round 1")
     see(ui, "End of round 1")
@@ -195,6 +196,11 @@ def test_every_input_sheet_opens_with_its_confirm_button_in_view(app: CompanionA
     in_view(ui, ui.page.get_by_role("button", name="Save: Ann +$0, now $5", exact=True), "Save button")
     tap(ui, "Close")
 
+    tap(ui, "Correct cargo")
+    see(ui, "Correct Ann's cargo")
+    in_view(ui, ui.page.get_by_role("button", name="Save", exact=True), "cargo Save button")
+    tap(ui, "Close")
+
     tap(ui, "Discard $1")
     tap(ui, "End Ann's turn (Bob next)")
     tap(ui, "Fuel 1")
@@ -205,6 +211,7 @@ def test_every_input_sheet_opens_with_its_confirm_button_in_view(app: CompanionA
 
     tap_icon(ui, "Back to all games")
     new_game(ui, "TransAmerica · 2–6 players", *SIX)
+    in_view(ui, ui.page.get_by_role("button", name="Start game", exact=True), "Start game button")
     tap(ui, "Start game")
     tap(ui, "End round 1")
     in_view(ui, ui.page.get_by_role("button", name="Save round 1", exact=True), "Save round button")
