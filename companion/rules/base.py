@@ -75,8 +75,17 @@ def _huge(value: Any) -> bool:
     return isinstance(value, int) and abs(value) >= 10**MAX_SHOWN_DIGITS
 
 
+_FLAT = frozenset({str, int, float, bool, type(None)})
+
+
 def check_depth(value: Any, what: str) -> None:
     """Refuse data nested deeper, or far larger, than any real event or save (checked without recursion)."""
+    if type(value) is dict and all(map(_FLAT.__contains__, map(type, value.values()))):
+        # Nearly every event is one level of plain values: only its size can be refused,
+        # and counting is what the walk below would do (the dict, then each key and value).
+        if 1 + 2 * len(value) > MAX_ITEMS:
+            raise RuleError("data.too_big", what=what)
+        return
     pending = [(value, 0)]
     budget = MAX_ITEMS
     while pending:
@@ -116,6 +125,11 @@ class BoolField:
         if not isinstance(value, bool):
             raise RuleError("field.bool", field=name, value=describe_value(value))
         return value
+
+
+# The fields any event may carry besides its own, built once rather than per event checked.
+_EXTRAS: Mapping[str, FieldCheck] = types.MappingProxyType({OVERRIDE: BoolField()})
+_SAVED_EXTRAS: Mapping[str, FieldCheck] = types.MappingProxyType({OVERRIDE: BoolField(), RULES: IntField(1, 1)})
 
 
 @dataclass(frozen=True)
@@ -331,18 +345,15 @@ class Game(Generic[State]):
             raise RuleError("event.not_a_dict", value=describe_value(event))
         check_depth(event, "event")
         events = self.all_events
-        allowed = ", ".join(events)
         if "type" not in event:
-            raise RuleError("event.no_type", allowed=allowed)
+            raise RuleError("event.no_type", allowed=", ".join(events))
         kind_name = event["type"]
         if not isinstance(kind_name, str) or kind_name not in events:
-            raise RuleError("event.unknown_type", type=describe_value(kind_name).strip("'"), allowed=allowed)
+            raise RuleError("event.unknown_type", type=describe_value(kind_name).strip("'"), allowed=", ".join(events))
         if self.is_over(state) and (isinstance(state, Stopped) or kind_name not in self.accepted_after_end):
             raise RuleError("game.over", type=kind_name)
         kind = events[kind_name]
-        extras: dict[str, FieldCheck] = {OVERRIDE: BoolField()}
-        if saved:
-            extras[RULES] = IntField(1, 1)
+        extras = _SAVED_EXTRAS if saved else _EXTRAS
         clean: dict[str, Any] = {"type": kind_name}
         for name in event:
             if name != "type" and name not in kind.fields and name not in extras:

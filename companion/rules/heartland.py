@@ -15,8 +15,8 @@ the victory is shared. What the table may decide against these rules is raised t
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from companion.messages import Message, RuleError
 from companion.rules.base import (
@@ -52,6 +52,16 @@ TARGETS = {
 OPTIONS = ("target", "short_haul", "alternate_routes", "truck_stops")
 
 
+_D = TypeVar("_D")
+
+
+def _replace(value: _D, **changes: Any) -> _D:
+    """`dataclasses.replace` for these plain frozen dataclasses (every field set through
+    `__init__`, no `__post_init__`), without its per-field introspection: replaying a long
+    game calls it a few times per event."""
+    return type(value)(**{**vars(value), **changes})
+
+
 @dataclass(frozen=True)
 class Truck:
     player: str
@@ -74,7 +84,7 @@ class Truck:
     def with_cargo(self, good: str, change: int) -> Truck:
         cargo = list(self.cargo)
         cargo[GOODS.index(good)] += change
-        return replace(self, cargo=tuple(cargo))
+        return _replace(self, cargo=tuple(cargo))
 
 
 @dataclass(frozen=True)
@@ -166,7 +176,7 @@ def setup(players: tuple[str, ...], options: dict[str, Any]) -> HeartlandState:
 
 def _with_truck(state: HeartlandState, truck: Truck) -> HeartlandState:
     trucks = tuple(truck if old.player == truck.player else old for old in state.trucks)
-    return _check_target(replace(state, trucks=trucks))
+    return _check_target(_replace(state, trucks=trucks))
 
 
 def _check_target(state: HeartlandState) -> HeartlandState:
@@ -176,13 +186,13 @@ def _check_target(state: HeartlandState) -> HeartlandState:
         return state
     seat = state.turn.seat
     others = state.players[seat + 1 :] + state.players[:seat]
-    return replace(state, triggered_by=player, final_round_players=others)
+    return _replace(state, triggered_by=player, final_round_players=others)
 
 
 def _pay(truck: Truck, cost: int, reason_id: str, **params: Any) -> Truck:
     if truck.money < cost:
         raise RuleError(reason_id, player=truck.player, money=truck.money, cost=cost, **params)
-    return replace(truck, money=truck.money - cost)
+    return _replace(truck, money=truck.money - cost)
 
 
 def _start_turn(state: HeartlandState, event: dict[str, Any]) -> Truck:
@@ -231,7 +241,7 @@ def move(state: HeartlandState, event: dict[str, Any]) -> tuple[HeartlandState, 
         sentence = Message("heartland.log.move_cash", {"player": player, "spaces": spaces, "cost": spaces})
     else:
         sentence = Message("heartland.log.move_fuel", {"player": player, "spaces": spaces})
-    state = replace(state, turn=replace(state.turn, move="move"))
+    state = _replace(state, turn=_replace(state.turn, move="move"))
     return _with_truck(state, truck), sentence
 
 
@@ -244,7 +254,7 @@ def tow(state: HeartlandState, event: dict[str, Any]) -> tuple[HeartlandState, M
         table_call(event, RuleError("heartland.already_towed", player=player))
     if state.turn.action is not None:
         table_call(event, RuleError("heartland.move_before_action", player=player, action=state.turn.action))
-    state = replace(state, turn=replace(state.turn, move="tow"))
+    state = _replace(state, turn=_replace(state.turn, move="tow"))
     return state, Message("heartland.log.tow", {"player": player})
 
 
@@ -257,7 +267,7 @@ def load(state: HeartlandState, event: dict[str, Any]) -> tuple[HeartlandState, 
         table_call(event, RuleError(
             "heartland.truck_full", player=player, cubes=truck.cubes, capacity=state.capacity, wanted=cubes
         ))
-    state = replace(state, turn=replace(state.turn, action="load"))
+    state = _replace(state, turn=_replace(state.turn, action="load"))
     sentence = Message("heartland.log.load", {"player": player, "cubes": cubes, "good": good})
     return _with_truck(state, truck.with_cargo(good, cubes)), sentence
 
@@ -270,8 +280,8 @@ def unload(state: HeartlandState, event: dict[str, Any]) -> tuple[HeartlandState
     if truck.carried(good) < cubes:
         raise RuleError("heartland.not_carried", player=player, carried=truck.carried(good), good=good, wanted=cubes)
     earned = cubes * price
-    truck = replace(truck.with_cargo(good, -cubes), money=truck.money + earned)
-    state = replace(state, turn=replace(state.turn, action="unload"))
+    truck = _replace(truck.with_cargo(good, -cubes), money=truck.money + earned)
+    state = _replace(state, turn=_replace(state.turn, action="unload"))
     sentence = Message(
         "heartland.log.unload", {"player": player, "cubes": cubes, "good": good, "price": price, "earned": earned}
     )
@@ -291,7 +301,7 @@ def discard(state: HeartlandState, event: dict[str, Any]) -> tuple[HeartlandStat
         raise RuleError("heartland.towed_discard_forced", player=player)
     cost = discard_cost(state, player, forced)
     truck = _pay(truck, cost, "heartland.cannot_pay_discard")
-    state = replace(state, turn=replace(state.turn, action="discard"))
+    state = _replace(state, turn=_replace(state.turn, action="discard"))
     message_id = "heartland.log.discard_free" if cost == 0 else "heartland.log.discard"
     return _with_truck(state, truck), Message(message_id, {"player": player, "cost": cost})
 
@@ -337,7 +347,7 @@ def buy_upgrade(state: HeartlandState, event: dict[str, Any]) -> tuple[Heartland
     elif state.turn.move != "move":
         table_call(event, RuleError("heartland.upgrade_after_move", player=player))
     truck = _pay(truck, cost, "heartland.cannot_pay_upgrade", name=name)
-    truck = replace(truck, upgrade=name, upgrade_cost=cost)
+    truck = _replace(truck, upgrade=name, upgrade_cost=cost)
     sentence = Message("heartland.log.buy_upgrade", {"player": player, "name": name, "cost": cost})
     return _with_truck(state, truck), sentence
 
@@ -349,7 +359,7 @@ def adjust(state: HeartlandState, event: dict[str, Any]) -> tuple[HeartlandState
         raise RuleError("heartland.adjust_zero")
     if truck.money + amount < 0:
         raise RuleError("heartland.adjust_negative", player=player, money=truck.money, amount=-amount)
-    truck = replace(truck, money=truck.money + amount)
+    truck = _replace(truck, money=truck.money + amount)
     message_id = "heartland.log.adjust_up" if amount > 0 else "heartland.log.adjust_down"
     sentence = Message(message_id, {"player": player, "amount": abs(amount), "note": note, "money": truck.money})
     return _with_truck(state, truck), sentence
@@ -385,7 +395,7 @@ def end_turn(state: HeartlandState, event: dict[str, Any]) -> tuple[HeartlandSta
     seat = (state.turn.seat + 1) % len(state.players)
     next_turn = Turn(number=state.turn.number + 1, seat=seat)
     over = state.final_round and not remaining
-    state = replace(state, turn=next_turn, final_round_players=remaining, over=over)
+    state = _replace(state, turn=next_turn, final_round_players=remaining, over=over)
     if over:
         return state, Message("heartland.log.end_turn_last", {"player": player})
     return _check_target(state), Message("heartland.log.end_turn", {"player": player, "next": state.players[seat]})
