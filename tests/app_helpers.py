@@ -99,14 +99,19 @@ def redo_tip(screen: Screen) -> str:
     return str(screen.find("redo").tooltip)
 
 
+def log_blocks(screen: Screen) -> list[Any]:
+    """The log's Texts as shown, newest first: each holds up to 50 lines, one sentence a line."""
+    return screen.find_all(where=lambda c: str(getattr(c, "key", None)).startswith("log-block-"), visible_only=True)
+
+
 def log_lines(screen: Screen) -> list[str]:
-    """The session log as shown, newest first (opens the log when it is closed)."""
-    lines = []
-    number = 1
-    while screen.exists(f"log-{number}"):
-        lines.append(screen.text_of(f"log-{number}"))
-        number += 1
-    return list(reversed(lines))
+    """The session log as shown, newest first: every line the reader sees, top to bottom."""
+    return [line for block in log_blocks(screen) for line in str(block.value).split("\n")]
+
+
+def log_line(screen: Screen, number: int) -> str | None:
+    """Line `number` of the log as the reader sees it ("3. Ann ended the turn ..."), or None when not shown."""
+    return next((line for line in log_lines(screen) if line.startswith(f"{number}. ")), None)
 
 
 async def refused(screen: Screen, key: str) -> str:

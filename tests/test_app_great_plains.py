@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app_helpers import last_act, notice, playing, redo_tip, refused, table, undo_tip
+from app_helpers import last_act, log_line, notice, playing, redo_tip, refused, table, undo_tip
 from flet_harness import Screen
 
 PLAYERS = ["Léa", "Tom"]  # Léa plays Fox (the first player, by default)
@@ -207,8 +207,8 @@ async def test_the_log_and_back_home() -> None:
         await screen.tap("token-eagle")
         await screen.tap("log")
         assert screen.text_of("panel-title") == "Session log"
-        assert screen.text_of("log-7") == "7. Léa placed a token (1 of 20) and took an eagle spirit"
-        assert screen.text_of("log-1") == "1. Léa placed a cave (1 of 3)"
+        assert log_line(screen, 7) == "7. Léa placed a token (1 of 20) and took an eagle spirit"
+        assert log_line(screen, 1) == "1. Léa placed a cave (1 of 3)"
         await screen.tap("panel-close")
         assert not screen.exists("log-panel")
         await screen.tap("back")

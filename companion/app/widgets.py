@@ -274,23 +274,30 @@ def notice_box(shell: Shell, *, key: str = "notice") -> ft.Control:
 
 
 LOG_LINES = 100  # the newest lines shown at first; older ones on request
+LOG_BLOCK = 50  # lines per Text: Flet diffs a handful of controls instead of one per line
 
 
 def log_lines(shell: Shell, context: Callable[[int], str] | None = None) -> list[ft.Control]:
-    """The session's events as sentences, newest first.
+    """The session's events as sentences, newest first, and the newest `LOG_LINES` until asked for more.
 
-    One Text per line, and the newest `LOG_LINES` until asked for more: each line is a
-    control to diff on every tap while the log is open.
+    One Text per block of `LOG_BLOCK` lines, a sentence a line: one Text per line made
+    thousands of controls to build and diff once the whole log was shown. Blocks hold
+    fixed line numbers (1-50, 51-100, ...) so a new event changes only the newest.
     """
     session = shell.session
     assert session is not None
     total = session.cursor
     shown = total if shell.ui.draft.get("log_all") else min(total, LOG_LINES)
+    oldest = total - shown + 1
     rows: list[ft.Control] = []
-    for number in range(total, total - shown, -1):
-        where = f" · {context(number)}" if context else ""
-        rows.append(ft.Text(f"{number}. {session.sentence(number).text(shell.language)}{where}", size=15,
-                            key=f"log-{number}"))
+    for block in range((total - 1) // LOG_BLOCK, (oldest - 1) // LOG_BLOCK - 1, -1):
+        first = max(block * LOG_BLOCK + 1, oldest)
+        last = min(block * LOG_BLOCK + LOG_BLOCK, total)
+        lines = []
+        for number in range(last, first - 1, -1):
+            where = f" · {context(number)}" if context else ""
+            lines.append(f"{number}. {session.sentence(number).text(shell.language)}{where}")
+        rows.append(ft.Text("\n".join(lines), size=15, key=f"log-block-{block}"))
     if shown < total:
         rows.append(ft.TextButton(t(shell, "ui.log.older", count=total - shown), key="log-older", height=TARGET,
                                   on_click=lambda _: shell.set_draft(log_all=True)))
