@@ -45,3 +45,11 @@ def recorded_anyway(session: Session, event: dict[str, Any]) -> str:
 
 def scores(session: Session) -> dict[str, int]:
     return {standing.player: standing.score for standing in session.standings()}
+
+
+def to_scoring(session: Session) -> None:
+    """Great Plains: every cave and all 40 tokens are down; the table is counting prairies."""
+    for kind, count in (("place_cave", 6), ("place_token", 40)):
+        for _ in range(count):
+            session.apply({"type": kind, "player": session.current_player})
+    assert session.state.scoring

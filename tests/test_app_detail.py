@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from app_helpers import memory_app, start_game, table
 from flet_harness import Screen
+from rules_helpers import to_scoring
 from test_app_home import finish_transamerica
 
 from companion.app.data import AppData
@@ -176,12 +177,7 @@ async def test_the_rules_open_from_the_result_and_close_back_onto_it() -> None:
 async def test_great_plains_chart_counts_points_zone_by_zone_in_french() -> None:
     data = memory_app()
     session = data.new("great_plains", ["Zoë", "Łukasz"], {})
-    for _ in range(3):
-        for player in session.players:
-            session.apply({"type": "place_cave", "player": player})
-    for _ in range(20):
-        for player in session.players:
-            session.apply({"type": "place_token", "player": player})
+    to_scoring(session)
     session.apply({"type": "zone", "spaces": 10, "water": 2, "tokens": {"Zoë": 5, "Łukasz": 3}})
     session.apply({"type": "zone", "spaces": 9, "water": 1, "tokens": {"Zoë": 1, "Łukasz": 4}})
     session.apply({"type": "scoring_done"})

@@ -9,6 +9,7 @@ from pathlib import Path
 from app_helpers import app_screen, memory_app, notice, start_game, table
 from archive_helpers import build
 from flet_harness import Screen
+from rules_helpers import to_scoring
 
 from companion.app.data import AppData
 from companion.store import Store
@@ -198,12 +199,7 @@ async def test_finished_games_show_their_result_and_the_oldest_wait_behind_a_tap
         session.apply({"type": "end_round", "missing": {"Ann": 0, f"Guest {number}": 13}})
         data.close_session(session.id or "")
     plains = data.new("great_plains", ["Léa", "Tom"], {})
-    for _ in range(3):
-        for player in ("Léa", "Tom"):
-            plains.apply({"type": "place_cave", "player": player})
-    for _ in range(20):
-        for player in ("Léa", "Tom"):
-            plains.apply({"type": "place_token", "player": player})
+    to_scoring(plains)
     plains.apply({"type": "zone", "spaces": 6, "water": 1, "tokens": {"Léa": 3, "Tom": 2}})
     plains.apply({"type": "scoring_done"})
     data.close_session(plains.id or "")

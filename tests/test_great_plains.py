@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from rules_helpers import fact_refuses, recorded_anyway, refused, scores, table_refuses
+from rules_helpers import fact_refuses, recorded_anyway, refused, scores, table_refuses, to_scoring
 
 from companion import RuleError, Session
 
@@ -45,11 +45,6 @@ def place_tokens(session: Session, pairs: int) -> None:
         session.apply(token(session.current_player or ""))
 
 
-def scoring(session: Session) -> None:
-    """Caves and all 40 tokens are down: the table is counting prairies."""
-    place_caves(session)
-    place_tokens(session, 20)
-    assert session.state.scoring
 
 
 # --- set-up ------------------------------------------------------------------------------------
@@ -125,7 +120,7 @@ def test_only_horse_eagle_and_bear_spirits_exist() -> None:
 
 def test_the_strict_majority_scores_the_spaces_and_the_water_and_a_tie_scores_nobody() -> None:
     session = new_game()
-    scoring(session)
+    to_scoring(session)
     assert str(session.apply(zone(8, 2, Ann=3, Bob=1))) == "Zone 1: 8 spaces + 2 water, 3–1: Ann +10"
     assert str(session.apply(zone(6, 1, Ann=2, Bob=2))) == "Zone 2: 6 spaces + 1 water, 2–2: tied, nobody scores"
     session.apply(zone(4, Bob=2))
@@ -136,7 +131,7 @@ def test_the_strict_majority_scores_the_spaces_and_the_water_and_a_tie_scores_no
 
 def test_a_zone_cannot_hold_more_tokens_than_spaces_or_more_than_were_placed() -> None:
     session = new_game()
-    scoring(session)
+    to_scoring(session)
     assert fact_refuses(session, zone(3, Ann=2, Bob=2)) == "A zone of 3 spaces cannot hold 4 tokens."
     session.apply(zone(30, Ann=18))
     assert fact_refuses(session, zone(5, Ann=3)) == "Ann has placed 20 tokens, but the zones count 21."
@@ -147,7 +142,7 @@ def test_a_zone_cannot_hold_more_tokens_than_spaces_or_more_than_were_placed() -
 
 def test_after_the_last_token_the_prairies_are_counted_and_nobody_has_won_until_scoring_is_done() -> None:
     session = new_game()
-    scoring(session)
+    to_scoring(session)
     assert (session.is_over, session.current_player) == (False, None)
     assert [(s.player, s.score, s.winner) for s in session.standings()] == [("Ann", 0, False), ("Bob", 0, False)]
     assert fact_refuses(session, token("Ann")) == "All 40 tokens are placed; the prairies are being scored."
@@ -225,7 +220,7 @@ def test_the_first_player_is_chosen_apart_from_the_fox() -> None:
 
 def test_the_table_stops_a_game_being_scored_with_the_zones_entered_so_far() -> None:
     session = new_game()
-    scoring(session)
+    to_scoring(session)
     session.apply(zone(10, 1, Bob=4))
     assert str(session.apply({"type": "end_game", "note": "closing time"})) == "The game was stopped: closing time"
     assert session.is_over and session.stopped_note == "closing time"

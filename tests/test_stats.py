@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from rules_helpers import to_scoring
 
 from companion.session import Session
 from companion.stats import (
@@ -33,12 +34,7 @@ def transamerica(store: Store, day: int, winner: str, second: str, last: str) ->
 def great_plains(store: Store, day: int, players: list[str], zones: list[tuple[int, int]]) -> None:
     """Every token placed, then the zones (tokens of the first player, of the second) on 10 spaces + 2 water."""
     session = Session.new("great_plains", players)
-    for _ in range(3):
-        for player in players:
-            session.apply({"type": "place_cave", "player": player})
-    for _ in range(20):
-        for player in players:
-            session.apply({"type": "place_token", "player": player})
+    to_scoring(session)
     for first, second in zones:
         session.apply({"type": "zone", "spaces": 10, "water": 2, "tokens": {players[0]: first, players[1]: second}})
     session.apply({"type": "scoring_done"})
@@ -159,12 +155,7 @@ def test_transamerica_counts_down_from_13_round_by_round() -> None:
 
 def test_great_plains_adds_each_zone_to_its_winner() -> None:
     session = Session.new("great_plains", ["Zoë", "Łukasz"])
-    for _ in range(3):
-        for player in session.players:
-            session.apply({"type": "place_cave", "player": player})
-    for _ in range(20):
-        for player in session.players:
-            session.apply({"type": "place_token", "player": player})
+    to_scoring(session)
     session.apply({"type": "zone", "spaces": 10, "water": 2, "tokens": {"Zoë": 5, "Łukasz": 3}})
     session.apply({"type": "zone", "spaces": 8, "water": 0, "tokens": {"Zoë": 2, "Łukasz": 2}})
     session.apply({"type": "zone", "spaces": 9, "water": 1, "tokens": {"Zoë": 1, "Łukasz": 4}})
