@@ -101,25 +101,29 @@ def summary_of(session_id: str, entry: Any, modified: float, shared: dict[Any, A
     time (the file system's clock may be coarser than `time.time()`). Equal names, lists
     of names and status lines are stored once in `shared`, when given.
     """
-    share: Callable[[Any], Any] = (lambda value: value) if shared is None else (
-        lambda value: shared.setdefault(value, value))
+    share: Callable[[Any, Any], Any] = {}.setdefault if shared is None else shared.setdefault
     created = float(entry["created"])
     if not math.isfinite(created):
         raise ValueError("infinite creation time")
     status = entry.get("status", "")
-    players = share(_names(entry["players"]))
+    players = _names(entry["players"])
+    players = share(players, players)
+    winners = _names(entry["winners"])
+    title = loaded_title(entry["title"])
+    status = status if isinstance(status, str) else ""
+    translated = translated_lines(entry.get("status_in"))
     return SessionSummary(
-        id=session_id,
-        game=sys.intern(_text(entry["game"])),
-        players=players,
-        created=created,
-        updated=max(modified, created),
-        is_over=bool(entry["is_over"]),
-        winners=share(_names(entry["winners"])),
-        title=share(loaded_title(entry["title"])),
-        status=share(status) if isinstance(status, str) else "",
-        result=result_of(entry.get("result"), len(players)),
-        translated=share(translated_lines(entry.get("status_in"))),
+        session_id,
+        sys.intern(_text(entry["game"])),
+        players,
+        created,
+        max(modified, created),
+        bool(entry["is_over"]),
+        share(winners, winners),
+        share(title, title),
+        share(status, status),
+        result_of(entry.get("result"), len(players)),
+        share(translated, translated),
     )
 
 
@@ -183,4 +187,4 @@ def _text(value: Any) -> str:
 def _names(value: Any) -> tuple[str, ...]:
     if not isinstance(value, list):
         raise TypeError("not a list")
-    return tuple(sys.intern(_text(name)) for name in value)
+    return tuple(map(sys.intern, value))  # TypeError for anything but text

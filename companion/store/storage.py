@@ -235,6 +235,9 @@ class Folder(Protocol):
     def names(self, sub: str) -> list[str]:
         """File names in `sub` without looking at each file (cheaper than `scan`)."""
 
+    def signatures(self, sub: str) -> dict[str, Signature]:
+        """`stat` of every file in `sub`, by name, in one pass over the folder."""
+
     def remove(self, name: str) -> None: ...
 
     def set_mtime(self, name: str, mtime_ns: int) -> None:
@@ -437,6 +440,22 @@ class DiskFolder:
         except FileNotFoundError:
             return []
 
+    def signatures(self, sub: str) -> dict[str, Signature]:
+        found: dict[str, Signature] = {}
+        try:
+            iterator = os.scandir(self.path(sub))
+        except FileNotFoundError:
+            return found
+        with iterator:
+            for item in iterator:
+                try:
+                    if item.is_file():
+                        result = item.stat()
+                        found[item.name] = (result.st_ino, result.st_size, result.st_mtime_ns, result.st_ctime_ns)
+                except FileNotFoundError:  # removed while scanning
+                    continue
+        return found
+
     def remove(self, name: str) -> None:
         try:
             _patiently(os.unlink, self.path(name))
@@ -540,6 +559,11 @@ class MemoryFolder:
 
     def names(self, sub: str) -> list[str]:
         return [entry.name for entry in self.scan(sub)]
+
+    def signatures(self, sub: str) -> dict[str, Signature]:
+        prefix = sub.rstrip("/") + "/" if sub else ""
+        return {name[len(prefix):]: signature for name, (_, signature) in list(self.files.items())
+                if name.startswith(prefix) and "/" not in name[len(prefix):]}
 
     def remove(self, name: str) -> None:
         self.files.pop(name, None)
