@@ -12,6 +12,7 @@ import argparse
 import ipaddress
 import logging
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
@@ -85,6 +86,9 @@ def run(args: argparse.Namespace) -> int:
     except StoreError as error:
         return fail(str(error))
     data = AppData(store)
+    # While the server or window starts and the client loads, look at every game once, so the
+    # first Home finds the list ready (a big archive would otherwise keep it waiting).
+    threading.Thread(target=data.warm, name="companion-warm", daemon=True).start()
     # The local network is looked for only when a game is shared (from its screen, or now).
     sharing = Sharing(None, args.share_host, find_host=lambda: lan_address())
     shared_game = None

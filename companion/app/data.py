@@ -13,6 +13,7 @@ home screen shows one page at a time, from the store's summaries (no file is rea
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from datetime import date
 from typing import Any, NamedTuple
@@ -157,6 +158,12 @@ class AppData:
             self._home_kept = (listing, words, playing, over)
         return HomeList(playing[:in_progress], max(0, len(playing) - in_progress),
                         over[:finished], max(0, len(over) - finished), listing)
+
+    def warm(self) -> None:
+        """Read the whole list once, ahead of the first screen (see `cli.run`): the first page
+        then finds it ready instead of waiting for a look at every game's file."""
+        with contextlib.suppress(Exception):  # only a head start: the first screen reads it anyway
+            self.home()
 
     def delete(self, session_id: str) -> None:
         """Delete a game no screen has open; SessionInUse while one does (here or in another process)."""

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
-from companion.app import charts
 from companion.app import widgets as w
 from companion.app.screens import great_plains, heartland, home, rules, transamerica
 from companion.app.shell import REOPEN, UiState
@@ -112,6 +111,9 @@ def chart(shell: Shell, session_id: str, game: str) -> ft.Control:
         series = shell.store.score_series(session_id)
     except StoreError as error:
         return w.text(shell.say(error), 15, key="chart-problem")
+    # Imported on the first chart drawn: flet_charts is a tenth of a second of every start otherwise.
+    from companion.app import charts
+
     return charts.score_chart(shell, series, game)
 
 
