@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from archive_helpers import build
 
-from companion.app.data import AppData, status_of
+from companion.app.data import HOME_PAGE, AppData, status_of
 from companion.store import Store
 from companion.store.storage import DiskFolder, MemoryFolder, decode
 
@@ -223,3 +223,40 @@ def test_an_entry_saved_with_an_english_line_only_is_told_in_french_by_reading_t
     (summary,) = AppData(Store(tmp_path)).store.listing()
     assert summary.translated == ()
     assert AppData(Store(tmp_path)).status_line(summary, "es") == status_of("transamerica", session.state)["es"]
+
+
+def test_a_warmed_list_is_ready_for_the_first_home_without_a_second_look_at_the_games(
+    archive: tuple[Path, list[tuple[str, Any]]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = AppData(Store(archive[0]))
+    data.warm()  # what `companion` does in the background while the server starts
+    looked: list[str] = []
+    folder = data.store.folder
+    for name in ("stat", "signatures", "names", "read"):
+        real = getattr(folder, name)
+        monkeypatch.setattr(folder, name, lambda *args, real=real, name=name: looked.append(name) or real(*args))
+    home = data.home()
+    assert len(home.in_progress) == HOME_PAGE and home.more_in_progress == GAMES // 5 - HOME_PAGE
+    assert looked == ["stat"]  # the index's, to see that no other window changed it
+
+
+def test_warming_a_list_that_cannot_be_read_raises_nothing_and_home_says_why(tmp_path: Path) -> None:
+    store = Store(tmp_path / "data")
+    data = AppData(store)
+    (tmp_path / "data" / "index.json").write_bytes(b"\xff not json")
+    data.warm()
+    problem = data.home().listing.problem  # a damaged index is set aside: the list is rebuilt from the games
+    assert problem is None
+    assert data.store.quarantine_notes()
+
+
+def test_warming_is_only_a_head_start_an_error_in_it_stops_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = AppData(Store(tmp_path))
+
+    def broken(*_: Any, **__: Any) -> Any:
+        raise RuntimeError("a bug while listing")
+
+    monkeypatch.setattr(data, "home", broken)
+    data.warm()  # nothing raised: the first screen reads the list itself (and reports what went wrong)

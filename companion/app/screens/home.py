@@ -123,8 +123,27 @@ def title_of(summary: Any, language: str = "en") -> str:
 
 
 def session_card(shell: Shell, summary: Any) -> ft.Control:
+    """A game's card, drawn again only when what it shows changed (see `SessionCard`)."""
+    confirming = shell.ui.draft.get("confirm_delete") == summary.id
+    line = "" if confirming else shell.store.status_line(summary, shell.language)
+    return _memo_card(shell, summary, shell.language, line, ago(summary.updated, language=shell.language),
+                      confirming, key=f"memo-{summary.id}")
+
+
+@ft.component
+def SessionCard(shell: Shell, summary: Any, language: str, line: str, when: str, confirming: bool) -> ft.Control:
+    """A card is a memoized component of everything it shows: a tap on Home (show more, a
+    keystroke in the search, the bin) redraws and diffs only the cards that changed, not
+    every card on the list."""
+    return card_controls(shell, summary, language, line, when, confirming)
+
+
+_memo_card = ft.memo(SessionCard)
+
+
+def card_controls(shell: Shell, summary: Any, language: str, line: str, when: str, confirming: bool) -> ft.Control:
     key = summary.id
-    if shell.ui.draft.get("confirm_delete") == summary.id:
+    if confirming:
         return ft.Container(
             ft.Column([
                 w.text(w.t(shell, "ui.home.delete.confirm", title=title_of(summary, shell.language)), 15, bold=True,
@@ -141,14 +160,14 @@ def session_card(shell: Shell, summary: Any) -> ft.Control:
             ]),
             bgcolor=w.ERROR_BG, padding=10, border_radius=10, key=f"card-{key}",
         )
-    line = shell.store.status_line(summary, shell.language)
     # The card and its bin are separate targets, so a screen reader names the game first.
+    # (A Material button as the bin would cost fewer controls, but Flutter then merges the
+    # card into a group that is no longer a button.)
     card = ft.Container(
         ft.Column([
-            w.text(title_of(summary, shell.language), 17, bold=True),
+            w.text(title_of(summary, language), 17, bold=True),
             w.text(line, 14, key=f"status-{key}"),
-            w.text(w.t(shell, "ui.home.last_played", ago=ago(summary.updated, language=shell.language)), 12,
-                   colour=w.QUIET),
+            w.text(w.t(shell, "ui.home.last_played", ago=when), 12, colour=w.QUIET),
         ], spacing=2),
         expand=True, ink=True, border_radius=10, padding=10,
         # A finished game opens on its result, chart and log (read, not opened for play).
