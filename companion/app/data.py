@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 from companion import archive, stats
 from companion.app.screens import game_screen
 from companion.app.ui_state import UiStateFile, View
-from companion.messages import LANGUAGES
+from companion.messages import LANGUAGES, translations
 from companion.rules import GAMES
 from companion.session import Session
 from companion.store import SessionInUse, SessionList, SessionSummary, Store, StoreError
@@ -87,6 +87,11 @@ class AppData:
         self.store = store
         if store.status is None:
             store.status = status_of
+        # A game's status line is saved in every language: load the catalogues now rather than
+        # inside the first save, where what they allocate would sit among the parsed index
+        # (thousands of entries) and keep its memory from being given back.
+        for language in LANGUAGES:
+            translations(language)
         self._lock = threading.RLock()
         self._users: dict[str, int] = {}
         self._sessions: dict[str, Session] = {}

@@ -82,9 +82,9 @@ def decode(raw: bytes) -> Any:
     return json.loads(raw)
 
 
-def check_document(raw: bytes, *, kind: str | None = None) -> Data:
+def check_document(raw: bytes, *, kind: str | None = None, plain: bool = False) -> Data:
     """Parse bytes into a TinyDB document (its appended records applied); `DamagedFile` or `NewerFile`."""
-    return parse_file(raw, kind=kind).data
+    return parse_file(raw, kind=kind, plain=plain).data
 
 
 class Parsed(NamedTuple):
@@ -93,17 +93,20 @@ class Parsed(NamedTuple):
     torn: bool  # the file ends in a record cut short (never acknowledged; ignored)
 
 
-def parse_file(raw: bytes, *, kind: str | None = None) -> Parsed:
-    """A file's document with its appended records applied; `DamagedFile` or `NewerFile`."""
+def parse_file(raw: bytes, *, kind: str | None = None, plain: bool = False) -> Parsed:
+    """A file's document with its appended records applied; `DamagedFile` or `NewerFile`.
+
+    `plain`: parse with the standard json module even where orjson is installed (see
+    `FolderStorage`)."""
     if not raw:
         raise DamagedFile("the file is empty")
     end = _document_end(raw)
-    data = _check_tables(_decode_json(raw[:end]), kind)
+    data = _check_tables(_decode_json(raw[:end], plain), kind)
     records, torn = 0, False
     if end < len(raw):
         lines = raw[end + 1 :].split(b"\n")
         for number, line in enumerate(lines, start=1):
-            record = _record(line)
+            record = _record(line, plain)
             if record is None:
                 if number < len(lines):
                     raise DamagedFile(f"the change recorded in line {number + 1} is damaged")
@@ -128,9 +131,9 @@ _RECORD_START = re.compile(rb"[0-9a-f]{8} ")
 _CUT_START = re.compile(rb"[0-9a-f]{0,8}")  # the start of a record, cut short before its JSON
 
 
-def _decode_json(raw: bytes) -> Any:
+def _decode_json(raw: bytes, plain: bool = False) -> Any:
     try:
-        return decode(raw)
+        return json.loads(raw) if plain else decode(raw)
     except (ValueError, UnicodeDecodeError) as error:
         raise DamagedFile(f"it is not valid JSON ({error})") from error
     except RecursionError as error:  # the standard json module on very deeply nested data
@@ -163,14 +166,14 @@ def record_line(record: dict[str, Any]) -> bytes:
     return b"\n%08x " % zlib.crc32(payload) + payload
 
 
-def _record(line: bytes) -> dict[str, Any] | None:
+def _record(line: bytes, plain: bool = False) -> dict[str, Any] | None:
     """The record in a line, or None when the line is not a whole record (its checksum fails)."""
     if len(line) < 10 or not _RECORD_START.fullmatch(line, 0, 9):
         return None
     payload = line[9:]
     if zlib.crc32(payload) != int(line[:8], 16):
         return None
-    record = _decode_json(payload)
+    record = _decode_json(payload, plain)
     if not isinstance(record, dict):
         raise DamagedFile("a recorded change is not a set of fields")
     return record
@@ -634,11 +637,16 @@ class FolderStorage(Storage):
     `append()` records a change to one document at the end of the file.
     """
 
-    def __init__(self, folder: Folder, name: str, kind: str | None = None, *, keep: bool = True) -> None:
+    def __init__(self, folder: Folder, name: str, kind: str | None = None, *, keep: bool = True,
+                 plain: bool = False) -> None:
         self.folder = folder
         self.name = name
         self.kind = kind
         self.keep = keep  # False: parse the file on every read rather than hold the document in memory
+        # True: parse with the standard json module. orjson keeps the short keys it has met
+        # (a cache of its own) and with them the memory they sit in: after parsing a file of
+        # thousands of small objects, most of that memory stays with the process.
+        self.plain = plain
         self._cache: Data | None = None
         self._signature: Signature | None = None
         self._records = 0  # records appended after the document in the file
@@ -655,7 +663,7 @@ class FolderStorage(Storage):
         if raw is None:  # removed between stat and read
             self.forget()
             return None
-        parsed = parse_file(raw, kind=self.kind)
+        parsed = parse_file(raw, kind=self.kind, plain=self.plain)
         self._cache, self._signature = parsed.data if self.keep else None, signature
         self._records, self._torn = parsed.records, parsed.torn
         return parsed.data
@@ -720,7 +728,7 @@ class FolderStorage(Storage):
         raw = self.folder.read(self.name)
         if raw:
             try:
-                check_document(raw)
+                check_document(raw, plain=self.plain)
             except DamagedFile:
                 return
             # NewerFile propagates: never overwrite a file from a newer version.

@@ -79,6 +79,7 @@ from companion.store.listing import (
     SessionList,
     SessionSummary,
     gc_paused,
+    index_summaries,
     indexed_summary,
     new_session_id,
     same_summary,
@@ -203,7 +204,8 @@ class Store:
             for sub in (SESSIONS, PENDING, QUARANTINE, LOCKS):
                 self._folder.ensure(sub)
             self._mutex = threading.RLock()
-            self._index = FolderStorage(self._folder, INDEX, "index", keep=False)
+            # Parsed with the standard json module: see FolderStorage's `plain` and `index_summaries`.
+            self._index = FolderStorage(self._folder, INDEX, "index", keep=False, plain=True)
             self._listed: dict[str, SessionSummary | None] = {}  # the index as summaries (None: a bad entry)
             self._listed_signature: Signature | None = None
             self._listed_known = False  # _listed holds the index file of _listed_signature
@@ -801,7 +803,15 @@ class Store:
         signature = self._folder.stat(INDEX)
         if self._listed_known and signature == self._listed_signature:
             return self._listed
-        try:
+        raw = None if signature is None else self._folder.read(INDEX)
+        if raw:
+            with gc_paused():
+                scanned = index_summaries(raw, {})  # one entry at a time: not the whole index in memory at once
+            if scanned is not None:
+                self._listed, self._listed_signature, self._listed_known, self._ordered = (
+                    scanned[0], signature, True, None)
+                return self._listed
+        try:  # missing, damaged, newer, or with appended records: the general reading says which
             data = self._index.read()
         except NewerFile as error:
             raise NewerFormat("store.index_newer", found=error.found) from error

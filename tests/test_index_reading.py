@@ -1,0 +1,141 @@
+"""Reading the index one entry at a time (`listing.index_summaries`) gives exactly what the
+general reading gives (`storage.check_document` + `indexed_summary` per entry), or steps
+aside (None) and lets the general reading decide: for any file, well-formed or not."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion.store import Store
+from companion.store.errors import DamagedFile, NewerFile
+from companion.store.listing import index_summaries, indexed_summary
+from companion.store.storage import MemoryFolder, check_document, encode, record_line
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+META = {"1": {"format": 1, "kind": "index"}}
+
+
+def general(raw: bytes) -> dict[str, Any] | type[Exception]:
+    """What the store lists from `raw` the general way, or the error that reading raises."""
+    try:
+        data = check_document(raw, kind="index", plain=True)
+    except (DamagedFile, NewerFile) as error:
+        return type(error)
+    return {session_id: indexed_summary(session_id, doc) for session_id, doc in data.get("sessions", {}).items()}
+
+
+def agrees(raw: bytes) -> bool:
+    """index_summaries either steps aside or gives what the general reading gives."""
+    scanned = index_summaries(raw)
+    if scanned is None:
+        return True
+    expected = general(raw)
+    assert expected == scanned[0], raw[:300]
+    return False
+
+
+ints = st.integers(-(2**63), 2**63 - 1)  # what orjson writes (the app's writer where installed)
+entry = st.fixed_dictionaries(
+    {
+        "game": st.sampled_from(["heartland", "transamerica", "great_plains"]) | ints,
+        "players": st.lists(st.text(max_size=6), max_size=4) | st.none(),
+        "created": st.floats(allow_nan=True, allow_infinity=True) | ints | st.text(max_size=3),
+        "title": st.text(max_size=8),
+        "is_over": st.booleans() | st.integers(-1, 1),
+        "winners": st.lists(st.text(max_size=6), max_size=2),
+    },
+    optional={
+        "updated": st.floats(allow_nan=False) | st.booleans() | ints,
+        "status": st.text(max_size=10) | ints,
+        "status_in": st.dictionaries(st.text(max_size=9), st.text(max_size=5) | ints, max_size=3),
+        "result": st.fixed_dictionaries({"scores": st.lists(ints | st.floats(), max_size=4),
+                                         "ranks": st.lists(st.integers(1, 4), max_size=4),
+                                         "length": ints | st.floats()}),
+        "extra": st.recursive(st.none() | ints | st.text(max_size=4),
+                              lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner,
+                                                                                           max_size=3)),
+    },
+)
+ids = st.text(alphabet="0123456789abcdefghjkmnpqrstvwxyz", min_size=1, max_size=16)
+
+
+def written(document: dict[str, Any], style: int) -> bytes:
+    """The document as the app writes it (orjson or json, compact) or with some white space."""
+    if style == 0:
+        return encode(document)
+    if style == 1:
+        return json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode()
+    if style == 2:
+        return json.dumps(document, ensure_ascii=False).encode()  # spaces after , and :
+    return json.dumps(document, ensure_ascii=True, separators=(" , ", " : ")).encode() + b"\n"
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.dictionaries(ids, entry, max_size=6), st.integers(0, 3), st.booleans())
+def test_any_index_is_read_as_the_general_reading_reads_it(sessions: dict[str, Any], style: int, meta_first: bool
+                                                           ) -> None:
+    document = {"_meta": META, "sessions": sessions} if meta_first else {"sessions": sessions, "_meta": META}
+    raw = written(document, style)
+    agrees(raw)
+    if style in (0, 1, 2):  # what the app writes (or with plain spaces) is read one entry at a time
+        assert index_summaries(raw) is not None
+
+
+@pytest.mark.parametrize("raw", [
+    b"", b"{", b"[]", b"{}", b'{"sessions":{}}', b'{"_meta":{"1":{"format":1,"kind":"index"}}}',
+    b'{"_meta":{"1":{"format":2,"kind":"index"}},"sessions":{}}',  # newer
+    b'{"_meta":{"1":{"format":1,"kind":"session"}},"sessions":{}}',  # another kind of file
+    b'{"_meta":{"1":{"format":true,"kind":"index"}},"sessions":{}}',
+    b'{"_meta":{"1":{"format":1,"kind":"index"}},"sessions":{"a":[]}}',  # an entry that is not a document
+    b'{"_meta":{"1":{"format":1,"kind":"index"}},"sessions":{"a":null}}',
+    b'{"_meta":{"1":{"format":1,"kind":"index"}},"sessions":[]}',
+    b'{"_meta":{"1":{"format":1,"kind":"index"}},"sessions":{"a":{},}}',  # a trailing comma
+    b'{"_meta":{"1":{"format":1,"kind":"index"}},"sessions":{"a":{}}} x',  # something after the document
+    b'{"_meta":{"1":{"format":1,"kind":"index"}},"sessions":{"a":{"game":"x"}},"sessions":{}}',  # the last wins
+    b'{"_meta":{"1":{"format":1,"kind":"index"}},"sessions":{"a":{"game":1},"a":{"game":"x"}}}',
+    b'{"_meta":{"1":{"format":1,"kind":"index"}},"other":{"x":1},"sessions":{}}',  # a table of non-documents
+    b'{"_meta":{"1":{"format":1,"kind":"index"}},"sessions":{"a":{"created":1e400}}}',
+    b'{"_meta":{"1":{"format":1,"kind":"index"}},"sessions":{"a":{"created":123456789012345678901234}}}',
+    b'{"_meta":{"1":{"format":1,"kind":"index"}},"sessions":{"a":{"title":"\\ud800"}}}',
+    b'{"_meta":{"1":{"format":1,"kind":"index"}},"sessions":{"a":{"title":"\xff"}}}',  # not UTF-8
+    b'{"_meta":{"1":{"format":1,"kind":"index"}},"sessions":{"a":{"title":"a\tb"}}}',  # a raw tab in a string
+])
+def test_odd_files_are_read_as_the_general_reading_reads_them_or_left_to_it(raw: bytes) -> None:
+    agrees(raw)
+
+
+def test_a_file_with_appended_records_is_left_to_the_general_reading() -> None:
+    base = encode({"_meta": META, "sessions": {"a": {"game": "heartland", "players": ["Ann"], "created": 1.0,
+                                                     "title": "", "is_over": False, "winners": []}}})
+    raw = base + record_line({"table": "sessions", "doc": "a", "set": {"title": "Friday"}})
+    assert index_summaries(raw) is None
+    summary = general(raw)["a"]  # type: ignore[index]
+    assert summary is not None and summary.title == "Friday"
+
+
+@pytest.mark.parametrize("version", ["store-v1", "store-v2", "store-v3"])
+def test_the_indexes_earlier_versions_wrote_are_read_one_entry_at_a_time(version: str) -> None:
+    raw = (FIXTURES / version / "index.json").read_bytes()
+    scanned = index_summaries(raw)
+    assert scanned is not None
+    assert scanned[0] == general(raw)
+
+
+def test_a_store_lists_the_same_games_whichever_way_the_index_is_read(tmp_path: Path) -> None:
+    folder = MemoryFolder()
+    store = Store.in_memory(folder)
+    for players in (["Ann", "Bob"], ["Léa", "Tom"]):
+        store.new("heartland", players, {"target": 40})
+    listed = [(summary.id, summary.players, summary.status) for summary in Store.in_memory(folder).sessions()]
+    raw = folder.read("index.json")
+    assert raw is not None and index_summaries(raw) is not None
+    folder.write("index.json", raw.replace(b"{", b"{ ", 1))  # still plain: read one entry at a time
+    assert [(s.id, s.players, s.status) for s in Store.in_memory(folder).sessions()] == listed
+    folder.write("index.json", raw.replace(b"{", b"{\n", 1))  # a line break: the general reading
+    assert [(s.id, s.players, s.status) for s in Store.in_memory(folder).sessions()] == listed
