@@ -10,7 +10,8 @@ process for each measurement:
 
 - in-process (tests/flet_harness.py, no Flutter client): the first drawing of Home after a
   cold start (store opened, list read, page drawn: time and bytes sent), the process's
-  resident memory before the store is opened and after Home is drawn, and taps on Home:
+  resident memory before the store is opened, after Home is drawn, and after the taps and
+  five renames of a game (each rewrites the index), and taps on Home:
   asking to delete the newest unfinished game and keeping it (5 times), showing more games
   (3 times in each part), typing a search (5 keystrokes), each timed from the tap to its
   last patch (median) with the bytes of its largest patch;
@@ -96,6 +97,10 @@ async def in_process(directory: str) -> dict[str, Any]:
                 await tap(f"show more ({key})", key)
         for text in ("zo", "zoë", "", "great plains", ""):
             await tap("search (a keystroke)", "search", text)
+        result["rss_taps"] = rss_mb()
+        for number in range(5):  # each rewrites the index: memory the process keeps from that
+            data.store.rename(newest, f"Renamed {number}")
+        result["rss_edits"] = rss_mb()
     result["taps"] = {kind: (statistics.median(ms for ms, _ in samples), max(kb for _, kb in samples))
                       for kind, samples in taps.items()}
     return result
@@ -172,6 +177,10 @@ def main() -> int:
     if len(rows) > 1:
         growth = rows[-1][1]["rss_after"] - rows[0][1]["rss_after"]
         print(f"memory after Home, {rows[-1][0]} games against {rows[0][0]}: {growth:+.1f} MB (goal <= 10 MB)")
+        taps = rows[-1][1]["rss_taps"] - rows[0][1]["rss_taps"]
+        edits = rows[-1][1]["rss_edits"] - rows[0][1]["rss_edits"]
+        print(f"  after the taps below (more cards drawn at {rows[-1][0]}): {taps:+.1f} MB; and after 5 renames "
+              f"(each rewrites the index): {edits:+.1f} MB")
     print()
     print(f"{'tap on Home':<34}" + "".join(f"{size:>10} games" for size, _, _ in rows))
     kinds = sorted({kind for _, result, _ in rows for kind in result["taps"]})
