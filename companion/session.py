@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import copy
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar, overload
 
 from companion.messages import Message, RuleError
@@ -46,6 +46,8 @@ def find_game(game_id: Any) -> Game[Any]:
 
 CHECKPOINT_EVERY = 64  # an open session keeps the state after every 64th event and replays the rest
 RECENT_BLOCKS = 4  # blocks of 64 states kept whole: the ones around the cursor and the log being read
+KEPT_FACTS = 4  # `state_fact` lists kept (one per function asked, e.g. a screen's "round of a state")
+_UNKNOWN = object()  # a `state_fact` not worked out yet
 
 
 def replay(game: Game[Any], players: tuple[str, ...], options: dict[str, Any], events: list[Any]) -> tuple[
@@ -137,6 +139,7 @@ class Session:
         self.journal: Journal | None = None
         self._checkpoints, self._sentences, self._log = replay(game, players, options, list(log or []))
         self._blocks: OrderedDict[int, list[Any]] = OrderedDict()  # block k: states after 64k .. 64k+63 events
+        self._facts: OrderedDict[Callable[[Any], Any], list[Any]] = OrderedDict()  # see state_fact
         self._cursor = len(self._log) if cursor is None else cursor
         self._state = self._state_at(self._cursor)
         self._version = 0
@@ -200,6 +203,49 @@ class Session:
             raise IndexError(f"no state after {cursor} of {self._cursor} events")
         return self._state_at(cursor)
 
+    def state_fact(self, fact: Callable[[Any], T], cursor: int) -> T:
+        """`fact(self.state_at(cursor))`, kept: for what a log line shows of the state before it (its round).
+
+        Reading the whole log that way replayed it block by block each time, as only a few
+        blocks of states are kept. The values are kept instead, small and one per event:
+        a block's are worked out together the first time one of them is asked for, and
+        those after an event that changes (a new one after an undo) are forgotten. Pass the
+        same function each time (a module-level one, not a new lambda): it names the values.
+        """
+        if not 0 <= cursor <= self._cursor:
+            raise IndexError(f"no state after {cursor} of {self._cursor} events")
+        facts = self._facts.get(fact)
+        if facts is None:
+            facts = self._facts[fact] = []
+            while len(self._facts) > KEPT_FACTS:
+                self._facts.popitem(last=False)
+        self._facts.move_to_end(fact)
+        if cursor < len(facts) and facts[cursor] is not _UNKNOWN:
+            known: T = facts[cursor]
+            return known
+        block = cursor // CHECKPOINT_EVERY
+        first = block * CHECKPOINT_EVERY
+        last = min(first + CHECKPOINT_EVERY - 1, len(self._log))
+        if len(facts) <= last:
+            facts.extend([_UNKNOWN] * (last + 1 - len(facts)))
+        facts[first : last + 1] = map(fact, self._block_states(block, last))
+        worked_out: T = facts[cursor]
+        return worked_out
+
+    def _block_states(self, block: int, last: int) -> Iterator[Any]:
+        """The states after 64 * `block` .. `last` events (`last` in that block): those kept, then replayed.
+
+        The same replay as `_state_at`, without keeping what it replays: the blocks kept
+        stay the ones around the cursor.
+        """
+        first = block * CHECKPOINT_EVERY
+        kept = self._blocks.get(block) or [self._checkpoints[block]]
+        yield from kept[: last + 1 - first]
+        state = kept[-1]
+        for number in range(first + len(kept), last + 1):
+            state = self.game.apply_event(state, self.players, self._log[number - 1], saved=True)[0]
+            yield state
+
     def _state_at(self, number: int) -> Any:
         """The state after `number` events of the log (the redo tail included)."""
         block, offset = divmod(number, CHECKPOINT_EVERY)
@@ -217,6 +263,8 @@ class Session:
     def _keep_state(self, number: int, state: Any) -> None:
         """`state` follows `number` events of a log that now ends there: later states are forgotten."""
         block, offset = divmod(number, CHECKPOINT_EVERY)
+        for facts in self._facts.values():
+            del facts[number:]
         for later in [key for key in self._blocks if key > block]:
             del self._blocks[later]
         if offset == 0:

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion import Session
-from companion.session import CHECKPOINT_EVERY, RECENT_BLOCKS
+import pytest
+
+from companion import RuleError, Session
+from companion.session import CHECKPOINT_EVERY, KEPT_FACTS, RECENT_BLOCKS
 
 PLAYERS = ["Ann", "Bob"]
 
@@ -83,3 +85,52 @@ def test_the_last_matching_event_is_found_without_copying_the_log() -> None:
     while session.cursor > 3:
         session.undo()  # an undone event is no longer the last one
     assert session.last_event(lambda event: event["type"] == "unload") is None
+
+
+def round_of(state: Any) -> int:
+    return int(state.round)
+
+
+def turn_of(state: Any) -> int:
+    return int(state.turn.number)
+
+
+def test_a_fact_of_each_state_is_that_of_the_replayed_state_in_any_order() -> None:
+    session = long_session(50)  # 150 events: three blocks of 64
+    numbers = [*range(150, -1, -1), 7, 64, 63, 128, 150]
+    assert [session.state_fact(round_of, n) for n in numbers] == [session.state_at(n).round for n in numbers]
+    assert session.state_fact(turn_of, 100) == replayed(session, 100).turn.number
+    for wrong in (-1, 151):
+        with pytest.raises(IndexError):
+            session.state_fact(round_of, wrong)
+
+
+def test_facts_after_a_changed_event_are_worked_out_again_and_the_others_kept() -> None:
+    session = long_session(30)  # 90 events, two players, three events a turn: round 16 at the end
+    before = [session.state_fact(round_of, number) for number in range(91)]
+    assert before[90] == 16
+    for _ in range(20):
+        session.undo()  # back to 70 events; the facts of the redo tail still hold
+    assert session.state_fact(round_of, 70) == before[70]
+    with pytest.raises(IndexError):
+        session.state_fact(round_of, 71)  # not applied now
+    session.redo()
+    assert session.state_fact(round_of, 71) == before[71]
+    while session.cursor < 90:  # turns ended straight away: the rounds go faster than before
+        end_turn = {"type": "end_turn", "player": session.current_player}
+        try:
+            session.apply(end_turn)
+        except RuleError:
+            session.apply({**end_turn, "override": True})
+    after = [session.state_fact(round_of, number) for number in range(91)]
+    assert after == [session.state_at(number).round for number in range(91)]
+    assert after[:72] == before[:72] and after[90] == replayed(session, 90).round > before[90]
+
+
+def test_only_a_few_kinds_of_fact_are_kept() -> None:
+    session = long_session(10)
+    kinds = [lambda state, n=n: n for n in range(KEPT_FACTS + 2)]  # each a different function
+    for kind in kinds:
+        assert session.state_fact(kind, 5) == kinds.index(kind)
+    assert len(session._facts) == KEPT_FACTS
+    assert session.state_fact(kinds[0], 5) == 0  # forgotten, then worked out again

@@ -306,6 +306,27 @@ def log_lines(shell: Shell, context: Callable[[int], str] | None = None) -> list
     return rows
 
 
+def round_context(shell: Shell, round_of: Callable[[Any], int], message_id: str) -> Callable[[int], str]:
+    """Line `number` of the log -> "round 3": the round of the state before its event.
+
+    `round_of` reads a state's round; its values are kept by the session (`state_fact`), so
+    the whole log is not replayed each time it is shown, and the words are made once per
+    round, not once per line.
+    """
+    session = shell.session
+    assert session is not None
+    words: dict[int, str] = {}
+
+    def context(number: int) -> str:
+        round_number = session.state_fact(round_of, number - 1)
+        said = words.get(round_number)
+        if said is None:
+            said = words[round_number] = t(shell, message_id, number=round_number)
+        return said
+
+    return context
+
+
 def log_panel(shell: Shell, context: Callable[[int], str] | None = None) -> ft.DialogControl:
     """The log, and from there the rare "Stop game" (kept off the game screen, away from the thumb)."""
     assert shell.session is not None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import flet as ft
@@ -233,7 +234,7 @@ def sheet(shell: Shell) -> ft.DialogControl | None:
     assert shell.session is not None
     state: HeartlandState = shell.session.state
     builders = {
-        "log": lambda: w.log_panel(shell, lambda number: log_context(shell, number)),
+        "log": lambda: w.log_panel(shell, log_context(shell)),
         "load": lambda: load_panel(shell, state),
         "unload": lambda: unload_panel(shell, state),
         "adjust": lambda: adjust_panel(shell, state),
@@ -244,9 +245,13 @@ def sheet(shell: Shell) -> ft.DialogControl | None:
     return builder() if builder else None
 
 
-def log_context(shell: Shell, number: int) -> str:
-    assert shell.session is not None
-    return w.t(shell, "ui.heartland.log_round", number=shell.session.state_at(number - 1).round)
+def round_of(state: HeartlandState) -> int:
+    return state.round
+
+
+def log_context(shell: Shell) -> Callable[[int], str]:
+    """Line `number` of the log -> "round 3": the round of the state before the event."""
+    return w.round_context(shell, round_of, "ui.heartland.log_round")
 
 
 def load_panel(shell: Shell, state: HeartlandState) -> ft.DialogControl:

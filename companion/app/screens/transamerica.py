@@ -60,11 +60,14 @@ def sheet(shell: Shell) -> ft.DialogControl | None:
     assert session is not None
     state: TransAmericaState = session.state
     if shell.ui.panel == "log":
-        return w.log_panel(shell, lambda number: w.t(shell, "ui.transamerica.log_round",
-                                                     number=session.state_at(number - 1).round_number))
+        return w.log_panel(shell, w.round_context(shell, round_of, "ui.transamerica.log_round"))
     if shell.ui.panel == "end_round" and not state.over:
         return end_round_panel(shell, state)
     return None
+
+
+def round_of(state: TransAmericaState) -> int:
+    return state.round_number
 
 
 def pips(points: int, colour: str) -> ft.Control:
