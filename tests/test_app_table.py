@@ -350,7 +350,9 @@ async def test_delete_is_red_labelled_and_the_card_is_named_by_its_game() -> Non
         card = screen.find(f"session-{summary.id}")
         assert screen.text_of(f"session-{summary.id}").startswith("Heartland · Ann and Bob")
         assert card.tooltip is None  # a screen reader reads the card's own words, the game first
-        assert screen.text_of(f"delete-{summary.id}") == "Delete"  # the bin says what it does
+        bin_words = screen.find(f"delete-{summary.id}").content
+        assert bin_words.value == "Delete"  # the bin says what it does
+        assert bin_words.semantics_label == "Delete Heartland · Ann and Bob"  # and to a screen reader, to what
         await screen.tap(f"delete-{summary.id}")
         confirm = screen.find(f"confirm-delete-{summary.id}")
         assert confirm.style.bgcolor == ft.Colors.ERROR and confirm.style.color == ft.Colors.ON_ERROR
