@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 from archive_helpers import build
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from companion.app.data import HOME_PAGE, AppData, status_of
 from companion.store import Store
@@ -260,3 +262,17 @@ def test_warming_is_only_a_head_start_an_error_in_it_stops_nothing(
 
     monkeypatch.setattr(data, "home", broken)
     data.warm()  # nothing raised: the first screen reads the list itself (and reports what went wrong)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from(["z", "o", "ë", " ", "a", "n", "G", "r", "e", "t", "x"]), max_size=8),
+       st.lists(st.integers(0, 8), max_size=4))
+def test_a_search_typed_a_key_at_a_time_finds_what_the_whole_words_find(
+    data: AppData, keys: list[str], erased: list[int]
+) -> None:
+    typed = ""
+    for step, key in enumerate(keys):  # typing on narrows the last answer; erasing starts again
+        typed = typed[: max(0, len(typed) - erased[step % len(erased)])] if erased and step % 3 == 2 else typed + key
+        shown = data.home(typed, in_progress=3000, finished=3000)
+        fresh = AppData(data.store).home(typed, in_progress=3000, finished=3000)
+        assert (shown.in_progress, shown.finished) == (fresh.in_progress, fresh.finished)

@@ -82,6 +82,12 @@ class Search:
         return found
 
 
+def narrower(before: list[str], now: list[str]) -> bool:
+    """Whether every game matching the words `now` matches the words `before` too (each word
+    before is part of the word now in its place)."""
+    return len(now) >= len(before) and all(old in new for old, new in zip(before, now, strict=False))
+
+
 class AppData:
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -156,6 +162,10 @@ class AppData:
         kept = self._home_kept
         if kept is not None and kept[0] is listing and kept[1] == words:  # the store's list did not change
             playing, over = kept[2], kept[3]
+        elif kept is not None and kept[0] is listing and narrower(kept[1], words):
+            # A word typed on (or added): what matches now is among what matched a keystroke ago.
+            playing, over = self._search.filter(kept[2], words), self._search.filter(kept[3], words)
+            self._home_kept = (listing, words, playing, over)
         else:
             found = self._search.filter(listing, words)
             playing = [summary for summary in found if not summary.is_over]
