@@ -86,9 +86,12 @@ def run(args: argparse.Namespace) -> int:
     except StoreError as error:
         return fail(str(error))
     data = AppData(store)
-    # While the server or window starts and the client loads, look at every game once, so the
-    # first Home finds the list ready (a big archive would otherwise keep it waiting).
-    threading.Thread(target=data.warm, name="companion-warm", daemon=True).start()
+
+    def warm() -> None:
+        # While the client loads, look at every game once, so that the first Home finds the
+        # list ready (a big archive would otherwise keep it waiting).
+        threading.Thread(target=data.warm, name="companion-warm", daemon=True).start()
+
     # The local network is looked for only when a game is shared (from its screen, or now).
     sharing = Sharing(None, args.share_host, find_host=lambda: lan_address())
     shared_game = None
@@ -104,6 +107,7 @@ def run(args: argparse.Namespace) -> int:
     problem = None if args.web or args.share else desktop_problem()
     if not args.web and not args.share and problem is None:
         sharing.listener = window_share_listener(app, sharing, args.port)
+        warm()
         try:
             ft.run(app, **run_kwargs(ft.AppView.FLET_APP))
         except OSError as error:
@@ -129,7 +133,11 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(f"companion: {problem}; serving in a browser instead at {address.url}", flush=True)
     announce_shares(sharing, sys.stdout)
-    started = None if shared_game is None else lambda: start_sharing(sharing, shared_game)
+    def started() -> None:  # once the server is up (its imports done): the client is loading now
+        warm()
+        if shared_game is not None:
+            start_sharing(sharing, shared_game)
+
     web.serve(app, sock, sharing=sharing, on_started=started)
     return 0
 

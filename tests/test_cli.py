@@ -335,7 +335,9 @@ def test_web_mode_can_share_from_a_game_screen_later(serve_calls: list[dict[str,
     monkeypatch.setattr(cli, "lan_address", lambda: "127.0.0.2")
     assert cli.main(["--web", "--port", str(free_port()), "--data", str(tmp_path)]) == 0
     (call,) = serve_calls
-    assert call["sharing"].host is None and call["on_started"] is None  # nothing looked up until shared
+    assert call["sharing"].host is None  # nothing looked up until shared
+    call["on_started"]()  # the server is up: the list is read ahead of the first page, nothing is shared
+    assert call["sharing"].host is None and call["sharing"].current is None
     assert call["sharing"].find_host() == "127.0.0.2"
 
 
