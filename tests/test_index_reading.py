@@ -1,6 +1,7 @@
 """Reading the index one entry at a time (`listing.index_summaries`) gives exactly what the
 general reading gives (`storage.check_document` + `indexed_summary` per entry), or steps
-aside (None) and lets the general reading decide: for any file, well-formed or not."""
+aside (None) and lets the general reading decide: for any file, well-formed or not. An edit
+(`index_file.IndexEntries`) writes what editing the parsed index writes."""
 
 from __future__ import annotations
 
@@ -9,11 +10,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from companion.store import Store
 from companion.store.errors import DamagedFile, NewerFile
+from companion.store.index_file import IndexEntries
 from companion.store.listing import index_summaries, indexed_summary
 from companion.store.storage import MemoryFolder, check_document, encode, record_line
 
@@ -139,3 +141,65 @@ def test_a_store_lists_the_same_games_whichever_way_the_index_is_read(tmp_path: 
     assert [(s.id, s.players, s.status) for s in Store.in_memory(folder).sessions()] == listed
     folder.write("index.json", raw.replace(b"{", b"{\n", 1))  # a line break: the general reading
     assert [(s.id, s.players, s.status) for s in Store.in_memory(folder).sessions()] == listed
+
+
+# --- edits: the entries not touched are written back as they were read -------------------------
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.dictionaries(ids, entry, max_size=6), st.integers(0, 2),
+       st.lists(st.tuples(st.sampled_from(["set", "pop", "read"]), ids, entry), max_size=5))
+def test_an_edit_writes_what_editing_the_parsed_index_writes(
+    sessions: dict[str, Any], style: int, changes: list[tuple[str, str, dict[str, Any]]]
+) -> None:
+    raw = written({"_meta": META, "sessions": sessions}, style)
+    # (json writes NaN and Infinity, which the general edit rewrites as orjson's null in every
+    # entry, and this one leaves as they were in the entries it does not touch.)
+    assume(b"NaN" not in raw and b"Infinity" not in raw)
+    entries = IndexEntries.read(raw)
+    assert entries is not None  # as the app writes it (or with plain spaces)
+    expected = check_document(raw, kind="index", plain=True)
+    changed = set()
+    for action, session_id, doc in changes:
+        if action == "set":
+            entries[session_id] = doc
+            expected["sessions"][session_id] = doc
+            changed.add(session_id)
+        elif action == "pop":
+            if session_id in expected["sessions"]:
+                changed.add(session_id)
+            assert entries.pop(session_id, None) == expected["sessions"].pop(session_id, None)
+        else:
+            assert entries.get(session_id) == expected["sessions"].get(session_id)
+    assert list(entries) == list(expected["sessions"])
+    # What the general edit writes (`FolderStorage.write`: the whole document encoded), read back.
+    assert check_document(entries.encode(), kind="index", plain=True) == check_document(
+        encode(expected), kind="index", plain=True)
+    assert entries.changed == changed
+
+
+def test_an_index_the_edit_cannot_write_back_as_text_is_edited_the_general_way() -> None:
+    plain = encode({"_meta": META, "sessions": {"a": {"title": "x"}}})
+    assert IndexEntries.read(plain) is not None
+    assert IndexEntries.read(plain.replace(b'"x"', b'"\\ud83d\\ude00"')) is None  # an escaped surrogate pair
+    assert IndexEntries.read(plain + record_line({"table": "sessions", "doc": "a", "set": {"title": "y"}})) is None
+
+
+def test_games_saved_renamed_and_deleted_leave_the_other_entries_byte_for_byte(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    kept = store.new("heartland", ["Ann", "Bob"], {"target": 40})
+    kept_id = kept.id
+    store.close_session(kept_id)
+    # An entry written by hand with white space and an unknown field: the app leaves it as it is.
+    raw = (tmp_path / "index.json").read_bytes()
+    entry_text = raw[raw.index(b'{"game"'):raw.index(b"}", raw.index(b'{"game"')) + 1]
+    hand = entry_text[:-1] + b', "note" : "by hand"}'
+    (tmp_path / "index.json").write_bytes(raw.replace(entry_text, hand))
+    again = Store(tmp_path)
+    other = again.new("transamerica", ["Cy", "Di"], {})
+    assert other.id is not None
+    again.rename(other.id, "Friday")
+    again.close_session(other.id)
+    again.delete(other.id)
+    assert hand in (tmp_path / "index.json").read_bytes()
+    assert [summary.id for summary in Store(tmp_path).sessions()] == [kept_id]

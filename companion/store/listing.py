@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import json
 import math
 import re
 import secrets
@@ -21,9 +20,9 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from companion.store.index_file import scan_index
 from companion.store.results import FinalResult, result_of
 from companion.store.session_file import loaded_title
-from companion.store.storage import FORMAT as INDEX_FORMAT
 
 _ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"  # Crockford base 32, lower case: safe on case-blind disks
 SESSION_ID = re.compile(r"[0-9a-z][0-9a-z_-]{0,63}")
@@ -152,114 +151,17 @@ def indexed_summary(session_id: str, entry: Any, shared: dict[Any, Any] | None =
         return None
 
 
-# The standard json module, as the store's general reading of the index uses (see
-# `FolderStorage.plain`): both read any file alike.
-_DECODER = json.JSONDecoder()
-_SPACE = re.compile(r"[ \t\r]*")  # JSON's white space; a line break means appended records (or a hand)
-_BLANK = " \t\r"
-
-
 def index_summaries(raw: bytes, shared: dict[Any, Any] | None = None
                     ) -> tuple[dict[str, SessionSummary | None], dict[str, Any]] | None:
-    """The summaries of an index file's entries (read one entry at a time) and its other
-    tables; None when the file is anything but a plain, well-formed index of this version:
-    the caller then reads it the general way, which says what is wrong with it.
+    """The summaries of an index file's entries (read one entry at a time, see `index_file`)
+    and its other tables; None when the file is anything but a plain, well-formed index of
+    this version: the caller then reads it the general way, which says what is wrong with it.
 
-    Parsing the whole index into dicts first costs its whole size in memory at once, which
-    the process then keeps (at 10,000 games, ~14 MB); one entry at a time costs an entry's
-    worth. Each entry is still a parsed JSON object given to `indexed_summary`, so the
-    summaries are those the general reading gives.
+    Each entry is still a parsed JSON object given to `indexed_summary`, so the summaries
+    are those the general reading gives.
     """
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-    if "\n" in text.rstrip("\n"):
-        return None  # appended records (or a hand's line breaks): the general reading
-    try:
-        return _scan_index(text, {} if shared is None else shared)
-    except (ValueError, IndexError, StopIteration, RecursionError):
-        return None
-
-
-def _scan_index(text: str, shared: dict[Any, Any]) -> tuple[dict[str, SessionSummary | None], dict[str, Any]] | None:
-    decode = _DECODER.raw_decode
-    summaries: dict[str, SessionSummary | None] = {}
-    tables: dict[str, Any] = {}
-    position = _after(text, 0, "{")
-    if text[_skip(text, position)] == "}":
-        position = _skip(text, position) + 1
-    else:
-        while True:
-            name, position = _key(text, position)
-            if name == "sessions":
-                scanned = _scan_sessions(text, _after(text, position, "{"), shared)
-                if scanned is None:
-                    return None
-                summaries, position = scanned
-            else:
-                tables[name], position = decode(text, _skip(text, position))
-            position = _skip(text, position)
-            if text[position] == "}":
-                position += 1
-                break
-            position = _after(text, position, ",")
-    if text[position:].strip(" \t\r\n"):
-        return None
-    for table in tables.values():
-        if not isinstance(table, dict) or not all(isinstance(doc, dict) for doc in table.values()):
-            return None
-    meta = tables.get("_meta", {}).get("1") or {}
-    if type(meta.get("format")) is not int or meta["format"] != INDEX_FORMAT or meta.get("kind") != "index":
-        return None  # newer, damaged or of another kind: the general reading says which
-    return summaries, tables
-
-
-def _scan_sessions(text: str, position: int, shared: dict[Any, Any]
-                   ) -> tuple[dict[str, SessionSummary | None], int] | None:
-    """The entries of the sessions table from just inside its brace; the position after its closing one."""
-    scan, name_at = _DECODER.scan_once, json.decoder.scanstring  # type: ignore[attr-defined]
-    summaries: dict[str, SessionSummary | None] = {}
-    position = _skip(text, position)
-    if text[position] == "}":
-        return summaries, position + 1
-    while True:  # the white space checks are inline: the app writes none, and this runs per game
-        if text[position] != '"':
-            raise ValueError(f"expected a name at {position}")
-        session_id, position = name_at(text, position + 1, True)
-        position = position + 1 if text[position] == ":" else _after(text, position, ":")
-        if text[position] in _BLANK:
-            position = _skip(text, position)
-        entry, position = scan(text, position)
-        if not isinstance(entry, dict):
-            return None  # not a set of documents: the general reading sets the file aside
-        summaries[session_id] = indexed_summary(session_id, entry, shared)
-        if text[position] in _BLANK:
-            position = _skip(text, position)
-        if text[position] == "}":
-            return summaries, position + 1
-        position = _after(text, position, ",")
-        if text[position] in _BLANK:
-            position = _skip(text, position)
-
-
-def _key(text: str, position: int) -> tuple[str, int]:
-    """A member's name and the position after its colon."""
-    position = _after(text, position, '"')
-    name, position = json.decoder.scanstring(text, position, True)  # type: ignore[attr-defined]
-    return name, _after(text, position, ":")
-
-
-def _skip(text: str, position: int) -> int:
-    return _SPACE.match(text, position).end()  # type: ignore[union-attr]
-
-
-def _after(text: str, position: int, mark: str) -> int:
-    """The position after `mark` (white space before it skipped); ValueError when it is not there."""
-    position = _skip(text, position)
-    if text[position] != mark:
-        raise ValueError(f"expected {mark!r} at {position}")
-    return position + 1
+    shared = {} if shared is None else shared
+    return scan_index(raw, lambda session_id, entry, _: indexed_summary(session_id, entry, shared))
 
 
 def same_entry(old: Any, new: dict[str, Any]) -> bool:

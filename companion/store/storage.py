@@ -687,6 +687,28 @@ class FolderStorage(Storage):
         self._cache, self._signature = data if self.keep else None, self.folder.stat(self.name)
         self._records, self._torn = 0, False
 
+    def read_bytes(self) -> bytes | None:
+        """The file's bytes as they are (None when it is missing), for a caller that reads
+        them its own way; a `write_bytes` right after needs no second look at the file."""
+        signature = self.folder.stat(self.name)
+        raw = None if signature is None else self.folder.read(self.name)
+        self._cache, self._signature = None, None if raw is None else signature
+        self._records, self._torn = 0, False
+        return raw
+
+    def write_bytes(self, raw: bytes) -> None:
+        """Replace the file with `raw`: a whole document of this format, encoded by the caller
+        from what `read_bytes` gave (a file of a newer format is refused, as by `write`)."""
+        if self._signature is None or self._signature != self.folder.stat(self.name):
+            self._refuse_newer()
+        try:
+            self.folder.write(self.name, raw)
+        except BaseException:
+            self.forget()  # the next read looks at what the disk holds
+            raise
+        self._cache, self._signature = None, self.folder.stat(self.name)
+        self._records, self._torn = 0, False
+
     def append(self, table: str, doc_id: str, *, fields: dict[str, Any] | None = None,
                splice: dict[str, tuple[int, list[Any]]] | None = None) -> None:
         """Change one existing document: set `fields`, and for each list in `splice` keep its first n items

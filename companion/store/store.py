@@ -50,7 +50,7 @@ import contextlib
 import threading
 import time
 import weakref
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from types import TracebackType
@@ -73,6 +73,7 @@ from companion.store.errors import (
     StoreError,
     os_reason,
 )
+from companion.store.index_file import IndexEntries
 from companion.store.listing import (
     SESSION_ID,
     QuarantineNote,
@@ -347,7 +348,7 @@ class Store:
         if listed is not None and not listed.status and self.status is not None and signature is not None:
             self._unsaved_status[session_id] = (self._status_fields(session), signature)
 
-    def _save_noted_status(self, sessions: dict[str, Any]) -> None:
+    def _save_noted_status(self, sessions: MutableMapping[str, Any]) -> None:
         for session_id, (status, signature) in self._unsaved_status.items():
             doc = sessions.get(session_id)
             summary = indexed_summary(session_id, doc)
@@ -610,7 +611,8 @@ class Store:
                     else summary._replace(result=found[summary.id][0])
                     for summary in listing if summary.is_over]
 
-    def _keep_results(self, sessions: dict[str, Any], found: dict[str, tuple[FinalResult, Signature]]) -> None:
+    def _keep_results(self, sessions: MutableMapping[str, Any],
+                      found: dict[str, tuple[FinalResult, Signature]]) -> None:
         for session_id, (result, signature) in found.items():
             doc = sessions.get(session_id)
             if not isinstance(doc, dict) or "result" in doc:
@@ -842,11 +844,25 @@ class Store:
         finally:
             self._index_lock.release()
 
-    def _edit_index(self, change: Callable[[dict[str, Any]], object]) -> None:
+    def _edit_index(self, change: Callable[[MutableMapping[str, Any]], object]) -> None:
         if not self._index_lock.acquire(INDEX_LOCK_TIMEOUT):
             raise StoreError("store.locked")
         try:
-            try:
+            raw = self._index.read_bytes()
+            entries = IndexEntries.read(raw) if raw else None
+            if entries is not None:
+                # The usual case: the entries the change does not touch are written back as read.
+                follows = self._listed_known and self._index.signature == self._listed_signature
+                self._save_noted_status(entries)
+                change(entries)
+                self._index.write_bytes(entries.encode())
+                if follows:
+                    self._follow_changes(entries, self._folder.stat(INDEX))
+                else:  # another window changed it too: its summaries are read anew
+                    self._listed_known = False
+                    self._entries()
+                return
+            try:  # missing, damaged, newer, or with appended records: the general reading
                 data = self._index.read() or {}
             except NewerFile as error:
                 raise NewerFormat("store.index_newer", found=error.found) from error
@@ -867,6 +883,15 @@ class Store:
                 self._remember_index(data, self._folder.stat(INDEX))
         finally:
             self._index_lock.release()
+
+    def _follow_changes(self, entries: IndexEntries, signature: Signature | None) -> None:
+        """Bring the kept summaries in line with an edit of the index this store made."""
+        for session_id in entries.changed:
+            if session_id in entries:
+                self._listed[session_id] = indexed_summary(session_id, entries[session_id])
+            else:
+                self._listed.pop(session_id, None)
+        self._listed_signature, self._ordered = signature, None
 
     def _follow_index(self, before: dict[str, Any], after: dict[str, Any], signature: Signature | None) -> None:
         """Bring the kept summaries in line with an edit of the index this store made (entries compared by identity)."""
@@ -991,7 +1016,7 @@ class Store:
                 settled.append(session_id)
             if updates or dropped:
 
-                def change(sessions: dict[str, Any]) -> None:
+                def change(sessions: MutableMapping[str, Any]) -> None:
                     for session_id in dropped:
                         sessions.pop(session_id, None)
                     sessions.update(updates)
@@ -1006,7 +1031,7 @@ class Store:
     def _drop_entries(self, session_ids: list[str]) -> None:
         if any(session_id in self._entries() for session_id in session_ids):
 
-            def change(sessions: dict[str, Any]) -> None:
+            def change(sessions: MutableMapping[str, Any]) -> None:
                 for session_id in session_ids:
                     sessions.pop(session_id, None)
 
