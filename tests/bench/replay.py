@@ -103,10 +103,15 @@ def long_heartland(events: int) -> dict[str, Any]:
     return session.to_dict()
 
 
+def turn_of(state: Any) -> int:
+    return int(state.turn.number)
+
+
 def read_log(session: Session) -> None:
-    """What the log sheet does with "show all": every line's sentence and its turn, newest first."""
+    """What the log sheet does with "show all": every line's sentence and its turn, newest
+    first (the turn kept by the session, `state_fact`, as the screens read their rounds)."""
     for number in range(session.cursor, 0, -1):
-        f"{number}. {session.sentence(number)} · turn {session.state_at(number - 1).turn.number}"
+        f"{number}. {session.sentence(number)} · turn {session.state_fact(turn_of, number - 1)}"
 
 
 def long_games() -> None:
