@@ -3,6 +3,8 @@ the same as replaying the game would, also after an undo and a different event."
 
 from __future__ import annotations
 
+from typing import Any
+
 from app_helpers import app_screen, log_lines, memory_app, notice, table
 
 from companion import Session
@@ -28,6 +30,13 @@ def expected_lines(session: Session) -> list[str]:
             for number in range(session.cursor, 0, -1)]
 
 
+async def whole_log(screen: Any) -> list[str]:
+    """Open the log sheet and show all of it: its lines, newest first."""
+    await screen.tap("log")
+    await screen.tap("log-older")
+    return log_lines(screen)
+
+
 @table
 async def test_every_line_of_the_whole_log_has_its_round_also_after_an_undo_and_another_event() -> None:
     data = memory_app()
@@ -37,9 +46,7 @@ async def test_every_line_of_the_whole_log_has_its_round_also_after_an_undo_and_
     assert session.id is not None
     data.remember_screen(session.id)
     async with app_screen(data) as screen:
-        await screen.tap("log")
-        await screen.tap("log-older")
-        lines = log_lines(screen)
+        lines = await whole_log(screen)
         assert lines == expected_lines(session)
         assert lines[0] == "150. Bob ended the turn; Ann plays · round 25"
         await screen.tap("panel-close")
@@ -50,9 +57,7 @@ async def test_every_line_of_the_whole_log_has_its_round_also_after_an_undo_and_
         assert notice(screen)
         await screen.tap("record-anyway")  # round 26 comes one event sooner than before
         await screen.tap("move-fuel-1")
-        await screen.tap("log")
-        await screen.tap("log-older")
-        lines = log_lines(screen)
+        lines = await whole_log(screen)
         assert lines == expected_lines(session)
         assert lines[0] == "150. Ann moved 1 space with fuel · round 26"
         assert lines[1].startswith("149. Bob ended the turn; Ann plays") and lines[1].endswith(" · round 25")
@@ -67,9 +72,7 @@ async def test_the_transamerica_log_says_each_round_over_many_rounds() -> None:
     assert session.id is not None
     data.remember_screen(session.id)
     async with app_screen(data) as screen:
-        await screen.tap("log")
-        await screen.tap("log-older")
-        lines = log_lines(screen)
+        lines = await whole_log(screen)
         assert len(lines) == EVENTS
         assert all(line.startswith(f"{n}. Round {n} ended") and line.endswith(f" · round {n}")
                    for n, line in zip(range(EVENTS, 0, -1), lines, strict=True))

@@ -40,6 +40,7 @@ import sys
 import threading
 import time
 import zlib
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any, NamedTuple, Protocol
@@ -420,21 +421,21 @@ class DiskFolder:
             return None
         return (result.st_ino, result.st_size, result.st_mtime_ns, result.st_ctime_ns)
 
-    def scan(self, sub: str) -> list[Entry]:
-        entries: list[Entry] = []
+    def _file_stats(self, sub: str) -> Iterator[tuple[str, os.stat_result]]:
         try:
             iterator = os.scandir(self.path(sub))
         except FileNotFoundError:
-            return entries
+            return
         with iterator:
             for item in iterator:
                 try:
                     if item.is_file():
-                        result = item.stat()
-                        entries.append(Entry(item.name, result.st_mtime_ns / 1e9, result.st_size))
+                        yield item.name, item.stat()
                 except FileNotFoundError:  # removed while scanning
                     continue
-        return entries
+
+    def scan(self, sub: str) -> list[Entry]:
+        return [Entry(name, result.st_mtime_ns / 1e9, result.st_size) for name, result in self._file_stats(sub)]
 
     def names(self, sub: str) -> list[str]:
         try:
@@ -444,20 +445,8 @@ class DiskFolder:
             return []
 
     def signatures(self, sub: str) -> dict[str, Signature]:
-        found: dict[str, Signature] = {}
-        try:
-            iterator = os.scandir(self.path(sub))
-        except FileNotFoundError:
-            return found
-        with iterator:
-            for item in iterator:
-                try:
-                    if item.is_file():
-                        result = item.stat()
-                        found[item.name] = (result.st_ino, result.st_size, result.st_mtime_ns, result.st_ctime_ns)
-                except FileNotFoundError:  # removed while scanning
-                    continue
-        return found
+        return {name: (result.st_ino, result.st_size, result.st_mtime_ns, result.st_ctime_ns)
+                for name, result in self._file_stats(sub)}
 
     def remove(self, name: str) -> None:
         try:
