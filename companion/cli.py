@@ -133,6 +133,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(f"companion: {problem}; serving in a browser instead at {address.url}", flush=True)
     announce_shares(sharing, sys.stdout)
+
     def started() -> None:  # once the server is up (its imports done): the client is loading now
         warm()
         if shared_game is not None:

@@ -20,6 +20,7 @@ from companion.store import Store, default_data_dir
 
 log = logging.getLogger(__name__)
 WAKELOCK_TIMEOUT_S = 2
+M_MMAP_THRESHOLD = -3  # glibc's malloc.h
 
 
 def give_back_big_blocks() -> bool:
@@ -38,9 +39,6 @@ def give_back_big_blocks() -> bool:
         return bool(libc.mallopt(M_MMAP_THRESHOLD, 128 * 1024))
     except (OSError, AttributeError):  # not glibc (musl has no mallopt)
         return False
-
-
-M_MMAP_THRESHOLD = -3  # glibc's malloc.h
 
 
 def make_main(data: AppData, sharing: Sharing | None = None, language: str | None = None
