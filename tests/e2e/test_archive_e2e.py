@@ -24,7 +24,8 @@ def test_finish_a_game_open_its_chart_and_export(app: CompanionApp) -> None:
     see(ui, "Ann wins with 13 points")
 
     tap_icon(ui, "Back to all games")
-    ui.page.get_by_text("TransAmerica · Ann and Bob").first.click()
+    # A game's card is a button named by its words (title, status line, when last played).
+    ui.page.get_by_role("button", name=re.compile(r"^TransAmerica · Ann and Bob\s")).first.click()
     # The chart's caption, labels and legend read as one node: the words are looked for inside it.
     for words in ("Score over the game", "Start", "R1", "Ann: 13", "Bob: 0"):
         ui.wait_for_text(re.compile(rf"(^|\n){re.escape(words)}($|\n)"))
