@@ -159,6 +159,10 @@ def test_names_in_many_scripts_are_drawn_with_the_shipped_fonts(app: CompanionAp
     assert [url for url in ui.requests if not local(url, origin)] == []
     assert [line for line in ui.console if "Content Security Policy" in line] == []
     played.see(ui, f"1. {NAME}", f"2. {CJK_NAME}")
+    # A long name wraps: its row's buttons stay inside the phone's width.
+    for label in (f"Move {NAME} down", f"Remove {NAME}"):
+        box = ui.page.get_by_label(label, exact=True).bounding_box()
+        assert box is not None and box["x"] + box["width"] <= 412, (label, box)
     shot = ui.screenshot("web-door-names-in-many-scripts", settle_s=3)  # fonts are drawn once decoded
     assert shot.stat().st_size > 10_000
     assert re.search("Юлия", played.on_screen(ui))

@@ -122,8 +122,8 @@ def player_row(shell: Shell, players: list[str], seat: int, name: str) -> ft.Con
     key = w.slug(name)
     return ft.Row([
         ft.Container(width=14, height=14, border_radius=7, bgcolor=theme.seat_colour(seat, dark=shell.dark)),
-        w.text(f"{seat + 1}. {name}", 17, key=f"seat-{seat + 1}"),
-        ft.Container(expand=True),
+        # The name takes what the buttons leave and wraps: a long one never pushes them off screen.
+        ft.Container(w.text(f"{seat + 1}. {name}", 17, key=f"seat-{seat + 1}"), expand=True),
         w.icon_button(ft.Icons.ARROW_UPWARD, w.t(shell, "ui.new.up", name=name), lambda: moved(-1), key=f"up-{key}",
                       disabled=seat == 0),
         w.icon_button(ft.Icons.ARROW_DOWNWARD, w.t(shell, "ui.new.down", name=name), lambda: moved(1),
