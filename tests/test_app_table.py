@@ -4,6 +4,8 @@ stale screen records nothing, and the usual acts cost few taps."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from typing import Any
 
 import flet as ft
@@ -89,6 +91,23 @@ async def test_a_dropped_socket_keeps_the_game_the_sheet_and_the_wake_lock() -> 
         assert log_line(screen, 4) is None  # each tap recorded once
 
 
+@contextlib.asynccontextmanager
+async def two_tabs(data: AppData, session_id: str, hub: PubSubHub | None = None
+                   ) -> AsyncIterator[tuple[Screen, Screen]]:
+    """Two tabs on one game, closed afterwards. With `hub` they hear of each other's taps, as
+    the tabs of one server do; without it they do not (as at the instant both tap)."""
+    first, second = Screen(make_main(data), pubsub=hub), Screen(make_main(data), pubsub=hub)
+    try:
+        for tab in (first, second):
+            await tab.start()
+            if tab.exists(f"session-{session_id}"):  # else it reopened the game already
+                await tab.tap(f"session-{session_id}")
+        yield first, second
+    finally:
+        await first.close()
+        await second.close()
+
+
 @table
 async def test_a_phone_that_slept_through_another_tabs_tap_wakes_to_it() -> None:
     hub = PubSubHub(loop=asyncio.get_running_loop())
@@ -96,21 +115,13 @@ async def test_a_phone_that_slept_through_another_tabs_tap_wakes_to_it() -> None
     game = data.new("heartland", ["Ann", "Bob"], {})
     assert game.id is not None
     data.close_session(game.id)
-    first, second = Screen(make_main(data), pubsub=hub), Screen(make_main(data), pubsub=hub)
-    try:
-        for tab in (first, second):
-            await tab.start()
-            if tab.exists(f"session-{game.id}"):
-                await tab.tap(f"session-{game.id}")
+    async with two_tabs(data, game.id, hub) as (first, second):
         await second.drop()
         await first.tap("move-cash-2")
         await second.come_back()
         assert second.text_of("money-ann") == "$3" and second.text_of("last-act") == "Last: Ann moved 2 spaces for $2"
         await second.tap("discard")
         assert notice(second) is None and first.text_of("money-ann") == "$2"
-    finally:
-        await first.close()
-        await second.close()
 
 
 @table
@@ -130,24 +141,13 @@ async def test_a_restart_reopens_the_same_game_and_the_same_sheet_with_its_input
 # --- a stale screen ----------------------------------------------------------------------
 
 
-async def two_tabs(data: AppData, session_id: str) -> tuple[Screen, Screen]:
-    """Two tabs on one game that do not hear of each other's taps (as at the instant both tap)."""
-    first, second = Screen(make_main(data)), Screen(make_main(data))
-    for tab in (first, second):
-        await tab.start()
-        if tab.exists(f"session-{session_id}"):  # else it reopened the game already
-            await tab.tap(f"session-{session_id}")
-    return first, second
-
-
 @table
 async def test_apply_undo_and_redo_on_a_stale_screen_record_nothing_and_say_so() -> None:
     data = memory_app()
     game = data.new("heartland", ["Ann", "Bob"], {})
     assert game.id is not None
     data.close_session(game.id)
-    first, second = await two_tabs(data, game.id)
-    try:
+    async with two_tabs(data, game.id) as (first, second):
         shared = data.open(game.id)
 
         await first.tap("move-cash-2")
@@ -172,9 +172,6 @@ async def test_apply_undo_and_redo_on_a_stale_screen_record_nothing_and_say_so()
         await second.tap("undo")  # now drawn from the latest version: it acts
         assert notice(second) is None and [event["type"] for event in shared.events] == ["move"]
         data.close_session(game.id)
-    finally:
-        await first.close()
-        await second.close()
 
 
 @table
@@ -189,12 +186,7 @@ async def test_a_tap_sent_before_the_browser_showed_another_tabs_change_is_refus
     game.apply({"type": "move", "player": "Ann", "spaces": 1, "pay": "fuel"})
     game.apply({"type": "discard", "player": "Ann", "forced": False})
     data.close_session(game.id)
-    first, second = Screen(make_main(data), pubsub=hub), Screen(make_main(data), pubsub=hub)
-    try:
-        for tab in (first, second):
-            await tab.start()
-            if tab.exists(f"session-{game.id}"):
-                await tab.tap(f"session-{game.id}")
+    async with two_tabs(data, game.id, hub) as (first, second):
         assert second.session is not None
         answer = second.session.handle_invoke_method_results
         held: list[tuple[Any, ...]] = []
@@ -211,9 +203,6 @@ async def test_a_tap_sent_before_the_browser_showed_another_tabs_change_is_refus
         await second.tap("undo")
         assert notice(second) is None and shared.cursor == 0
         data.close_session(game.id)
-    finally:
-        await first.close()
-        await second.close()
 
 
 @table
@@ -222,8 +211,7 @@ async def test_a_stale_sheet_closes_with_nothing_recorded() -> None:
     game = data.new("transamerica", ["Ann", "Bob"], {})
     assert game.id is not None
     data.close_session(game.id)
-    first, second = await two_tabs(data, game.id)
-    try:
+    async with two_tabs(data, game.id) as (first, second):
         await second.tap("end-round")
         await second.tap("missing-bob-3")
         await first.tap("end-round")
@@ -233,9 +221,6 @@ async def test_a_stale_sheet_closes_with_nothing_recorded() -> None:
         assert notice(second) == STALE
         assert second.modal_barrier() is None
         assert second.text_of("points-bob") == "11"  # one round, Bob -2
-    finally:
-        await first.close()
-        await second.close()
 
 
 # --- tap budgets -------------------------------------------------------------------------
