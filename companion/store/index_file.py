@@ -20,7 +20,8 @@ import re
 from collections.abc import Callable, Iterator, MutableMapping
 from typing import Any, TypeVar
 
-from companion.store.storage import FORMAT, encode
+from companion.store.errors import DamagedFile, NewerFile
+from companion.store.storage import check_tables, encode
 
 T = TypeVar("T")
 SESSIONS_TABLE = "sessions"
@@ -70,12 +71,10 @@ def _scan_index(text: str, on_entry: Callable[[str, dict[str, Any], str], T]
             position = _after(text, position, ",")
     if text[position:].strip(" \t\r\n"):
         return None
-    for table in tables.values():
-        if not isinstance(table, dict) or not all(isinstance(doc, dict) for doc in table.values()):
-            return None
-    meta = tables.get("_meta", {}).get("1") or {}
-    if type(meta.get("format")) is not int or meta["format"] != FORMAT or meta.get("kind") != "index":
-        return None  # newer, damaged or of another kind: the general reading says which
+    try:  # the other tables as the general reading checks them (the entries were checked above)
+        check_tables({**tables, SESSIONS_TABLE: {}}, "index")
+    except (DamagedFile, NewerFile):
+        return None  # the general reading says what is wrong
     return entries, tables
 
 

@@ -102,7 +102,7 @@ def parse_file(raw: bytes, *, kind: str | None = None, plain: bool = False) -> P
     if not raw:
         raise DamagedFile("the file is empty")
     end = _document_end(raw)
-    data = _check_tables(_decode_json(raw[:end], plain), kind)
+    data = check_tables(_decode_json(raw[:end], plain), kind)
     records, torn = 0, False
     if end < len(raw):
         lines = raw[end + 1 :].split(b"\n")
@@ -141,7 +141,7 @@ def _decode_json(raw: bytes, plain: bool = False) -> Any:
         raise DamagedFile("it is nested too deeply to be a Companion file") from error
 
 
-def _check_tables(data: Any, kind: str | None) -> Data:
+def check_tables(data: Any, kind: str | None) -> Data:
     if not isinstance(data, dict):
         raise DamagedFile("it is not a set of tables")
     for name, table in data.items():
