@@ -156,16 +156,43 @@ class RecordingConnection(Connection):
         self.pubsubhub = PubSubHub()
         self.messages: list[RecordedMessage] = []
         self.crashes: list[str] = []
+        self.client_ids: set[int] = set()  # the controls the client was sent (see _follow_client)
         self.on_invoke_method: Callable[[Any], None] | None = None
         self._encode = configure_encode_object_for_msgpack(BaseControl)
 
     def send_message(self, message: Message) -> None:
         packed = msgpack.packb([message.action, message.body], default=self._encode)
         self.messages.append(RecordedMessage(message.action, message.body, time.perf_counter(), len(packed)))
+        self._follow_client(message, packed)
         if message.action == MessageAction.SESSION_CRASHED:
             self.crashes.append(getattr(message.body, "message", str(message.body)))
         elif message.action == MessageAction.INVOKE_METHOD and self.on_invoke_method is not None:
             self.on_invoke_method(message.body)
+
+
+    def _follow_client(self, message: Message, packed: bytes) -> None:
+        """Keep the ids of the controls the client was sent. The Flutter client drops a patch
+        addressed to a control it does not have, while the server goes on as if it had been
+        applied (seen as a frozen page in Chromium): such a patch is a failure here."""
+        if message.action == MessageAction.PATCH_CONTROL and self.client_ids:
+            target = message.body.id
+            if target not in self.client_ids:
+                self.crashes.append(f"A patch was sent to control #{target}, which the client was never sent: "
+                                    "the browser drops it and keeps showing what it had")
+        _collect_ids(msgpack.unpackb(packed, strict_map_key=False), self.client_ids)
+
+
+def _collect_ids(value: Any, found: set[int]) -> None:
+    """Every control id in an encoded message (controls are maps with an ``_i``)."""
+    if isinstance(value, dict):
+        control_id = value.get("_i")
+        if isinstance(control_id, int):
+            found.add(control_id)
+        for item in value.values():
+            _collect_ids(item, found)
+    elif isinstance(value, list):
+        for item in value:
+            _collect_ids(item, found)
 
 
 def _key_matches(control: BaseControl, key: Any) -> bool:
@@ -307,6 +334,7 @@ class Screen:
 
         session = Session(self.conn)
         self.session = session
+        self.conn.client_ids.add(session.page._i)
         session.apply_page_patch(
             {"route": self.initial_route, "width": self.width, "height": self.height, **self.page_props}
         )
@@ -724,6 +752,11 @@ class Screen:
         does not)."""
         covering = [d for d in self.dialogs if not isinstance(d, ft.SnackBar)]
         return covering[-1] if covering else None
+
+    def in_top_dialog(self, key: Any) -> bool:
+        """Whether the control is inside the top open dialog (a sheet shows it over the screen)."""
+        barrier = self.modal_barrier()
+        return barrier is not None and self._inside(self.find(key), barrier)
 
     @staticmethod
     def _inside(c: BaseControl, ancestor: BaseControl) -> bool:

@@ -116,7 +116,7 @@ async def test_zones_with_live_preview_and_refusals() -> None:
         assert screen.text_of("totals") == "Fox 0 · Snake 0"
         await screen.tap("add-zone")
         assert screen.text_of("panel-title") == "Add a prairie zone"
-        assert screen.modal_barrier() is screen.find("zone-panel")
+        assert screen.in_top_dialog("zone-panel")
         assert screen.text_of("zone-preview") == "Tied 0–0: nobody scores this zone."
         await screen.tap("zone-spaces-plus5")
         await screen.tap("zone-water-plus")

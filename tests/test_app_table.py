@@ -42,7 +42,7 @@ async def test_a_sheet_opens_over_the_page_and_closing_it_leaves_the_page_as_it_
     async with playing("transamerica", ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]) as screen:
         before = ids(screen, "body", "end-round", "row-fay", "points-fay")
         await screen.tap("end-round")
-        assert screen.modal_barrier() is screen.find("end-round-panel")
+        assert screen.in_top_dialog("end-round-panel")
         first = screen.find("missing-fay-plus")._i
         await screen.tap("missing-fay-plus")
         await screen.tap("missing-fay-plus")  # the same button, at the same place

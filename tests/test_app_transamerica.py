@@ -43,7 +43,7 @@ async def test_end_round_sheet_steppers_plus_two_and_connected_all() -> None:
     async with playing("transamerica", PLAYERS) as screen:
         await screen.tap("end-round")
         assert screen.text_of("panel-title") == "End of round 1"
-        assert screen.modal_barrier() is screen.find("end-round-panel")  # a sheet over the screen
+        assert screen.in_top_dialog("end-round-panel")  # a sheet over the screen
         assert screen.text_of("after-bob") == "13 to 13"
         assert screen.is_disabled("missing-bob-minus")
 

@@ -42,6 +42,15 @@ VIEWER_REFUSAL = i18n.t("ui.share.viewer")  # in English; a page says it in its 
 FOLLOW_DEVICE = -1
 SEEN_TIMEOUT_S = 3  # a browser that does not answer is taken to show the redraw after this
 
+# Every sheet is the same dialog to Flet, whatever it shows: the key names the slot, not the
+# sheet. Flet 1.0.5's `use_dialog` diffs a redrawn dialog against the one shown; when their
+# keys differ (Load -> Rules, Log -> Stop game) the diff replaces the whole dialog and sends
+# that patch to the *new* dialog's id, which the client was never sent: Flutter drops it,
+# the browser keeps the old sheet, and the server no longer knows the buttons on it
+# (flet/components/hooks/use_dialog.py with object_patch's `keys_match`). With one key, a
+# sheet that leads to another is patched in place, so the client always shows the open one.
+SHEET_SLOT = "sheet"
+
 
 @dataclass
 class UiState:
@@ -69,7 +78,10 @@ def Root(shell: Shell) -> ft.Control:
     drawn = (shell.session.id, shell.session.version) if shell.session is not None else None
     shell.drawn_version = drawn[1] if drawn is not None else None
     view = shell.build_screen(shell)
-    ft.use_dialog(shell.build_sheet(shell))
+    sheet = shell.build_sheet(shell)
+    if sheet is not None:
+        sheet.key = SHEET_SLOT  # one dialog slot, whichever sheet is in it(see widgets.SHEET_SLOT)
+    ft.use_dialog(sheet)
     ft.use_effect(lambda: shell.shown(drawn), [drawn])  # effects run once the patch is sent
     return view
 

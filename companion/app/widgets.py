@@ -405,10 +405,9 @@ def sheet(shell: Shell, title: str, body: list[ft.Control], *, key: str,
         title=ft.Text(title, size=18, weight=ft.FontWeight.BOLD, key="panel-title"),
         # The dialog scrolls its title and inputs itself and keeps the actions pinned; a
         # scrolling Column here would stretch every sheet to the full height of the page.
-        content=ft.Column(body, tight=True, spacing=8, width=width, key=f"{key}-body"),
+        content=ft.Column(body, tight=True, spacing=8, width=width, key=key),
         scrollable=True,
         actions=[ft.Column(bottom, spacing=4, width=width, tight=True)],
-        key=key,
         modal=True,  # a stray tap beside a half-filled sheet must not throw its inputs away
         inset_padding=ft.Padding.symmetric(horizontal=SHEET_INSET, vertical=16),
         title_padding=ft.Padding.only(left=SHEET_PADDING, right=SHEET_PADDING, top=16, bottom=4),
