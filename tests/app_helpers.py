@@ -122,3 +122,12 @@ async def refused(screen: Screen, key: str) -> str:
     assert why, f"tapping {key!r} showed no refusal"
     assert (last_act(screen), undo_tip(screen)) == before, f"tapping {key!r} recorded something"
     return why
+
+
+async def pick_count(screen: Screen, key: str, count: int) -> int:
+    """A count in a sheet: its chip when there is one, else typed in the field beside; the taps it took."""
+    if screen.exists(f"{key}-{count}"):
+        await screen.tap(f"{key}-{count}")
+    else:
+        await screen.type(f"{key}-typed", str(count))
+    return 1

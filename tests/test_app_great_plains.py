@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from app_helpers import last_act, log_line, notice, playing, redo_tip, refused, table, undo_tip
+from app_helpers import last_act, log_line, notice, pick_count, playing, redo_tip, refused, table, undo_tip
 from flet_harness import Screen
+
+from companion.app.widgets import is_filled
 
 PLAYERS = ["Léa", "Tom"]  # Léa plays Fox (the first player, by default)
 
@@ -18,17 +20,17 @@ async def place_tokens(screen: Screen, count: int) -> None:
         await screen.tap("place-token")
 
 
-async def add_zone(screen: Screen, spaces: int, water: int, fox: int, snake: int) -> None:
+async def add_zone(screen: Screen, spaces: int, water: int, fox: int, snake: int) -> int:
+    """Open the zone sheet, tap (or type) each count, save; the taps it took."""
+    taps = 1
     await screen.tap("add-zone")
-    for _ in range((spaces - 1) // 5):
-        await screen.tap("zone-spaces-plus5")
-    for _ in range((spaces - 1) % 5):
-        await screen.tap("zone-spaces-plus")
-    for key, count in (("zone-water-plus", water), ("zone-fox-plus", fox), ("zone-snake-plus", snake)):
-        for _ in range(count):
-            await screen.tap(key)
+    for key, count, default in (("zone-spaces", spaces, 1), ("zone-water", water, 0), ("zone-fox", fox, 0),
+                                ("zone-snake", snake, 0)):
+        if count != default:
+            taps += await pick_count(screen, key, count)
     await screen.tap("zone-save")
     assert notice(screen) is None, notice(screen)
+    return taps + 1
 
 
 @table
@@ -118,25 +120,25 @@ async def test_zones_with_live_preview_and_refusals() -> None:
         assert screen.text_of("panel-title") == "Add a prairie zone"
         assert screen.in_top_dialog("zone-panel")
         assert screen.text_of("zone-preview") == "Tied 0–0: nobody scores this zone."
-        await screen.tap("zone-spaces-plus5")
-        await screen.tap("zone-water-plus")
-        await screen.tap("zone-fox-plus")
+        await screen.tap("zone-spaces-6")
+        await screen.tap("zone-water-1")
+        await screen.tap("zone-fox-1")
         assert screen.text_of("zone-preview") == "Fox (Léa) scores 7."
-        await screen.tap("zone-snake-plus")
+        await screen.tap("zone-snake-1")
         assert screen.text_of("zone-preview") == "Tied 1–1: nobody scores this zone."
-        await screen.tap("zone-snake-plus")
+        await screen.tap("zone-snake-2")
         assert screen.text_of("zone-preview") == "Snake (Tom) scores 7."
-        await screen.tap("zone-snake-minus")
-        await screen.tap("zone-fox-plus")
-        await screen.tap("zone-fox-plus")
-        await screen.tap("zone-fox-plus")
-        await screen.tap("zone-fox-minus")
+        await screen.tap("zone-snake-1")
+        await screen.tap("zone-fox-3")
+        assert is_filled(screen.find("zone-fox-3"))  # the chosen count, filled
         assert screen.text_of("zone-preview") == "Fox (Léa) scores 7."
-        await screen.tap("zone-spaces-plus")
-        await screen.tap("zone-water-plus")
-        assert screen.text_of("zone-preview") == "Fox (Léa) scores 9."
-        await screen.tap("zone-spaces-minus")
-        await screen.tap("zone-water-minus")
+        await screen.type("zone-spaces-typed", "17")  # a zone beyond the chips, typed on the number pad
+        assert screen.text_of("zone-preview") == "Fox (Léa) scores 18."
+        await screen.type("zone-spaces-typed", "999")  # out of range: said, and not kept
+        assert screen.find("zone-spaces-typed").error == "From 1 to 200."
+        assert screen.text_of("zone-preview") == "Fox (Léa) scores 18."
+        await screen.tap("zone-spaces-6")  # a chip again: the field forgets what was typed
+        assert screen.find("zone-spaces-typed").value == "6" and screen.find("zone-spaces-typed").error is None
         await screen.tap("zone-save")
         assert not screen.exists("zone-panel")
         assert screen.text_of("zone-1") == "Zone 1: 6 spaces +1 water · 3–1 · Fox +7"
@@ -145,8 +147,8 @@ async def test_zones_with_live_preview_and_refusals() -> None:
         assert last_act(screen) == "Last: Zone 1: 6 spaces + 1 water, 3–1: Léa +7"
 
         await screen.tap("add-zone")
-        await screen.tap("zone-fox-plus")
-        await screen.tap("zone-snake-plus")
+        await screen.tap("zone-fox-1")
+        await screen.tap("zone-snake-1")
         assert await refused(screen, "zone-save") == "A zone of 1 space cannot hold 2 tokens."
         await screen.tap("panel-close")
         assert screen.exists("add-zone")
@@ -163,10 +165,15 @@ async def test_the_result_after_all_tokens_with_the_spirit_tie_break() -> None:
         await screen.tap("token-horse")  # Léa keeps a horse to the end
         await place_tokens(screen, 39)
         assert screen.text_of("subtitle") == "All tokens placed · scoring the prairies"
-        assert screen.text_of("tokens-left-fox") == "0" and screen.text_of("tokens-left-snake") == "0"
+        # Every token is down: the big number on each tribe is its points now, not "0 left".
+        assert screen.text_of("total-fox") == "0" and screen.text_of("total-snake") == "0"
+        assert not screen.exists("tokens-left-fox") and not screen.exists("tokens-left-snake")
         assert not screen.exists("place-token") and not screen.exists("use-horse-fox")
 
-        await add_zone(screen, 6, 1, 4, 2)
+        assert await add_zone(screen, 6, 1, 4, 2) <= 6  # the common zone: a tap a number, open and save
+        assert await add_zone(screen, 12, 3, 0, 6) <= 6  # the chips' largest
+        await screen.tap("undo")
+        assert screen.text_of("total-fox") == "7" and screen.text_of("total-snake") == "0"
         assert not screen.exists("winner")  # nobody has won while the table is still counting
         await add_zone(screen, 7, 0, 1, 3)
         assert screen.text_of("totals") == "Fox 7 · Snake 7"

@@ -300,13 +300,13 @@ async def test_buying_an_upgrade_with_truck_stops() -> None:
         assert screen.text_of("upgrade-buy") == "Buy for $0"
         assert await refused(screen, "upgrade-buy") == "Type the upgrade's name first; it is printed on the card."
         await screen.type("upgrade-name", "Refrigerated")
-        for key in ("upgrade-cost-plus5", "upgrade-cost-plus", "upgrade-cost-minus"):
-            await screen.tap(key)
-        assert screen.text_of("upgrade-cost-value") == "5"
+        await screen.tap("upgrade-cost-4")
+        await screen.type("upgrade-cost-typed", "5")  # a printed cost typed, as well as one tapped
+        assert screen.text_of("upgrade-buy") == "Buy for $5"
         assert screen.find("upgrade-name").value == "Refrigerated"  # the typed name survives the rebuilds
-        await screen.tap("upgrade-cost-plus")
+        await screen.tap("upgrade-cost-6")
         assert await refused(screen, "upgrade-buy") == "Ann has $5 and cannot pay $6 for Refrigerated."
-        await screen.tap("upgrade-cost-minus")
+        await screen.tap("upgrade-cost-5")
         await screen.tap("upgrade-buy")
         assert last_act(screen) == "Last: Ann bought the Refrigerated upgrade for $5"
         assert screen.text_of("money-ann") == "$0"
@@ -332,8 +332,7 @@ async def test_correct_money_from_either_card() -> None:
         assert "Ann has $5." in screen.text_of("adjust-panel")
         assert screen.text_of("adjust-save") == "Save: Ann +$0, now $5"
         assert await refused(screen, "adjust-save") == "A correction of $0 changes nothing."
-        await screen.tap("adjust-amount-plus5")
-        await screen.tap("adjust-amount-plus")
+        await screen.tap("adjust-6")
         assert screen.text_of("adjust-save") == "Save: Ann +$6, now $11"
         await screen.type("adjust-note", "bank payout missed")
         await screen.tap("adjust-save")
@@ -344,9 +343,10 @@ async def test_correct_money_from_either_card() -> None:
         # Another player's compact card opens the same sheet for them.
         await screen.tap("card-bob")
         assert screen.text_of("panel-title") == "Correct Bob's money"
-        for _ in range(5):
-            await screen.tap("adjust-amount-minus")
-        assert screen.is_disabled("adjust-amount-minus")  # never below $0
+        assert not screen.exists("adjust--6")  # no chip takes Bob below $0
+        await screen.type("adjust-typed", "-6")
+        assert screen.find("adjust-typed").error == "From -5 to 999."  # nor does a typed amount
+        await screen.type("adjust-typed", "-5")
         assert screen.text_of("adjust-save") == "Save: Bob -$5, now $0"
         await screen.tap("adjust-save")
         assert last_act(screen) == "Last: Bob -$5 (correction), now $0"
@@ -441,8 +441,7 @@ async def test_a_tie_with_equal_cargo_is_a_shared_victory() -> None:
         assert screen.text_of("target") == "Target $50 (rulebook) · leader Ann $5"
         for player in ("ann", "bob"):
             await screen.tap(f"adjust-{player}")
-            for _ in range(9):
-                await screen.tap("adjust-amount-plus5")
+            await screen.type("adjust-typed", "45")
             await screen.tap("adjust-save")
             assert screen.text_of(f"money-{player}") == "$50"
             await end_turn_anyway(screen)

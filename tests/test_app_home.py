@@ -22,9 +22,7 @@ def ids_by_game(data: AppData) -> dict[str, str]:
 
 async def finish_transamerica(screen: Screen, loser: str) -> None:
     await screen.tap("end-round")
-    await screen.tap(f"missing-{loser.lower()}-6")
-    for _ in range(7):
-        await screen.tap(f"missing-{loser.lower()}-plus")
+    await screen.type(f"missing-{loser.lower()}-typed", "13")
     await screen.tap("save-round")
 
 

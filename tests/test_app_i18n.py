@@ -19,6 +19,7 @@ from flet_harness import Screen
 
 from companion.app.data import AppData
 from companion.app.main import make_main
+from companion.app.widgets import is_filled
 
 NBSP = "\u00a0"
 
@@ -39,10 +40,8 @@ async def app_in(language: str | None, data: AppData | None = None) -> AsyncIter
 
 
 async def bob_misses_everything(screen: Screen) -> None:
-    """In the end-of-round sheet: Bob misses 13 segments (6, then counted up), which ends the game."""
-    await screen.tap("missing-bob-6")
-    for _ in range(7):
-        await screen.tap("missing-bob-plus")
+    """In the end-of-round sheet: Bob misses 13 segments (typed: the chips stop at 12), which ends the game."""
+    await screen.type("missing-bob-typed", "13")
 
 
 async def pick_language(screen: Screen, choice: str) -> None:
@@ -188,7 +187,7 @@ async def test_settings_switch_the_language_at_once_and_the_next_start_keeps_it(
         assert screen.text_of("language-device") == "As the device (English)"
         await screen.tap("language-es")
         assert screen.text_of("language-device") == "Como el dispositivo (English)"
-        assert isinstance(screen.find("language-es"), ft.FilledButton)
+        assert is_filled(screen.find("language-es"))
         await screen.tap("back")
         assert screen.text_of("new-game") == "+ Nueva partida"
     async with app_in(None, data) as screen:

@@ -7,6 +7,8 @@ import flet as ft
 from app_helpers import add_players, app_screen, memory_app, notice, start_game, table
 from flet_harness import Screen
 
+from companion.app.widgets import is_filled
+
 
 def seats(screen: Screen) -> list[str]:
     found = []
@@ -119,18 +121,21 @@ async def test_heartland_targets_show_their_value_for_the_player_count() -> None
 
 
 @table
-async def test_custom_target_stepper_and_the_variant_switches() -> None:
+async def test_a_custom_target_tapped_or_typed_and_the_variant_switches() -> None:
     async with app_screen() as screen:
         await screen.tap("new-game")
         await add_players(screen, ["Ann", "Bob"])
-        assert not screen.exists("custom-target")
+        assert not screen.exists("custom-target-typed")
         await screen.tap("target-custom")
-        assert screen.text_of("custom-target-value") == "40"
-        await screen.tap("custom-target-plus5")
-        await screen.tap("custom-target-plus")
-        await screen.tap("custom-target-minus")
-        await screen.tap("custom-target-minus")
+        assert is_filled(screen.find("custom-target-40"))
+        await screen.tap("custom-target-25")  # a round amount: one tap
+        assert screen.text_of("target-custom") == "Custom $25"
+        await screen.type("custom-target-typed", "44")  # any other: typed on the number pad
         assert screen.text_of("target-custom") == "Custom $44"
+        await screen.type("custom-target-typed", "0")
+        assert screen.find("custom-target-typed").error == "From 1 to 999."
+        assert screen.text_of("target-custom") == "Custom $44"  # not kept
+        await screen.type("custom-target-typed", "44")
         for name in ("short_haul", "alternate_routes", "truck_stops"):
             await screen.toggle(f"option-{name}", True)
         await screen.toggle("option-truck_stops", False)

@@ -146,9 +146,7 @@ async def test_a_finished_game_reopens_finished(tmp_path: Path) -> None:
     async with app_screen(reopen(tmp_path)) as screen:
         await start_game(screen, "transamerica", ["Ann", "Bob"])
         await screen.tap("end-round")
-        await screen.tap("missing-bob-6")
-        for _ in range(8):
-            await screen.tap("missing-bob-plus")
+        await screen.type("missing-bob-typed", "14")
         await screen.tap("save-round")
         before = view(screen)
     async with app_screen(reopen(tmp_path)) as screen:

@@ -15,6 +15,7 @@ from flet_harness import Screen, wait_for
 
 from companion.app.data import AppData
 from companion.app.main import make_main
+from companion.app.widgets import NOTICE_HEIGHT
 
 STALE = "This game changed on another screen; nothing was recorded."
 FOUR = ["Ann", "Bob", "Cy", "Dee"]
@@ -43,26 +44,30 @@ async def test_a_sheet_opens_over_the_page_and_closing_it_leaves_the_page_as_it_
         before = ids(screen, "body", "end-round", "row-fay", "points-fay")
         await screen.tap("end-round")
         assert screen.in_top_dialog("end-round-panel")
-        first = screen.find("missing-fay-plus")._i
-        await screen.tap("missing-fay-plus")
-        await screen.tap("missing-fay-plus")  # the same button, at the same place
-        assert screen.find("missing-fay-plus")._i == first
-        assert screen.text_of("missing-fay-value") == "2" and screen.text_of("missing-eve-value") == "0"
+        first = screen.find("missing-fay-2")._i
+        await screen.tap("missing-fay-2")
+        await screen.tap("missing-fay-2")  # the same button, at the same place, means the same
+        assert screen.find("missing-fay-2")._i == first
+        assert screen.find("missing-fay-typed").value == "2" and screen.find("missing-eve-typed").value == "0"
         await screen.tap("panel-close")
         assert screen.modal_barrier() is None
         assert ids(screen, "body", "end-round", "row-fay", "points-fay") == before
 
 
 @table
-async def test_a_notice_floats_and_pushes_nothing_and_the_refused_button_is_marked() -> None:
+async def test_a_notice_has_a_slot_of_its_own_and_the_refused_button_is_marked() -> None:
     async with playing("heartland", ["Ann", "Bob"]) as screen:
         await screen.tap("move-cash-2")
         tree = ids(screen, "body", "move-cash-1", "end-turn", "undo-strip")
         await screen.tap("move-cash-1")
         assert notice(screen) == "Ann has already moved this turn."
         assert ids(screen, "body", "move-cash-1", "end-turn", "undo-strip") == tree
-        slot = screen.find("notice-box")
-        assert slot.parent.bottom is not None and isinstance(slot.parent.parent, ft.Stack)  # over the body
+        # Between the body and End turn, always there and always as tall: it covers nothing and moves nothing.
+        slot = screen.find("notice-slot")
+        column = slot.parent.controls
+        assert column.index(slot) == column.index(screen.find("body")) + 1
+        assert column.index(screen.find("end-turn")) == column.index(slot) + 1
+        assert slot.height == NOTICE_HEIGHT
         assert screen.find("move-cash-1").icon == ft.Icons.ERROR_OUTLINE  # next to the finger
         assert screen.find("end-turn").icon is None
         await screen.tap("notice-close")
@@ -132,7 +137,7 @@ async def test_a_restart_reopens_the_same_game_and_the_same_sheet_with_its_input
         await screen.tap("missing-bob-4")
     async with app_screen(data) as screen:
         assert screen.text_of("panel-title") == "End of round 1"
-        assert screen.text_of("missing-bob-value") == "4"
+        assert screen.find("missing-bob-typed").value == "4"
         await screen.tap("missing-cy-2")
         await screen.tap("save-round")
         assert last_act(screen) == "Last: Round 1 ended: Ann connected all cities; Bob -4, Cy -2"
@@ -351,9 +356,7 @@ async def test_play_again_starts_a_new_game_with_the_same_players_and_options() 
     data = memory_app()
     async with playing("heartland", ["Ann", "Bob"], data, target="blog", switches=["short_haul"]) as screen:
         await screen.tap("adjust-ann")
-        await screen.tap("adjust-amount-plus5")
-        for _ in range(10):
-            await screen.tap("adjust-amount-plus5")
+        await screen.type("adjust-typed", "55")
         await screen.tap("adjust-save")
         await screen.tap("move-fuel-1")
         await screen.tap("discard")

@@ -9,6 +9,7 @@ import pytest
 from app_helpers import app_screen, last_act, memory_app, notice, playing, set_up, table
 
 from companion.app.screens import new_game
+from companion.app.widgets import is_filled
 
 AGAINST = " — recorded against the rule: "
 
@@ -22,7 +23,7 @@ async def test_record_anyway_is_one_more_tap_beside_the_reason_and_never_the_def
         assert (notice(screen) or "").startswith("Ann has not loaded, unloaded or discarded this turn")
         anyway = screen.find("record-anyway")
         assert screen.is_visible("record-anyway") and isinstance(anyway, ft.OutlinedButton)
-        assert anyway.parent is screen.find("notice").parent  # in the notice, next to its reason
+        assert anyway.parent is screen.find("notice").parent.parent  # in the notice's row, next to its reason
         assert last_act(screen) == "Last: Ann moved 1 space with fuel"  # nothing recorded yet
         await screen.tap("record-anyway")
         assert last_act(screen).startswith("Last: Ann ended the turn; Bob plays" + AGAINST)
@@ -110,9 +111,9 @@ async def test_great_plains_first_player_drawn_at_random_apart_from_the_fox(monk
     monkeypatch.setattr(new_game.random, "choice", lambda players: players[-1])  # the draw falls on Tom
     async with app_screen() as screen:
         await set_up(screen, "great_plains", ["Léa", "Tom"])
-        assert isinstance(screen.find("first-léa"), ft.FilledButton)  # the first listed, until drawn
+        assert is_filled(screen.find("first-léa"))  # the first listed, until drawn
         await screen.tap("first-random")
-        assert isinstance(screen.find("first-tom"), ft.FilledButton)
+        assert is_filled(screen.find("first-tom"))
         await screen.tap("start")
         assert screen.text_of("subtitle") == "Snake's turn (Tom) · cave"
         assert "Léa" in screen.text_of("tribe-fox")  # still the Fox

@@ -2,24 +2,21 @@
 
 from __future__ import annotations
 
-import flet as ft
-from app_helpers import last_act, log_lines, notice, playing, redo_tip, refused, table, undo_tip
+from app_helpers import last_act, log_lines, notice, pick_count, playing, redo_tip, refused, table, undo_tip
 from flet_harness import Screen
+
+from companion.app.widgets import is_filled
 
 PLAYERS = ["Ann", "Bob", "Eve"]
 
 
 async def end_round(screen: Screen, missing: dict[str, int]) -> int:
-    """Open the sheet, tap each player's missing count (counting up past 6), save; the taps it took."""
+    """Open the sheet, tap each player's missing count (typed past 12), save; the taps it took."""
     taps = 1
     await screen.tap("end-round")
     for player, count in missing.items():
         if count:
-            await screen.tap(f"missing-{player.lower()}-{min(count, 6)}")
-            taps += 1
-        for _ in range(count - 6):
-            await screen.tap(f"missing-{player.lower()}-plus")
-            taps += 1
+            taps += await pick_count(screen, f"missing-{player.lower()}", count)
     await screen.tap("save-round")
     assert notice(screen) is None, notice(screen)
     return taps + 1
@@ -39,19 +36,23 @@ async def test_the_countdown_before_any_round() -> None:
 
 
 @table
-async def test_end_round_sheet_steppers_plus_two_and_connected_all() -> None:
+async def test_end_round_sheet_chips_a_typed_count_and_connected_all() -> None:
     async with playing("transamerica", PLAYERS) as screen:
         await screen.tap("end-round")
         assert screen.text_of("panel-title") == "End of round 1"
         assert screen.in_top_dialog("end-round-panel")  # a sheet over the screen
         assert screen.text_of("after-bob") == "13 to 13"
-        assert screen.is_disabled("missing-bob-minus")
+        assert is_filled(screen.find("missing-bob-0"))  # nothing missing until told
 
         await screen.tap("missing-bob-3")  # one tap for the count (a hard segment counts 2)
-        assert isinstance(screen.find("missing-bob-3"), ft.FilledButton)
-        assert screen.text_of("missing-bob-value") == "3"
+        assert is_filled(screen.find("missing-bob-3"))
+        assert screen.find("missing-bob-typed").value == "3"
         assert screen.text_of("after-bob") == "13 to 10"
-        await screen.tap("missing-bob-minus")
+        await screen.tap("missing-bob-12")  # the chips reach 12
+        assert screen.text_of("after-bob") == "13 to 1"
+        await screen.type("missing-bob-typed", "14")  # further off still: typed on the number pad
+        assert screen.text_of("after-bob") == "13 to -1"
+        await screen.tap("missing-bob-2")
         assert screen.text_of("after-bob") == "13 to 11"
         await screen.tap("missing-ann-1")
         await screen.tap("missing-eve-4")
@@ -62,7 +63,7 @@ async def test_end_round_sheet_steppers_plus_two_and_connected_all() -> None:
         assert screen.exists("end-round-panel")  # the entries are kept to fix
 
         await screen.tap("missing-ann-0")
-        assert screen.text_of("missing-ann-value") == "0"
+        assert screen.find("missing-ann-typed").value == "0"
         assert screen.text_of("after-ann") == "13 to 13"
         await screen.tap("save-round")
         assert not screen.exists("end-round-panel")
@@ -80,12 +81,12 @@ async def test_end_round_sheet_steppers_plus_two_and_connected_all() -> None:
 async def test_closing_the_sheet_records_nothing_and_a_round_without_losses() -> None:
     async with playing("transamerica", PLAYERS) as screen:
         await screen.tap("end-round")
-        await screen.tap("missing-bob-plus")
+        await screen.tap("missing-bob-1")
         await screen.tap("panel-close")
         assert not screen.exists("end-round-panel")
         assert last_act(screen) == "Nothing recorded yet."
         await screen.tap("end-round")
-        assert screen.text_of("missing-bob-value") == "0"  # a fresh sheet
+        assert is_filled(screen.find("missing-bob-0"))  # a fresh sheet
         await screen.tap("save-round")
         assert last_act(screen) == (
             "Last: Round 1 ended: Ann, Bob and Eve connected all cities; nobody lost points")

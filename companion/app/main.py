@@ -76,6 +76,7 @@ def make_main(data: AppData, sharing: Sharing | None = None, language: str | Non
         page.on_connect = lambda _: reconnected(page, shell)
         page.on_disconnect = lambda _: shell.disconnected()
         page.on_platform_brightness_change = lambda _: shell.render()  # player colours have a shade per theme
+        page.on_resize = lambda _: shell.render()  # a window made wide lays the game out side by side
         if sharing is not None and guest is not None:
             follow_connection(page, sharing, guest)
         page.on_locale_change = lambda event: shell.device_locales(event.locales)

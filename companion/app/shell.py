@@ -470,12 +470,15 @@ class Shell:
             node = node.get(name) or {}
         return node.get(path[-1], default)
 
-    def draft_set(self, path: tuple[str, ...], value: Any) -> None:
-        """Set one input of the open sheet, e.g. ("missing", "Ann"), reading the live draft."""
+    def draft_set(self, path: tuple[str, ...], value: Any, *, quiet: bool = False) -> None:
+        """Set one input of the open sheet, e.g. ("missing", "Ann"), reading the live draft;
+        `quiet` for typing, where a redraw would fight the cursor."""
         node = self.ui.draft
         for name in path[:-1]:
             node = node.setdefault(name, {})
         node[path[-1]] = value
+        if quiet:
+            return
         self.ui.notice = self.ui.refused = self.ui.override = None
         self._remember_draft()
         self.render()

@@ -81,6 +81,9 @@ def theme(dark: bool) -> ft.Theme:
     colours = palette(dark)
     return ft.Theme(
         color_scheme_seed=SEED,
+        # The page is drawn in the palette's own background, not the seed's generated one
+        # (#F7FBF1 / #10140F), so the contrast computed here is the contrast on screen.
+        scaffold_bgcolor=colours.background,
         color_scheme=ft.ColorScheme(
             surface=colours.background,
             on_surface=colours.text,

@@ -26,6 +26,10 @@ QUIET = ft.Colors.ON_SURFACE_VARIANT
 ERROR_BG = ft.Colors.ERROR_CONTAINER
 INFO_BG = ft.Colors.SECONDARY_CONTAINER
 NOTICE_SLOT_HEIGHT = 60  # a sheet keeps this room for a refusal, so it never pushes its buttons
+NOTICE_HEIGHT = 72  # a screen's room for a refusal or warning: four lines, more scroll inside it
+STRIP_HEIGHT = 48  # the last act and Undo
+WIDE = 900  # from this width (a desktop window, a tablet) a game's parts stand side by side
+WIDE_CONTENT = 960  # the widest a screen of lists and forms grows: lines stay readable
 
 
 def player_colour(shell: Shell, players: Sequence[str], player: str) -> str:
@@ -60,8 +64,16 @@ def names(shell: Shell, items: Sequence[str]) -> str:
 
 
 def text(value: str, size: float = 16, *, bold: bool = False, colour: str | None = None,
-         key: str | None = None) -> ft.Text:
-    return ft.Text(value, size=size, weight=ft.FontWeight.BOLD if bold else None, color=colour, key=key)
+         key: str | None = None, expand: bool = False) -> ft.Text:
+    return ft.Text(value, size=size, weight=ft.FontWeight.BOLD if bold else None, color=colour, key=key,
+                   expand=expand or None)
+
+
+def one_line(words: str, size: float, *, bold: bool = False, colour: str | None = None,
+             key: str | None = None) -> ft.Text:
+    """A line that never wraps: a card or bar keeps its height whatever it says."""
+    return ft.Text(words, size=size, weight=ft.FontWeight.BOLD if bold else None, color=colour, key=key,
+                   max_lines=1, overflow=ft.TextOverflow.ELLIPSIS)
 
 
 def big_number(value: str, *, key: str | None = None) -> ft.Text:
@@ -96,13 +108,23 @@ def action(
             on_tap()
 
     marked = shell is not None and shell.ui.refused == key and shell.ui.notice is not None
+    muted = refusal is not None
+    filled = (primary or chosen) and not muted
+    if marked:
+        side: ft.BorderSide | None = ft.BorderSide(2, ft.Colors.ERROR)
+    elif muted:  # a button not for now: a faint outline, but words that read as well as any text
+        side = ft.BorderSide(1, ft.Colors.OUTLINE_VARIANT)
+    else:
+        side = ft.BorderSide(1, ft.Colors.PRIMARY) if filled else None
     style = ft.ButtonStyle(
         padding=ft.Padding.symmetric(horizontal=0 if compact else 12, vertical=8),
-        side=ft.BorderSide(2, ft.Colors.ERROR) if marked else None,
+        side=side,
+        color=QUIET if muted else (ft.Colors.ON_PRIMARY if filled else None),
+        bgcolor=ft.Colors.PRIMARY if filled else None,
     )
-    filled = (primary or chosen) and refusal is None
-    button_type = ft.FilledButton if filled else ft.OutlinedButton
-    return button_type(
+    # One kind of button whatever its state, filled by its style: a button that changed kind
+    # would be a new control, and a second tap at the same spot would reach one that is gone.
+    return ft.OutlinedButton(
         content=label,
         icon=ft.Icons.ERROR_OUTLINE if marked and not compact else (ft.Icons.CHECK if chosen and not compact else None),
         on_click=tapped,
@@ -111,7 +133,6 @@ def action(
         width=TARGET if compact else None,
         style=style,
         expand=expand or None,  # an explicit expand=False breaks layout inside a wrapping Row
-        opacity=0.5 if refusal is not None else 1.0,
         tooltip=refusal or describe,
     )
 
@@ -197,10 +218,11 @@ def top_bar(shell: Shell, title: str, subtitle: str | None = None, *, rules: str
     undo_label = t(shell, "ui.undo.what", sentence=undo) if undo else t(shell, "ui.undo.nothing")
     redo_label = t(shell, "ui.redo.what", sentence=redo) if redo else t(shell, "ui.redo.nothing")
     # One line, whatever the icons beside it leave: "TransAmerica" beside six icons on a phone.
+    # The subtitle too: wrapped ("Manche 2 · / Fatima / commence") it made the bar taller and moved the icons.
     heading: list[ft.Control] = [ft.Text(title, size=16, weight=ft.FontWeight.BOLD, max_lines=1,
                                          overflow=ft.TextOverflow.ELLIPSIS)]
     if subtitle:
-        heading.append(text(subtitle, 13, key="subtitle"))
+        heading.append(ft.Text(subtitle, size=13, key="subtitle", max_lines=1, overflow=ft.TextOverflow.ELLIPSIS))
     read_only = shell.read_only() is not None
     # A phone that joined follows this game only: no way back to the host's other games.
     back = None if shell.guest is not None else icon_button(ft.Icons.ARROW_BACK, t(shell, "ui.back_home"),
@@ -221,6 +243,7 @@ def top_bar(shell: Shell, title: str, subtitle: str | None = None, *, rules: str
             icon_button(ft.Icons.MENU, t(shell, "ui.log"), lambda: shell.open_panel("log"), key="log"),
         ),
         spacing=0,
+        height=TARGET,
         key="top-bar",
     )
 
@@ -239,45 +262,54 @@ def undo_strip(shell: Shell) -> ft.Control:
     session = shell.session
     assert session is not None
     if session.undo_sentence is None:
-        last: ft.Control = text(t(shell, "ui.log.nothing"), 13, colour=QUIET, key="last-act")
+        words, colour = t(shell, "ui.log.nothing"), QUIET
     else:
-        last = text(t(shell, "ui.log.last", sentence=session.undo_sentence), 13, key="last-act")
+        words, colour = t(shell, "ui.log.last", sentence=session.undo_sentence), None
+    last = ft.Text(words, size=13, color=colour, key="last-act", max_lines=2, overflow=ft.TextOverflow.ELLIPSIS)
+    # Always there and always this tall: appearing after the first act, or wrapping a long
+    # sentence, it pushed End turn up under the finger.
     undo = ft.TextButton(t(shell, "ui.undo"), on_click=lambda _: shell.undo(tapped="undo-last"), key="undo-last",
-                         height=TARGET, disabled=not session.can_undo, visible=session.can_undo)
-    return ft.Row([ft.Container(last, expand=True), undo], key="undo-strip",
-                  vertical_alignment=ft.CrossAxisAlignment.CENTER)
+                         height=TARGET, disabled=not session.can_undo)
+    return ft.Container(ft.Row([ft.Container(last, expand=True), undo],
+                               vertical_alignment=ft.CrossAxisAlignment.CENTER),
+                        height=STRIP_HEIGHT, key="undo-strip")
 
 
 def notice_box(shell: Shell, *, key: str = "notice") -> ft.Control:
-    """The last refusal or warning, dismissible. Always in the tree (hidden when empty), so
-    showing one patches a few properties and rebuilds nothing."""
-    shown = shell.ui.notice or ""
+    """The last refusal or warning, dismissible, in a slot of its own between the body and
+    the footer: always there and always this tall (empty when there is nothing to say), so a
+    notice covers nothing and moves nothing. A long one scrolls inside the slot. With a
+    sheet open the sheet says it in its own slot, and this one stays empty."""
+    shown = "" if shell.ui.panel else shell.ui.notice or ""
     is_error = shell.ui.notice_is_error
-    return ft.Container(
+    words = ft.Column([ft.Text(shown, key=key, size=14,
+                               color=ft.Colors.ON_ERROR_CONTAINER if is_error else ft.Colors.ON_SECONDARY_CONTAINER)],
+                      scroll=ft.ScrollMode.AUTO, expand=True, alignment=ft.MainAxisAlignment.CENTER)
+    box = ft.Container(
         ft.Row(
             [
                 ft.Icon(ft.Icons.ERROR_OUTLINE if is_error else ft.Icons.INFO_OUTLINE,
                         color=ft.Colors.ON_ERROR_CONTAINER if is_error else None),
-                ft.Text(shown, expand=True, key=key, size=15,
-                        color=ft.Colors.ON_ERROR_CONTAINER if is_error else ft.Colors.ON_SECONDARY_CONTAINER),
-                record_anyway(shell),
+                words,
+                *([] if shell.ui.panel else [record_anyway(shell)]),  # an open sheet offers it in its own slot
                 icon_button(ft.Icons.CLOSE, t(shell, "ui.dismiss"), shell.clear_notice, key=f"{key}-close"),
             ],
         ),
         bgcolor=ERROR_BG if is_error else INFO_BG,
         border_radius=8,
-        padding=ft.Padding.only(left=12, right=0, top=0, bottom=0),
+        padding=ft.Padding.only(left=12, right=0, top=4, bottom=4),
         visible=bool(shown),
-        shadow=ft.BoxShadow(blur_radius=6, color=ft.Colors.with_opacity(0.3, ft.Colors.BLACK)),
+        expand=True,
         key=f"{key}-box",
     )
+    return ft.Container(box, height=NOTICE_HEIGHT, key=f"{key}-slot")
 
 
 LOG_LINES = 100  # the newest lines shown at first; older ones on request
 LOG_BLOCK = 50  # lines per Text: Flet diffs a handful of controls instead of one per line
 
 
-def log_lines(shell: Shell, context: Callable[[int], str] | None = None) -> list[ft.Control]:
+def log_lines(shell: Shell, context: Callable[[int], str] | None = None, *, prefix: str = "log") -> list[ft.Control]:
     """The session's events as sentences, newest first, and the newest `LOG_LINES` until asked for more.
 
     One Text per block of `LOG_BLOCK` lines, a sentence a line: one Text per line made
@@ -297,9 +329,9 @@ def log_lines(shell: Shell, context: Callable[[int], str] | None = None) -> list
         for number in range(last, first - 1, -1):
             where = f" · {context(number)}" if context else ""
             lines.append(f"{number}. {session.sentence(number).text(shell.language)}{where}")
-        rows.append(ft.Text("\n".join(lines), size=15, key=f"log-block-{block}"))
+        rows.append(ft.Text("\n".join(lines), size=15, key=f"{prefix}-block-{block}"))
     if shown < total:
-        rows.append(ft.TextButton(t(shell, "ui.log.older", count=total - shown), key="log-older", height=TARGET,
+        rows.append(ft.TextButton(t(shell, "ui.log.older", count=total - shown), key=f"{prefix}-older", height=TARGET,
                                   on_click=lambda _: shell.set_draft(log_all=True)))
     if not rows:
         rows.append(text(t(shell, "ui.log.nothing"), 15))
@@ -409,6 +441,8 @@ def sheet(shell: Shell, title: str, body: list[ft.Control], *, key: str,
         scrollable=True,
         actions=[ft.Column(bottom, spacing=4, width=width, tight=True)],
         modal=True,  # a stray tap beside a half-filled sheet must not throw its inputs away
+        # Anchored at the top: a centred dialog moved every chip up when the sheet grew (a price tapped).
+        alignment=ft.Alignment.TOP_CENTER,
         inset_padding=ft.Padding.symmetric(horizontal=SHEET_INSET, vertical=16),
         title_padding=ft.Padding.only(left=SHEET_PADDING, right=SHEET_PADDING, top=16, bottom=4),
         content_padding=ft.Padding.symmetric(horizontal=SHEET_PADDING, vertical=4),
@@ -433,32 +467,80 @@ def chips(shell: Shell, values: Sequence[int], chosen: int | None, on_pick: Call
     return ft.Row(buttons, wrap=True, spacing=CHIP_SPACING, run_spacing=CHIP_SPACING, key=f"{key}-chips")
 
 
-def stepper(shell: Shell, label: str, path: tuple[str, ...], default: int, *, key: str, low: int = 0,
-            high: int = 99, steps: Sequence[int] = (1,)) -> ft.Control:
-    """A number of the open sheet's draft with - and + buttons (and +N steps, e.g. +5).
-    A tap reads the live draft, so quick taps before a redraw all count."""
-    value = int(shell.draft_get(path, default))
+def is_filled(button: ft.Control) -> bool:
+    """Whether a button made here is drawn filled (the main action, or the chosen value)."""
+    style = getattr(button, "style", None)
+    return style is not None and style.bgcolor == ft.Colors.PRIMARY
 
-    def change(delta: int) -> None:
-        current = int(shell.draft_get(path, default))
-        shell.draft_set(path, max(low, min(high, current + delta)))
 
-    buttons: list[ft.Control] = [
-        icon_button(ft.Icons.REMOVE, t(shell, "ui.minus_one", label=label), lambda: change(-1), key=f"{key}-minus",
-                    disabled=value <= low),
-        ft.Container(text(str(value), 24, bold=True, key=f"{key}-value"), width=44,
-                     alignment=ft.Alignment.CENTER),
-    ]
-    for step in steps:
-        buttons.append(
-            ft.OutlinedButton(
-                f"+{step}", key=f"{key}-plus{step}" if step != 1 else f"{key}-plus", disabled=value + step > high,
-                on_click=lambda _, step=step: change(step), height=BUTTON_HEIGHT, tooltip=t(shell, "ui.plus",
-                                                                                            label=label, step=step),
-                width=TARGET, style=ft.ButtonStyle(padding=ft.Padding.all(0)),
-            )
-        )
-    return ft.Row([ft.Text(label, size=16, expand=True), *buttons], key=key, spacing=4)
+def choice(label: str, chosen: bool, on_tap: Callable[[], None], *, key: str) -> ft.Control:
+    """One of a few options (a game, a target, a language): filled with a tick when chosen."""
+    return action(label, on_tap, key=key, chosen=chosen)
+
+
+def number_field(shell: Shell, label: str, path: tuple[str, ...], *, key: str, low: int, high: int,
+                 width: float = 96, on_number: Callable[[int], None] | None = None) -> ft.Control:
+    """A number typed on the phone's number pad, for what the chips beside it do not reach.
+
+    Each keystroke is kept and the sheet drawn again, so what a button beside it would
+    record is always what the field shows. The field is drawn with exactly the text the
+    browser sent, so the redraw changes nothing in it and never moves the cursor. A value
+    out of `low`..`high` is not kept, and the field says which values it takes. `on_number`
+    keeps a typed number some other way than at `path`."""
+    typed_key = "/".join(path)
+    raw = shell.draft_get(("typed", typed_key), None)
+    value = shell.draft_get(path, None)
+    shown = str(raw) if raw is not None else (str(value) if isinstance(value, int) else "")
+
+    def typed(event: ft.Event[Any]) -> None:
+        text = str(event.control.value or "")
+        shell.draft_set(("typed", typed_key), text, quiet=True)
+        number = parse_number(text)
+        if number is not None and low <= number <= high:
+            if on_number is not None:
+                on_number(number)
+            else:
+                shell.draft_set(path, number, quiet=True)
+        shell.set_draft()
+
+    number = parse_number(shown)
+    wrong = shown.strip() not in ("", "-") and (number is None or not low <= number <= high)
+    return ft.TextField(label=label, value=shown, key=key, width=width, dense=True,
+                        keyboard_type=ft.KeyboardType.NUMBER,
+                        input_filter=ft.InputFilter(regex_string=r"^-?[0-9]{0,4}$" if low < 0 else r"^[0-9]{0,4}$"),
+                        error=t(shell, "ui.number.range", low=low, high=high) if wrong else None, on_change=typed)
+
+
+def pick_number(shell: Shell, path: tuple[str, ...], value: int) -> None:
+    """A chip tapped: its value, and the typed one beside it forgotten."""
+    typed = shell.ui.draft.get("typed")
+    if isinstance(typed, dict):
+        typed.pop("/".join(path), None)
+    shell.draft_set(path, value)
+
+
+def parse_number(raw: str) -> int | None:
+    text = raw.strip()
+    if not text or text == "-":
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return None
+
+
+def count_picker(shell: Shell, label: str, path: tuple[str, ...], values: Sequence[int], *, key: str, low: int,
+                 high: int, default: int | None = None, chip_label: Callable[[int], str] = str,
+                 describe: Callable[[int], str] | None = None, colour: str | None = None) -> ft.Control:
+    """A number of the open sheet's draft: one tap on a chip for the usual values, or typed
+    in the field beside the label for any other. The chips read the live draft."""
+    chosen = shell.draft_get(path, default)
+    heading = ft.Row([ft.Text(label, size=16, weight=ft.FontWeight.BOLD, color=colour, expand=True),
+                      number_field(shell, t(shell, "ui.number.other"), path, key=f"{key}-typed", low=low, high=high)],
+                     vertical_alignment=ft.CrossAxisAlignment.CENTER)
+    picker = chips(shell, values, chosen, functools.partial(pick_number, shell, path), key=key, label=chip_label,
+                   describe=describe)
+    return ft.Column([heading, picker], spacing=4, key=f"{key}-picker")
 
 
 def play_again(shell: Shell) -> ft.Control:
@@ -480,33 +562,64 @@ def details_button(shell: Shell) -> ft.Control | None:
                          on_click=lambda _: detail.open_detail(shell, session_id))
 
 
-def two_columns(left: list[ft.Control], right: list[ft.Control]) -> ft.Control:
-    """Side by side in a wide window (desktop, tablet, landscape); stacked on a phone."""
-    return ft.ResponsiveRow([
-        ft.Column(left, col={"xs": 12, "md": 6}, spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
-        ft.Column(right, col={"xs": 12, "md": 6}, spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
-    ], spacing=12, run_spacing=10)
+def is_wide(shell: Shell) -> bool:
+    """A desktop window or a tablet: wide enough for a game's parts side by side."""
+    return float(shell.page.width or 0) >= WIDE
 
 
 def screen(shell: Shell, header: list[ft.Control], body: list[ft.Control],
-           footer: list[ft.Control] | None = None, *, key: str) -> ft.Control:
-    """Header fixed on top, scrolling body, optional footer within thumb reach. A notice
-    floats over the bottom of the body, just above the footer: it covers, never pushes.
-    `key` names the screen, so redrawing the same screen diffs it in place."""
-    # A phone that only follows the game sees every button muted; its taps would record nothing.
-    muted = shell.read_only() is not None
-    scrolling = ft.Column(body, scroll=ft.ScrollMode.AUTO, expand=True, spacing=10, key="body",
-                          horizontal_alignment=ft.CrossAxisAlignment.STRETCH, disabled=muted)
-    floating = ft.Container(None if shell.ui.panel else notice_box(shell), left=0, right=0, bottom=4)
-    parts: list[ft.Control] = [*header, *present(guest_banner(shell)),
-                               ft.Stack([scrolling, floating], expand=True, key="body-stack")]
+           footer: list[ft.Control] | None = None, *, key: str, beside: list[ft.Control] | None = None,
+           log: Callable[[int], str] | None = None) -> ft.Control:
+    """Header fixed on top, scrolling body, a slot for notices, and the footer within thumb
+    reach. `key` names the screen, so redrawing the same screen diffs it in place.
+
+    A game's screen passes `beside` (its actions): on a phone they follow the body in one
+    scrolling column; in a wide window the body (the players), the actions with the notice
+    and footer under them, and the log (`log` gives each line its round) stand side by side."""
+    muted = shell.read_only() is not None  # a phone that only follows sees every button muted
+    ends = footer_of(footer or [], muted)
+    banner = present(guest_banner(shell))
+    if beside is not None and is_wide(shell):
+        middle = ft.Column([scrolling(beside, key="beside", muted=muted), notice_box(shell), *ends], expand=3,
+                           spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+        columns = ft.Row([ft.Column([scrolling(body, key="body", muted=muted)], expand=3), middle,
+                          log_pane(shell, log)], expand=True, spacing=16,
+                         vertical_alignment=ft.CrossAxisAlignment.STRETCH, key="columns")
+        parts: list[ft.Control] = [*header, *banner, columns]
+        return frame(shell, parts, key, full_width=True)
+    parts = [*header, *banner, scrolling([*body, *(beside or [])], key="body", muted=muted), notice_box(shell),
+             *ends]
+    return frame(shell, parts, key)
+
+
+def scrolling(controls: list[ft.Control], *, key: str, muted: bool = False) -> ft.Control:
+    return ft.Column(controls, scroll=ft.ScrollMode.AUTO, expand=True, spacing=10, key=key,
+                     horizontal_alignment=ft.CrossAxisAlignment.STRETCH, disabled=muted)
+
+
+def footer_of(footer: list[ft.Control], muted: bool) -> list[ft.Control]:
     if footer and muted:
-        parts.append(ft.Column(footer, spacing=8, disabled=True, opacity=0.5, key="footer",
-                               horizontal_alignment=ft.CrossAxisAlignment.STRETCH))
-    elif footer:
-        parts.extend(footer)
+        return [ft.Column(footer, spacing=8, disabled=True, opacity=0.5, key="footer",
+                          horizontal_alignment=ft.CrossAxisAlignment.STRETCH)]
+    return footer
+
+
+def frame(shell: Shell, parts: list[ft.Control], key: str, *, full_width: bool = False) -> ft.Control:
+    """The screen's column on the page; in a wide window a screen of lists and forms keeps a
+    readable width in the middle instead of stretching its lines across it."""
     column = ft.Column(parts, expand=True, spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
-    return ft.SafeArea(ft.Container(column, padding=8, expand=True), expand=True, key=key)
+    if full_width or not is_wide(shell):
+        return ft.SafeArea(ft.Container(column, padding=8, expand=True), expand=True, key=key)
+    centred = ft.Row([ft.Container(column, padding=8, width=WIDE_CONTENT)], alignment=ft.MainAxisAlignment.CENTER,
+                     vertical_alignment=ft.CrossAxisAlignment.STRETCH, expand=True)
+    return ft.SafeArea(centred, expand=True, key=key)
+
+
+def log_pane(shell: Shell, context: Callable[[int], str] | None) -> ft.Control:
+    """The log beside the game in a wide window, newest first (the sheet stays for Stop game)."""
+    lines = log_lines(shell, context, prefix="pane")
+    return ft.Column([text(t(shell, "ui.log"), 15, bold=True), *lines], scroll=ft.ScrollMode.AUTO, expand=2,
+                     spacing=6, key="log-pane")
 
 
 def present(*controls: ft.Control | None) -> list[ft.Control]:

@@ -12,7 +12,7 @@ rules check, the durable save of the event, rebuilding the screen, the diff and 
 msgpack encoding. Nothing goes over a network and no Flutter client draws anything.
 
 It plays whole turns (move, open the sheet, load or unload, end the turn) plus undo, redo,
-a refused tap, the correction sheet's stepper, opening the log (newest 100 lines) and
+a refused tap, the correction sheet's amount chips, opening the log (newest 100 lines) and
 showing all its 300+ lines, and prints per tap kind: count, median, p95, max and bytes sent,
 then the median over all taps and the kinds whose median is over the goal (<= 16 ms median),
 and the bytes sent to the page per tap over all taps (median, p95; goal <= 10 KB median):
@@ -103,7 +103,7 @@ async def play(screen: Screen, turns: int) -> dict[str, list[Dispatch]]:
             await tap("discard (record)", "discard")
         if turn % 4 == 0:
             await tap("open correction sheet", "adjust-" + current(screen).lower())
-            await tap("stepper +1 in a sheet", "adjust-amount-plus")
+            await tap("amount chip in a sheet", "adjust-1")
             await tap("close sheet", "panel-close")
             await tap("open log (newest 100)", "log")
             await tap("log: show all 300+", "log-older")

@@ -9,6 +9,7 @@ import flet as ft
 from companion.app import theme
 from companion.app import widgets as w
 from companion.app.ties import tie_lines
+from companion.app.widgets import one_line
 from companion.i18n import t
 from companion.rules.great_plains import CAVES, SPIRITS, TOKENS, GreatPlainsState, Zone, standings
 
@@ -17,6 +18,11 @@ if TYPE_CHECKING:
 
 TITLE = "Great Plains"
 TRIBE_SEATS = {"fox": 4, "snake": 1}  # orange and blue among the player colours
+ZONE_SPACES = tuple(range(1, 13))
+ZONE_WATER = tuple(range(0, 4))
+ZONE_TOKENS = tuple(range(0, 7))
+MAX_SPACES = 200  # the board is 7 tiles; typed
+MAX_WATER = 50
 
 
 def name(kind: str, language: str) -> str:
@@ -49,11 +55,11 @@ def build(shell: Shell) -> ft.Control:
     session = shell.session
     assert session is not None
     state: GreatPlainsState = session.state
-    left: list[ft.Control] = [ft.Row([tribe_panel(shell, state, player) for player in state.players],
-                                     vertical_alignment=ft.CrossAxisAlignment.START)]
+    body: list[ft.Control] = [ft.Row([tribe_panel(shell, state, player) for player in state.players],
+                                     vertical_alignment=ft.CrossAxisAlignment.STRETCH, key="tribes")]
+    beside: list[ft.Control] = [scoring(shell, state)]
     if not state.over and not state.scoring:
-        left.append(turn_actions(shell, state))
-    body: list[ft.Control] = [w.two_columns(left, [scoring(shell, state)])]
+        beside.insert(0, turn_actions(shell, state))
     place = "end" if state.over else ("scoring" if state.scoring else "game")
     header = [w.top_bar(shell, TITLE, subtitle(state, shell.language), rules=place)]
     footer: list[ft.Control] = [w.undo_strip(shell)]
@@ -63,7 +69,7 @@ def build(shell: Shell) -> ft.Control:
         footer.insert(0, w.event_button(shell, w.t(shell, "ui.great_plains.scoring_done"), {"type": "scoring_done"},
                                         key="scoring-done",
                                         primary=True))
-    return w.screen(shell, header, body, footer, key=f"game-{session.id}")
+    return w.screen(shell, header, body, footer, key=f"game-{session.id}", beside=beside)
 
 
 def sheet(shell: Shell) -> ft.DialogControl | None:
@@ -87,29 +93,36 @@ def tribe_panel(shell: Shell, state: GreatPlainsState, player: str) -> ft.Contro
     key = tribe
     current = player == state.current_player
     held = state.spirits_of(player)
+    # Both panels hold the same lines, each of one line, and a spirit is a button in both
+    # (the other player's says why not when tapped): the turn passing moves nothing.
     spirit_buttons: list[ft.Control] = []
     for spirit in SPIRITS:
         event = {"type": "use_spirit", "player": player, "spirit": spirit}
         spirit_name = name(spirit, shell.language)
         if current and held[spirit]:
-            label = w.t(shell, "ui.great_plains.use", spirit=spirit_name, count=held[spirit])
-            spirit_buttons.append(w.event_button(shell, label, event, key=f"use-{spirit}-{key}"))
+            label, button_key = w.t(shell, "ui.great_plains.use", spirit=spirit_name, count=held[spirit]), "use"
         else:
-            label = w.t(shell, "ui.great_plains.held", spirit=spirit_name, count=held[spirit])
-            spirit_buttons.append(w.text(label, 15, key=f"spirit-{spirit}-{key}"))
+            label, button_key = w.t(shell, "ui.great_plains.held", spirit=spirit_name, count=held[spirit]), "spirit"
+        spirit_buttons.append(w.event_button(shell, label, event, key=f"{button_key}-{spirit}-{key}"))
     tribe_name = name(tribe, shell.language)
+    points = w.t(shell, "ui.points", count=state.points_of(player))
+    if state.scoring or state.over:  # counting the prairies: the points are what matters now
+        big, small, big_key = str(state.points_of(player)), points, f"total-{key}"
+    else:
+        big, big_key = str(TOKENS - state.tokens[seat]), f"tokens-left-{key}"
+        small = w.t(shell, "ui.great_plains.tokens_left", placed=state.tokens[seat], total=TOKENS)
     return ft.Container(
         ft.Column([
-            w.text(w.t(shell, "ui.great_plains.playing", tribe=tribe_name) if current else tribe_name, 18,
-                   bold=True, colour=colour),
-            w.text(player, 16),
-            w.big_number(str(TOKENS - state.tokens[seat]), key=f"tokens-left-{key}"),
-            w.text(w.t(shell, "ui.great_plains.tokens_left", placed=state.tokens[seat], total=TOKENS), 13),
-            w.text(w.t(shell, "ui.great_plains.caves", placed=state.caves[seat], total=CAVES), 14,
-                   key=f"caves-{key}"),
-            w.text(w.t(shell, "ui.points", count=state.points_of(player)), 16, bold=True, key=f"points-{key}"),
+            one_line(w.t(shell, "ui.great_plains.playing", tribe=tribe_name) if current else tribe_name, 18,
+                     bold=True, colour=colour),
+            one_line(player, 16),
+            w.big_number(big, key=big_key),
+            one_line(small, 13),
+            one_line(w.t(shell, "ui.great_plains.caves", placed=state.caves[seat], total=CAVES), 14,
+                     key=f"caves-{key}"),
+            one_line(points, 16, bold=True, key=f"points-{key}"),
             *spirit_buttons,
-        ], spacing=2),
+        ], spacing=2, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
         border=ft.Border.all(3 if current else 1, colour), border_radius=12, padding=10, expand=True,
         key=f"tribe-{key}",
     )
@@ -193,15 +206,18 @@ def zone_panel(shell: Shell, state: GreatPlainsState) -> ft.DialogControl:
     draft = shell.ui.draft
     spaces, water = int(draft.get("spaces", 1)), int(draft.get("water", 0))
     tokens: dict[str, int] = dict(draft.get("tokens") or {})
+    # One tap a number for the common zone (chips), any other typed: at most 6 taps in all.
     rows: list[ft.Control] = [
-        w.stepper(shell, w.t(shell, "ui.great_plains.spaces"), ("spaces",), 1, key="zone-spaces", low=1, high=200,
-                  steps=(1, 5)),
-        w.stepper(shell, w.t(shell, "ui.great_plains.water"), ("water",), 0, key="zone-water", high=50),
+        w.count_picker(shell, w.t(shell, "ui.great_plains.spaces"), ("spaces",), ZONE_SPACES, key="zone-spaces",
+                       low=1, high=MAX_SPACES, default=1),
+        w.count_picker(shell, w.t(shell, "ui.great_plains.water"), ("water",), ZONE_WATER, key="zone-water", low=0,
+                       high=MAX_WATER, default=0),
     ]
     for player in state.players:
         tribe = state.tribe(player)
-        rows.append(w.stepper(shell, w.t(shell, "ui.great_plains.tribe_tokens", tribe=name(tribe, shell.language)),
-                              ("tokens", player), 0, key=f"zone-{tribe}", high=TOKENS))
+        rows.append(w.count_picker(shell, w.t(shell, "ui.great_plains.tribe_tokens", tribe=name(tribe, shell.language)),
+                                   ("tokens", player), ZONE_TOKENS, key=f"zone-{tribe}", low=0, high=TOKENS, default=0,
+                                   colour=tribe_colour(shell, tribe)))
     counts = tuple(tokens.get(player, 0) for player in state.players)
     preview = Zone(spaces, water, counts)
     if preview.winner_seat is None:

@@ -10,6 +10,7 @@ import flet as ft
 
 from companion.app import widgets as w
 from companion.app.ties import ordinal, tie_lines
+from companion.app.widgets import one_line
 from companion.i18n import money, t
 from companion.messages import term
 from companion.rules.heartland import (
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
     from companion.app.shell import Shell
 
 TITLE = "Heartland"
+TARGET_BAR_HEIGHT = 48  # the target bar and the final-round banner that takes its place
 
 
 def subtitle(state: HeartlandState, language: str = "en") -> str:
@@ -61,13 +63,16 @@ def build(shell: Shell) -> ft.Control:
     if state.over:  # only the result: no target bar, no actions
         body: list[ft.Control] = [end_screen(shell, state)]
         footer = w.present(w.play_again(shell), w.details_button(shell), w.undo_strip(shell))
-        return w.screen(shell, header, body, footer, key=f"game-{session.id}")
-    body = [target_bar(shell, state), w.two_columns(player_cards(shell, state), [turn_actions(shell, state)])]
+        return w.screen(shell, header, body, footer, key=f"game-{session.id}", beside=[], log=log_context(shell))
+    body = [target_bar(shell, state), *player_cards(shell, state)]
     footer = [end_turn_button(shell, state), w.undo_strip(shell)]
-    return w.screen(shell, header, body, footer, key=f"game-{session.id}")
+    return w.screen(shell, header, body, footer, key=f"game-{session.id}", beside=[turn_actions(shell, state)],
+                    log=log_context(shell))
 
 
 def target_bar(shell: Shell, state: HeartlandState) -> ft.Control:
+    """The target and the leader, and in the final round a banner in the same place and size:
+    the round's start never pushes the players and the actions down."""
     target = w.money(shell, state.target)
     if state.final_round and not state.over:
         still = w.names(shell, state.final_round_players)
@@ -75,19 +80,21 @@ def target_bar(shell: Shell, state: HeartlandState) -> ft.Control:
             "ui.heartland.final_round.many")
         return ft.Container(
             ft.Column([
-                w.text(w.t(shell, message_id, players=still), 18, bold=True, key="final-round"),
-                w.text(w.t(shell, "ui.heartland.reached", player=state.triggered_by, target=target), 14),
-            ], spacing=2),
-            border=ft.Border.all(2, ft.Colors.PRIMARY), padding=10, border_radius=8,
+                one_line(w.t(shell, message_id, players=still), 16, bold=True, key="final-round"),
+                one_line(w.t(shell, "ui.heartland.reached", player=state.triggered_by, target=target), 13),
+            ], spacing=0, alignment=ft.MainAxisAlignment.CENTER),
+            border=ft.Border.all(2, ft.Colors.PRIMARY), padding=ft.Padding.symmetric(horizontal=10, vertical=2),
+            border_radius=8, height=TARGET_BAR_HEIGHT, key="target-bar",
         )
     leader = max(state.trucks, key=lambda truck: truck.money)
     source = w.t(shell, f"ui.heartland.source.{state.target_rule}")
     line = w.t(shell, "ui.heartland.target", target=target, source=source, player=leader.player,
                money=w.money(shell, leader.money))
-    return ft.Column([
-        w.text(line, 15, key="target"),
+    return ft.Container(ft.Column([
+        one_line(line, 15, key="target"),
         ft.ProgressBar(value=min(1.0, leader.money / state.target), height=8),
-    ], spacing=4)
+    ], spacing=6, alignment=ft.MainAxisAlignment.CENTER), height=TARGET_BAR_HEIGHT, key="target-bar")
+
 
 
 def cargo_text(shell: Shell, truck: Truck) -> str:
@@ -107,19 +114,22 @@ def player_cards(shell: Shell, state: HeartlandState) -> list[ft.Control]:
 def big_card(shell: Shell, state: HeartlandState, truck: Truck) -> ft.Control:
     colour = w.player_colour(shell, state.players, truck.player)
     key = w.slug(truck.player)
+    # Every line holds one line, so whoever plays, the card is as tall and nothing under it moves.
     lines: list[ft.Control] = [
         ft.Row([
-            ft.Column([w.text(truck.player, 20, bold=True, colour=colour),
-                       w.text(w.t(shell, "ui.heartland.playing_now"), 12)], spacing=0, expand=True),
+            ft.Column([one_line(truck.player, 20, bold=True, colour=colour),
+                       one_line(w.t(shell, "ui.heartland.playing_now"), 12)], spacing=0, expand=True),
             w.big_number(w.money(shell, truck.money), key=f"money-{key}"),
         ]),
-        w.text(cargo_text(shell, truck), 16, key=f"cargo-{key}"),
+        one_line(cargo_text(shell, truck), 16, key=f"cargo-{key}"),
         ft.Row([ft.ProgressBar(value=truck.cubes / state.capacity, expand=True, height=10, color=colour),
                 w.text(w.t(shell, "ui.heartland.capacity", cubes=truck.cubes, capacity=state.capacity), 14,
                        key=f"cubes-{key}")]),
     ]
-    if truck.upgrade:
-        lines.append(w.text(w.t(shell, "ui.heartland.upgrade", name=truck.upgrade), 14))
+    if state.truck_stops:
+        upgrade = (w.t(shell, "ui.heartland.upgrade", name=truck.upgrade) if truck.upgrade
+                   else w.t(shell, "ui.heartland.no_upgrade"))
+        lines.append(one_line(upgrade, 14))
     lines.append(ft.Row([
         ft.TextButton(w.t(shell, "ui.heartland.correct_money"), on_click=lambda _: shell.open_panel("adjust",
                                                                                                     player=truck.player),
@@ -140,8 +150,8 @@ def small_card(shell: Shell, state: HeartlandState, truck: Truck) -> ft.Control:
         details += f" · {truck.upgrade}"
     return ft.Container(
         ft.Row([
-            ft.Column([w.text(truck.player, 16, bold=True, colour=colour), w.text(details, 13, key=f"cargo-{key}")],
-                      spacing=0, expand=True),
+            ft.Column([one_line(truck.player, 16, bold=True, colour=colour),
+                       one_line(details, 13, key=f"cargo-{key}")], spacing=0, expand=True),
             w.big_number(w.money(shell, truck.money), key=f"money-{key}"),
         ]),
         border=ft.Border.all(1, colour), border_radius=10, padding=ft.Padding.symmetric(horizontal=12, vertical=6),
@@ -288,9 +298,11 @@ def unload_panel(shell: Shell, state: HeartlandState) -> ft.DialogControl:
     carried = [good for good in GOODS if truck.carried(good)]
     suggestions = {good: last_price(shell, good) for good in carried}
     rows: list[ft.Control] = [
-        w.text(w.t(shell, "ui.heartland.price_hint"), 14),
-        w.chips(shell, range(1, MAX_PRICE + 1), chosen, lambda price: shell.set_draft(price=price), key="price",
-                label=functools.partial(w.money, shell),
+        ft.Row([w.text(w.t(shell, "ui.heartland.price_hint"), 14, expand=True),
+                w.number_field(shell, w.t(shell, "ui.heartland.price_typed"), ("price",), key="price-typed", low=1,
+                               high=MAX_TYPED_PRICE)], vertical_alignment=ft.CrossAxisAlignment.CENTER),
+        w.chips(shell, range(1, MAX_PRICE + 1), chosen, functools.partial(w.pick_number, shell, ("price",)),
+                key="price", label=functools.partial(w.money, shell),
                 describe=lambda price: w.t(shell, "ui.heartland.per_cube", price=w.money(shell, price)),
                 suggested=next((price for price in suggestions.values() if price), None) if chosen is None else None),
     ]
@@ -303,23 +315,29 @@ def unload_panel(shell: Shell, state: HeartlandState) -> ft.DialogControl:
             heading = w.t(shell, "ui.heartland.price" if chosen else "ui.heartland.price_last", good=name,
                           price=w.money(shell, price))
         rows.append(w.text(heading, 16, bold=True, key=f"price-{good}"))
-        buttons = []
-        for count in range(1, truck.carried(good) + 1):
-            if price:
-                event = {"type": "unload", "player": player, "good": good, "cubes": count, "price": price}
-                buttons.append(w.event_button(
-                    shell, w.t(shell, "ui.heartland.unload_count", count=count, earned=w.money(shell, count * price)),
-                    event, key=f"unload-{good}-{count}",
-                    after=functools.partial(shell.store.remember, f"heartland.price.{good}", price)))
-            else:
-                buttons.append(w.action(str(count), lambda: None, key=f"unload-{good}-{count}",
-                                        refusal=w.t(shell, "ui.heartland.tap_price_first", good=name), shell=shell))
+        buttons = [unload_count(shell, player, good, count, price) for count in range(1, truck.carried(good) + 1)]
         rows.append(ft.Row(buttons, wrap=True, spacing=w.CHIP_SPACING, run_spacing=w.CHIP_SPACING))
     return w.sheet(shell, w.t(shell, "ui.heartland.unload_title", player=player), rows, key="unload-panel",
                    footer=[w.rules_button(shell, "unload", key="rules-unload")])
 
 
+def unload_count(shell: Shell, player: str, good: str, count: int, price: int | None) -> ft.Control:
+    """Unload `count` cubes at the price shown, or at one typed since the sheet was drawn."""
+    key = f"unload-{good}-{count}"
+    if not price:
+        return w.action(str(count), lambda: None, key=key, shell=shell,
+                        refusal=w.t(shell, "ui.heartland.tap_price_first", good=good_name(shell, good)))
+
+    event = {"type": "unload", "player": player, "good": good, "cubes": count, "price": price}
+    return w.event_button(shell, w.t(shell, "ui.heartland.unload_count", count=count,
+                                     earned=w.money(shell, count * price)), event, key=key,
+                          after=functools.partial(shell.store.remember, f"heartland.price.{good}", price))
+
+
 CORRECTIONS = (*range(-10, 0), *range(1, 11))
+MAX_TYPED_PRICE = 99  # a printed price beyond the chips, typed
+MAX_CORRECTION = 999
+UPGRADE_COSTS = tuple(range(0, 11))  # printed on the Truck Stop cards, not in the rules: the usual few, one tap
 
 
 def adjust_panel(shell: Shell, state: HeartlandState) -> ft.DialogControl:
@@ -331,18 +349,17 @@ def adjust_panel(shell: Shell, state: HeartlandState) -> ft.DialogControl:
     note = draft.get("note", w.t(shell, "ui.heartland.correction"))
     rows: list[ft.Control] = [
         w.text(w.t(shell, "ui.heartland.adjust_hint", player=player, money=w.money(shell, held)), 14),
-        w.chips(shell, [value for value in CORRECTIONS if value >= -held], amount,
-                lambda value: shell.set_draft(amount=value), key="adjust",
-                label=lambda value: f"{value:+d}",
-                describe=lambda value: w.t(shell, "ui.heartland.adjust_amount", amount=f"{value:+d}")),
-        w.stepper(shell, w.t(shell, "ui.heartland.other_amount"), ("amount",), 0, key="adjust-amount", low=-held,
-                  high=99, steps=(1, 5)),
+        w.count_picker(shell, w.t(shell, "ui.heartland.amount"), ("amount",),
+                       [value for value in CORRECTIONS if value >= -held], key="adjust", low=-held,
+                       high=MAX_CORRECTION, default=0, chip_label=lambda value: f"{value:+d}",
+                       describe=lambda value: w.t(shell, "ui.heartland.adjust_amount", amount=f"{value:+d}")),
         ft.TextField(label=w.t(shell, "ui.heartland.why"), value=note, key="adjust-note", max_length=60,
                      on_change=lambda e: shell.set_draft(quiet=True, note=e.control.value)),
     ]
     event = {"type": "adjust", "player": player, "amount": amount, "note": note}
     change = ("+" if amount >= 0 else "") + w.money(shell, amount)
     label = w.t(shell, "ui.heartland.adjust_save", player=player, change=change, money=w.money(shell, held + amount))
+
     def record() -> None:
         shell.apply(dict(event, note=shell.ui.draft.get("note", note)), tapped="adjust-save")
 
@@ -352,6 +369,7 @@ def adjust_panel(shell: Shell, state: HeartlandState) -> ft.DialogControl:
 
 
 CARGO_CORRECTIONS = (-4, -3, -2, -1, 1, 2, 3, 4)
+MAX_CARGO_CORRECTION = 15  # a good has 15 cubes in the box
 
 
 def cargo_panel(shell: Shell, state: HeartlandState) -> ft.DialogControl:
@@ -366,8 +384,12 @@ def cargo_panel(shell: Shell, state: HeartlandState) -> ft.DialogControl:
                                          cargo=cargo_text(shell, truck), cubes=truck.cubes,
                                          capacity=state.capacity), 14)]
     for good in GOODS:
-        rows.append(w.text(w.t(shell, "ui.heartland.on_truck", good=good_name(shell, good),
-                               count=truck.carried(good)), 15, bold=True, key=f"carried-{good}"))
+        typed = w.number_field(shell, w.t(shell, "ui.number.other"), ("typed_cubes", good), key=f"cargo-{good}-typed",
+                               low=-MAX_CARGO_CORRECTION, high=MAX_CARGO_CORRECTION,
+                               on_number=functools.partial(type_cargo, shell, good))
+        rows.append(ft.Row([w.text(w.t(shell, "ui.heartland.on_truck", good=good_name(shell, good),
+                                       count=truck.carried(good)), 15, bold=True, key=f"carried-{good}", expand=True),
+                            typed], vertical_alignment=ft.CrossAxisAlignment.CENTER))
         values = [value for value in CARGO_CORRECTIONS if truck.carried(good) + value >= 0]
         rows.append(w.chips(shell, values, cubes if good == chosen_good else None,
                             functools.partial(pick_cargo, shell, good), key=f"cargo-{good}",
@@ -393,7 +415,22 @@ def cargo_panel(shell: Shell, state: HeartlandState) -> ft.DialogControl:
 
 
 def pick_cargo(shell: Shell, good: str, cubes: int) -> None:
+    forget_typed_cargo(shell, keep=None)  # the chip outranks what was typed beside any good
     shell.set_draft(good=good, cubes=cubes)
+
+
+def type_cargo(shell: Shell, good: str, cubes: int) -> None:
+    """A change typed beside a good: that good and count (the field draws the sheet again)."""
+    forget_typed_cargo(shell, keep=good)
+    shell.set_draft(quiet=True, good=good, cubes=cubes)
+
+
+def forget_typed_cargo(shell: Shell, keep: str | None) -> None:
+    typed = shell.ui.draft.get("typed")
+    if isinstance(typed, dict):
+        for good in GOODS:
+            if good != keep:
+                typed.pop(f"typed_cubes/{good}", None)
 
 
 def cargo_words(shell: Shell, good: str, cubes: int) -> str:
@@ -409,7 +446,8 @@ def upgrade_panel(shell: Shell, state: HeartlandState) -> ft.DialogControl:
         ft.TextField(label=w.t(shell, "ui.heartland.upgrade_name"), value=draft.get("name", ""), key="upgrade-name",
                      max_length=30,
                      on_change=lambda e: shell.set_draft(quiet=True, name=e.control.value)),
-        w.stepper(shell, w.t(shell, "ui.heartland.cost"), ("cost",), 0, key="upgrade-cost", high=99, steps=(1, 5)),
+        w.count_picker(shell, w.t(shell, "ui.heartland.cost"), ("cost",), UPGRADE_COSTS, key="upgrade-cost", low=0,
+                       high=MAX_TYPED_PRICE, default=0, chip_label=functools.partial(w.money, shell)),
     ]
 
     def buy() -> None:

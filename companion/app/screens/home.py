@@ -79,11 +79,7 @@ def lazy_screen(shell: Shell, header: list[ft.Control], items: list[ft.Control],
                 footer: list[ft.Control]) -> ft.Control:
     """`widgets.screen` with a `ListView` for a body: Flutter builds only the cards in view."""
     listed = ft.ListView(items, expand=True, spacing=10, key="body")
-    # With a sheet open, the sheet shows the notice in its own slot.
-    floating = ft.Container(None if shell.ui.panel else w.notice_box(shell), left=0, right=0, bottom=4)
-    column = ft.Column([*header, ft.Stack([listed, floating], expand=True, key="body-stack"), *footer],
-                       expand=True, spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
-    return ft.SafeArea(ft.Container(column, padding=8, expand=True), expand=True, key="home")
+    return w.frame(shell, [*header, listed, w.notice_box(shell), *footer], "home")
 
 
 def more(shell: Shell, left: int, setting: str, shown: int, key: str, words: tuple[str, str]) -> list[ft.Control]:

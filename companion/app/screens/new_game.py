@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +19,8 @@ if TYPE_CHECKING:
     from companion.app.shell import Shell
 
 HEARTLAND_SWITCHES = ("short_haul", "alternate_routes", "truck_stops")  # each labelled ui.new.heartland.<name>
+CUSTOM_TARGETS = (20, 25, 30, 35, 40, 45, 50, 60)  # a custom target is usually a round amount: one tap
+MAX_TARGET = 999
 
 
 def draft_of(shell: Shell) -> dict[str, Any]:
@@ -28,11 +31,6 @@ def draft_of(shell: Shell) -> dict[str, Any]:
     draft.setdefault("target", "rulebook")
     draft.setdefault("custom_target", 40)
     return draft
-
-
-def check(chosen: bool) -> ft.IconData | None:
-    """A tick on the chosen button, so the choice is not told by colour alone."""
-    return ft.Icons.CHECK if chosen else None
 
 
 def options_of(draft: dict[str, Any]) -> dict[str, Any]:
@@ -79,9 +77,7 @@ def game_picker(shell: Shell, draft: dict[str, Any]) -> ft.Control:
         players = (w.t(shell, "ui.new.players_exact", count=game.min_players) if game.min_players == game.max_players
                    else w.t(shell, "ui.new.players_range", low=game.min_players, high=game.max_players))
         label = f"{game.title} · {players}"
-        button_type = ft.FilledButton if chosen else ft.OutlinedButton
-        buttons.append(button_type(label, key=f"game-{game_id}", height=w.BUTTON_HEIGHT, icon=check(chosen),
-                                   on_click=lambda _, game_id=game_id: shell.set_draft(game=game_id)))
+        buttons.append(w.choice(label, chosen, functools.partial(shell.set_draft, game=game_id), key=f"game-{game_id}"))
     return ft.Column([w.text(w.t(shell, "ui.new.game"), 15, bold=True), *buttons], spacing=6)
 
 
@@ -172,19 +168,19 @@ def heartland_options(shell: Shell, draft: dict[str, Any]) -> list[ft.Control]:
     for rule in ("rulebook", "blog", "custom"):
         label = w.t(shell, f"ui.new.heartland.{rule}", value=value(rule))
         chosen = draft["target"] == rule
-        button_type = ft.FilledButton if chosen else ft.OutlinedButton
-        choices.append(button_type(label, key=f"target-{rule}", height=w.BUTTON_HEIGHT, icon=check(chosen),
-                                   on_click=lambda _, rule=rule: shell.set_draft(target=rule)))
+        choices.append(w.choice(label, chosen, functools.partial(shell.set_draft, target=rule), key=f"target-{rule}"))
     controls: list[ft.Control] = [w.text(w.t(shell, "ui.new.heartland.target"), 15, bold=True),
                                   ft.Row(choices, wrap=True)]
     if draft["target"] == "custom":
-        controls.append(w.stepper(shell, w.t(shell, "ui.new.heartland.custom_target"), ("custom_target",), 40,
-                                  key="custom-target", low=1,
-                                  high=999, steps=(1, 5)))
+        controls.append(w.count_picker(shell, w.t(shell, "ui.new.heartland.custom_target"), ("custom_target",),
+                                       CUSTOM_TARGETS, key="custom-target", low=1, high=MAX_TARGET, default=40,
+                                       chip_label=lambda value: w.money(shell, value)))
     for name in HEARTLAND_SWITCHES:
-        controls.append(ft.Switch(label=w.t(shell, f"ui.new.heartland.{name}"), value=bool(draft.get(name)),
-                                  key=f"option-{name}",
-                                  on_change=lambda e, name=name: shell.set_draft(**{name: bool(e.control.value)})))
+        # A row a finger can hit anywhere along, 48 px tall like every other target.
+        switch = ft.Switch(label=w.t(shell, f"ui.new.heartland.{name}"), value=bool(draft.get(name)),
+                           key=f"option-{name}",
+                           on_change=lambda e, name=name: shell.set_draft(**{name: bool(e.control.value)}))
+        controls.append(ft.Container(switch, height=w.TARGET, alignment=ft.Alignment.CENTER_LEFT))
     return controls
 
 
@@ -209,10 +205,7 @@ def player_choice(shell: Shell, draft: dict[str, Any], option: str, label_id: st
     current = draft.get(option) if draft.get(option) in players else players[0]
     buttons: list[ft.Control] = []
     for player in players:
-        chosen = player == current
-        button_type = ft.FilledButton if chosen else ft.OutlinedButton
-        buttons.append(button_type(w.t(shell, label_id, player=player), key=f"{option}-{w.slug(player)}",
-                                   icon=check(chosen),
-                                   height=w.BUTTON_HEIGHT,
-                                   on_click=lambda _, player=player: shell.set_draft(**{option: player})))
+        buttons.append(w.choice(w.t(shell, label_id, player=player), player == current,
+                                functools.partial(shell.set_draft, **{option: player}),
+                                key=f"{option}-{w.slug(player)}"))
     return buttons

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 import flet as ft
@@ -21,12 +22,7 @@ def build(shell: Shell) -> ft.Control:
     choices: list[ft.Control] = [w.text(w.t(shell, "ui.settings.language"), 15, bold=True)]
     device = w.t(shell, "ui.settings.device", name=NAMES[shell.device_language])
     for code, label in ((None, device), *((language, NAMES[language]) for language in LANGUAGES)):
-        picked = chosen == code
-        button_type = ft.FilledButton if picked else ft.OutlinedButton
-        choices.append(button_type(
-            label, key=f"language-{code or 'device'}", height=w.BUTTON_HEIGHT,
-            icon=ft.Icons.CHECK if picked else None,
-            tooltip=w.t(shell, "ui.settings.language.tip", name=label) if code else None,
-            on_click=lambda _, code=code: shell.set_language(code),
-        ))
+        choices.append(w.action(label, functools.partial(shell.set_language, code), key=f"language-{code or 'device'}",
+                                chosen=chosen == code,
+                                describe=w.t(shell, "ui.settings.language.tip", name=label) if code else None))
     return w.screen(shell, header, choices, key="settings-screen")

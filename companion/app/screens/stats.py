@@ -187,9 +187,7 @@ def earlier_years(shell: Shell) -> list[int]:
 
 def filter_button(shell: Shell, label: str, picked: bool, key: str, on_tap: Any) -> ft.Control:
     """A filter: the chosen one filled and ticked (not told by colour alone)."""
-    kind = ft.FilledButton if picked else ft.OutlinedButton
-    return kind(label, key=key, height=w.TARGET, icon=ft.Icons.CHECK if picked else None,
-                on_click=lambda _: on_tap())
+    return w.choice(label, picked, on_tap, key=key)
 
 
 def overview(shell: Shell, statistics: Statistics) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import flet as ft
@@ -39,20 +40,22 @@ def build(shell: Shell) -> ft.Control:
     assert session is not None
     state: TransAmericaState = session.state
     header = [w.top_bar(shell, TITLE, subtitle(state, shell.language), rules="end" if state.over else "game")]
+    context = log_context(shell)
     if state.over:  # only the result: the ranking, best first, and why
-        body: list[ft.Control] = [winners(shell, state), round_table(shell, state)]
+        body: list[ft.Control] = [winners(shell, state)]
         footer = w.present(w.play_again(shell), w.details_button(shell), w.undo_strip(shell))
-        return w.screen(shell, header, body, footer, key=f"game-{session.id}")
-    left: list[ft.Control] = [countdown_row(shell, state, player) for player in state.players]
-    left.append(w.text(w.t(shell, "ui.transamerica.starter", number=state.round_number, player=state.starter), 16,
+        return w.screen(shell, header, body, footer, key=f"game-{session.id}", beside=[round_table(shell, state)],
+                        log=context)
+    body = [countdown_row(shell, state, player) for player in state.players]
+    body.append(w.text(w.t(shell, "ui.transamerica.starter", number=state.round_number, player=state.starter), 16,
                        key="starter"))
-    body = [w.two_columns(left, [round_table(shell, state)])]
     footer: list[ft.Control] = [
         w.action(w.t(shell, "ui.transamerica.end_round", number=state.round_number),
                  lambda: open_end_round(shell, state), key="end-round", primary=True),
         w.undo_strip(shell),
     ]
-    return w.screen(shell, header, body, footer, key=f"game-{session.id}")
+    return w.screen(shell, header, body, footer, key=f"game-{session.id}", beside=[round_table(shell, state)],
+                    log=context)
 
 
 def sheet(shell: Shell) -> ft.DialogControl | None:
@@ -60,7 +63,7 @@ def sheet(shell: Shell) -> ft.DialogControl | None:
     assert session is not None
     state: TransAmericaState = session.state
     if shell.ui.panel == "log":
-        return w.log_panel(shell, w.round_context(shell, round_of, "ui.transamerica.log_round"))
+        return w.log_panel(shell, log_context(shell))
     if shell.ui.panel == "end_round" and not state.over:
         return end_round_panel(shell, state)
     return None
@@ -68,6 +71,11 @@ def sheet(shell: Shell) -> ft.DialogControl | None:
 
 def round_of(state: TransAmericaState) -> int:
     return state.round_number
+
+
+def log_context(shell: Shell) -> Callable[[int], str]:
+    """Line `number` of the log -> "round 3"."""
+    return w.round_context(shell, round_of, "ui.transamerica.log_round")
 
 
 def pips(points: int, colour: str) -> ft.Control:
@@ -117,11 +125,8 @@ def open_end_round(shell: Shell, state: TransAmericaState) -> None:
     shell.open_panel("end_round", missing={player: 0 for player in state.players})
 
 
-MISSING_CHIPS = range(0, 7)  # one tap for the usual counts; +1 for a long way off
-
-
-def pick_missing(shell: Shell, player: str, count: int) -> None:
-    shell.draft_set(("missing", player), count)
+MISSING_CHIPS = range(0, 13)  # one tap for any count a round leaves (a hard segment counts 2)
+MAX_MISSING = 99  # typed, for a player very far off
 
 
 def misses(shell: Shell, player: str, count: int) -> str:
@@ -139,15 +144,15 @@ def end_round_panel(shell: Shell, state: TransAmericaState) -> ft.DialogControl:
         before = state.points_of(player)
         after = before - missing[player]
         rows.append(ft.Row([
-            w.text(player, 17, bold=True, colour=w.player_colour(shell, state.players, player)),
+            w.text(player, 17, bold=True, colour=w.player_colour(shell, state.players, player), expand=True),
             w.text(w.t(shell, "ui.transamerica.before_after", before=before, after=after), 15, bold=after <= 0,
                    key=f"after-{key}"),
-        ], alignment=ft.MainAxisAlignment.SPACE_BETWEEN))
+            w.number_field(shell, w.t(shell, "ui.number.other"), ("missing", player), key=f"missing-{key}-typed",
+                           low=0, high=MAX_MISSING),
+        ], vertical_alignment=ft.CrossAxisAlignment.CENTER))
         rows.append(w.chips(shell, MISSING_CHIPS, missing[player],
-                            functools.partial(pick_missing, shell, player), key=f"missing-{key}",
+                            functools.partial(w.pick_number, shell, ("missing", player)), key=f"missing-{key}",
                             describe=functools.partial(misses, shell, player)))
-        rows.append(w.stepper(shell, w.t(shell, "ui.transamerica.count_up"), ("missing", player), 0,
-                              key=f"missing-{key}", high=99))
     event = {"type": "end_round", "missing": missing}
     ends = [player for player in state.players if state.points_of(player) - missing[player] <= 0]
     if ends:
