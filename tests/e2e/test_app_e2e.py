@@ -6,8 +6,8 @@ real command line (`python -m companion --web`) serves the home screen. Screensh
 screen (412×915) go to test-artifacts/screenshots/ for review.
 
 Buttons are found by their exact label (role=button); texts by their exact words. Where
-several buttons share a label (a sheet's count buttons "1", "2"…, steppers' "+1"), the
-n-th one in screen order is used and the effect is checked in words.
+several buttons share a label (a sheet's count chips "1", "2"…), the n-th one in screen
+order is used and the effect is checked in words; so are the number fields ("Other").
 """
 
 from __future__ import annotations
@@ -81,20 +81,18 @@ def tap(ui: FlutterPage, label: str, *, nth: int | None = None) -> None:
         (buttons if nth is None else buttons.nth(nth)).click()
 
 
-def step(ui: FlutterPage, label: str, *values: int, nth: int = 0) -> None:
-    """Tap a stepper's ``label`` button ("+1", "+5"…) once per value, waiting each time for
-    the stepper to show that value (a tap made before the screen is rebuilt can be lost).
-
-    The ``nth`` button with that label is used; its stepper's value is the text just before it.
-    """
-    from playwright.sync_api import expect
-
-    button = ui.page.get_by_role("button", name=label, exact=True).nth(nth)
-    value = button.locator("xpath=preceding::span[1]")
-    for expected in values:
-        with explained(f"no stepper button {label!r} (#{nth + 1} of that label)", ui):
-            button.click()
-        expect(value).to_have_text(str(expected))
+def type_number(ui: FlutterPage, text: str, *, nth: int = 0, label: str = "Other") -> None:
+    """Type a number into the ``nth`` field labelled ``label`` (a sheet's "Other" beside its chips),
+    again if Flutter wiped it (focusing a field sometimes resets it a moment after typing)."""
+    field = ui.page.locator(f'input[aria-label="{label}"]').nth(nth)
+    for _ in range(5):
+        with explained(f"no number field {label!r} (#{nth + 1})", ui):
+            field.click()
+            field.fill(text)
+        ui.page.wait_for_timeout(150)
+        if field.input_value() == text:
+            return
+    raise AssertionError(f"the {label!r} field #{nth + 1} does not keep {text!r}")
 
 
 def tap_icon(ui: FlutterPage, tooltip: str) -> None:
@@ -111,8 +109,11 @@ def see(ui: FlutterPage, *texts: str) -> None:
 
 
 def see_card(ui: FlutterPage, player: str, details: str, money: str) -> None:
-    """A Heartland player who is not playing now: a tappable card whose texts make one label."""
-    label = re.compile(rf"^Correct {lit(player)}'s? money\s+{lit(player)}\s+{lit(details)}\s+{lit(money)}$")
+    """A Heartland player who is not playing now: a tappable card whose texts make one label
+    (``details``: the cargo, then the cubes of the truck's capacity, "3 corn · 3/8")."""
+    cargo, cubes = details.split(" · ")
+    label = re.compile(rf"^Correct {lit(player)}'s? money\s+{lit(player)}\s+{lit(cargo)}\s+{lit(cubes)} cubes\s+"
+                       rf"{lit(money)}$")
     with explained(f"no card for {player} showing {details!r} and {money!r}", ui):
         ui.page.get_by_role("button", name=label).first.wait_for(state="attached", timeout=ui.timeout_ms)
 
@@ -157,8 +158,8 @@ def test_heartland_full_game(app: CompanionApp) -> None:
     new_game(ui, None, "Ann", "Bob")  # Heartland is the default game
     see(ui, "Rulebook $50", "Blog $50")
     tap(ui, "Custom $40")
-    see(ui, "Custom target $", "40")
-    step(ui, "+1", 41)
+    see(ui, "Custom target", "$40")
+    type_number(ui, "41")  # an amount the chips do not offer, typed
     see(ui, "Custom $41")
     ui.screenshot("02-new-game")
     tap(ui, "Start game")
@@ -312,8 +313,7 @@ def test_transamerica_full_game(app: CompanionApp) -> None:
     tap(ui, "End round 2")
     see(ui, "End of round 2")
     tap(ui, "2", nth=1)  # Bob
-    tap(ui, "6", nth=2)  # Cid…
-    step(ui, "+1", 7, nth=2)  # …and one more, counted up
+    tap(ui, "7", nth=2)  # Cid
     see(ui, "13 to 13", "9 to 7", "7 to 0", "This ends the game: Cid at 0 or below.")
     tap(ui, "Save round 2")
     see(ui, "Game over after 2 rounds", "Ann wins with 13 points", "1st Ann 13 · 2nd Bob 7 · 3rd Cid 0")
@@ -355,14 +355,14 @@ def test_great_plains_full_game(app: CompanionApp) -> None:
     print(f"40 tokens placed in {time.monotonic() - started:.1f}s")
     assert not ui.has_text(re.compile(r" wins "))  # nobody has won while the prairies are counted
 
-    # Zones, counted on the board at the end. Steppers: Spaces (+1, +5), Water (+1),
-    # Fox tokens (+1), Snake tokens (+1): the "+1" buttons in that order.
+    # Zones, counted on the board at the end. A chip a count: Spaces (1-12), Water (0-3),
+    # Fox tokens (0-6), Snake tokens (0-6): a label's chips stand in that order.
     tap(ui, "+ Zone")
     see(ui, "Add a prairie zone", "Tied 0–0: nobody scores this zone.")
-    step(ui, "+5", 6)  # spaces
-    step(ui, "+1", 1, nth=1)  # water sources
-    step(ui, "+1", 1, 2, 3, nth=2)  # Fox tokens
-    step(ui, "+1", 1, nth=3)  # Snake tokens
+    tap(ui, "6", nth=0)  # spaces
+    tap(ui, "1", nth=1)  # water sources
+    tap(ui, "3", nth=2)  # Fox tokens
+    tap(ui, "1", nth=3)  # Snake tokens
     see(ui, "Fox (Ann) scores 7.")
     ui.screenshot("11-great-plains-zone-sheet")
     tap(ui, "Add zone")
@@ -370,8 +370,8 @@ def test_great_plains_full_game(app: CompanionApp) -> None:
 
     tap(ui, "+ Zone")
     see(ui, "Add a prairie zone")
-    step(ui, "+5", 6)
-    step(ui, "+1", 1, 2, nth=3)  # Snake tokens
+    tap(ui, "6", nth=0)
+    tap(ui, "2", nth=3)  # Snake tokens
     see(ui, "Snake (Bob) scores 6.")
     tap(ui, "Add zone")
     see(ui, "Zone 2: 6 spaces · 0–2 · Snake +6", "Fox 7 · Snake 6")

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 from harness import open_browser, require_browser, serve_cli
-from test_app_e2e import see, step, tap, tap_icon, type_text
+from test_app_e2e import see, tap, tap_icon, type_text
 
 NBSP = "\u00a0"
 
@@ -46,8 +46,7 @@ def test_a_transamerica_game_in_french(tmp_path: Path) -> None:
 
         tap(ui, "Fin de la manche 2")
         tap(ui, "2", nth=1)
-        tap(ui, "6", nth=2)
-        step(ui, "+1", 7, nth=2)
+        tap(ui, "7", nth=2)
         see(ui, f"Cela termine la partie{NBSP}: Cid à 0 ou moins.")
         tap(ui, "Enregistrer la manche 2")
         see(ui, "Partie terminée après 2 manches", "Ann gagne avec 13 points", "1er Ann 13 · 2e Bob 7 · 3e Cid 0")

@@ -55,8 +55,10 @@ def build(shell: Shell) -> ft.Control:
     session = shell.session
     assert session is not None
     state: GreatPlainsState = session.state
+    # As tall as the taller panel, both of them (stretching needs the row's own height: intrinsic).
     body: list[ft.Control] = [ft.Row([tribe_panel(shell, state, player) for player in state.players],
-                                     vertical_alignment=ft.CrossAxisAlignment.STRETCH, key="tribes")]
+                                     vertical_alignment=ft.CrossAxisAlignment.STRETCH, intrinsic_height=True,
+                                     key="tribes")]
     beside: list[ft.Control] = [scoring(shell, state)]
     if not state.over and not state.scoring:
         beside.insert(0, turn_actions(shell, state))
@@ -123,7 +125,9 @@ def tribe_panel(shell: Shell, state: GreatPlainsState, player: str) -> ft.Contro
             one_line(points, 16, bold=True, key=f"points-{key}"),
             *spirit_buttons,
         ], spacing=2, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
-        border=ft.Border.all(3 if current else 1, colour), border_radius=12, padding=10, expand=True,
+        # One border width for both: a thicker one for the player to play moved what is inside.
+        border=ft.Border.all(2, colour), border_radius=12, padding=10, expand=True,
+        bgcolor=ft.Colors.with_opacity(0.10, colour) if current else None,
         key=f"tribe-{key}",
     )
 
@@ -142,7 +146,7 @@ def turn_actions(shell: Shell, state: GreatPlainsState) -> ft.Control:
                        expand=True)
         for spirit in SPIRITS
     ]
-    return ft.Column([
+    return ft.Column(horizontal_alignment=ft.CrossAxisAlignment.STRETCH, controls=[
         w.event_button(shell, w.t(shell, "ui.great_plains.place_token", player=player), {"type": "place_token",
                                                                                          "player": player},
                        key="place-token", primary=True),

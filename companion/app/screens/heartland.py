@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 TITLE = "Heartland"
 TARGET_BAR_HEIGHT = 48  # the target bar and the final-round banner that takes its place
+CARD_HEIGHT = 64  # a player's card, whoever plays
 
 
 def subtitle(state: HeartlandState, language: str = "en") -> str:
@@ -104,59 +105,45 @@ def cargo_text(shell: Shell, truck: Truck) -> str:
 
 
 def player_cards(shell: Shell, state: HeartlandState) -> list[ft.Control]:
-    cards = []
-    for truck in state.trucks:
-        current = truck.player == state.current_player
-        cards.append(big_card(shell, state, truck) if current else small_card(shell, state, truck))
-    return cards
+    """Every player's card in seat order, each of one height, the current one marked: the
+    turn passing changes what they say, never where they are. The current player's
+    corrections sit under them, always in the same place."""
+    assert state.current_player is not None
+    current = state.truck(state.current_player)
+    key = w.slug(current.player)
+    corrections = ft.Row([
+        ft.TextButton(w.t(shell, "ui.heartland.correct_money"), key=f"adjust-{key}", height=w.TARGET,
+                      on_click=lambda _: shell.open_panel("adjust", player=current.player)),
+        ft.TextButton(w.t(shell, "ui.heartland.correct_cargo"), key=f"correct-cargo-{key}", height=w.TARGET,
+                      on_click=lambda _: shell.open_panel("cargo", player=current.player)),
+    ], spacing=0, key="corrections")
+    return [*(player_card(shell, state, truck) for truck in state.trucks), corrections]
 
 
-def big_card(shell: Shell, state: HeartlandState, truck: Truck) -> ft.Control:
+def player_card(shell: Shell, state: HeartlandState, truck: Truck) -> ft.Control:
     colour = w.player_colour(shell, state.players, truck.player)
     key = w.slug(truck.player)
-    # Every line holds one line, so whoever plays, the card is as tall and nothing under it moves.
-    lines: list[ft.Control] = [
-        ft.Row([
-            ft.Column([one_line(truck.player, 20, bold=True, colour=colour),
-                       one_line(w.t(shell, "ui.heartland.playing_now"), 12)], spacing=0, expand=True),
-            w.big_number(w.money(shell, truck.money), key=f"money-{key}"),
-        ]),
-        one_line(cargo_text(shell, truck), 16, key=f"cargo-{key}"),
-        ft.Row([ft.ProgressBar(value=truck.cubes / state.capacity, expand=True, height=10, color=colour),
-                w.text(w.t(shell, "ui.heartland.capacity", cubes=truck.cubes, capacity=state.capacity), 14,
-                       key=f"cubes-{key}")]),
-    ]
-    if state.truck_stops:
-        upgrade = (w.t(shell, "ui.heartland.upgrade", name=truck.upgrade) if truck.upgrade
-                   else w.t(shell, "ui.heartland.no_upgrade"))
-        lines.append(one_line(upgrade, 14))
-    lines.append(ft.Row([
-        ft.TextButton(w.t(shell, "ui.heartland.correct_money"), on_click=lambda _: shell.open_panel("adjust",
-                                                                                                    player=truck.player),
-                      key=f"adjust-{key}", height=w.TARGET),
-        ft.TextButton(w.t(shell, "ui.heartland.correct_cargo"), on_click=lambda _: shell.open_panel("cargo",
-                                                                                                    player=truck.player),
-                      key=f"correct-cargo-{key}", height=w.TARGET),
-    ], spacing=0, wrap=True))
-    return ft.Container(ft.Column(lines, spacing=4), border=ft.Border.all(3, colour), border_radius=12, padding=12,
-                        key=f"card-{key}")
-
-
-def small_card(shell: Shell, state: HeartlandState, truck: Truck) -> ft.Control:
-    colour = w.player_colour(shell, state.players, truck.player)
-    key = w.slug(truck.player)
-    details = f"{cargo_text(shell, truck)} · {truck.cubes}/{state.capacity}"
+    current = truck.player == state.current_player
+    load = w.t(shell, "ui.heartland.capacity", cubes=truck.cubes, capacity=state.capacity)
     if truck.upgrade:
-        details += f" · {truck.upgrade}"
+        load = f"{load} · {truck.upgrade}"
+    name: list[ft.Control] = [one_line(truck.player, 18, bold=True, colour=colour)]
+    if current:
+        name.append(one_line(w.t(shell, "ui.heartland.playing_now"), 13, key=f"now-{key}"))
+    details = ft.Row([ft.Container(one_line(cargo_text(shell, truck), 14, key=f"cargo-{key}"), expand=True),
+                      one_line(load, 14, key=f"cubes-{key}")], spacing=8)
     return ft.Container(
         ft.Row([
-            ft.Column([one_line(truck.player, 16, bold=True, colour=colour),
-                       one_line(details, 13, key=f"cargo-{key}")], spacing=0, expand=True),
+            ft.Column([ft.Row(name, spacing=8), details], spacing=0, expand=True),
             w.big_number(w.money(shell, truck.money), key=f"money-{key}"),
         ]),
-        border=ft.Border.all(1, colour), border_radius=10, padding=ft.Padding.symmetric(horizontal=12, vertical=6),
-        on_click=lambda _: shell.open_panel("adjust", player=truck.player), key=f"card-{key}",
-        tooltip=w.t(shell, "ui.heartland.correct_money_of", player=truck.player),
+        # One border width for all: a thicker one for the current player moved what is inside.
+        border=ft.Border.all(2, colour), border_radius=10, height=CARD_HEIGHT,
+        bgcolor=ft.Colors.with_opacity(0.10, colour) if current else None,
+        padding=ft.Padding.symmetric(horizontal=12, vertical=4),
+        # Another player's card corrects their money; the current player's has its buttons below.
+        on_click=None if current else lambda _: shell.open_panel("adjust", player=truck.player), key=f"card-{key}",
+        tooltip=None if current else w.t(shell, "ui.heartland.correct_money_of", player=truck.player),
     )
 
 
