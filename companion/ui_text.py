@@ -264,6 +264,7 @@ register(SOURCE_LANGUAGE, {
     "ui.great_plains.use": "Use {spirit} {count}",
     "ui.great_plains.playing": "Playing: {tribe}",
     "ui.great_plains.tokens_left": "tokens left (placed {placed}/{total})",
+    "ui.great_plains.points_word": "{count:point|points} (every token placed)",
     "ui.great_plains.caves": "caves {placed}/{total}",
     "ui.great_plains.place_cave": "Place cave ({number} of 6) · {player}",
     "ui.great_plains.token_spirit": "+ {spirit}",

@@ -80,7 +80,7 @@ def Root(shell: Shell) -> ft.Control:
     view = shell.build_screen(shell)
     sheet = shell.build_sheet(shell)
     if sheet is not None:
-        sheet.key = SHEET_SLOT  # one dialog slot, whichever sheet is in it(see widgets.SHEET_SLOT)
+        sheet.key = SHEET_SLOT  # one dialog slot, whichever sheet is in it
     ft.use_dialog(sheet)
     ft.use_effect(lambda: shell.shown(drawn), [drawn])  # effects run once the patch is sent
     return view

@@ -351,7 +351,9 @@ def test_great_plains_full_game(app: CompanionApp) -> None:
     for placed in range(3, 40):  # 3 tokens are down; Bob places the 4th
         tap(ui, f"Place token · {('Ann', 'Bob')[placed % 2]}")
     see(ui, "All tokens placed · scoring the prairies", "Last: Bob placed a token (20 of 20)")
-    assert ui.page.get_by_text(exact("tokens left (placed 20/20)")).count() == 2
+    # Every token down: each tribe's big number is its points now, not "0 tokens left".
+    assert ui.page.get_by_text(exact("points (every token placed)")).count() == 2
+    assert not ui.has_text(exact("tokens left (placed 20/20)"))
     print(f"40 tokens placed in {time.monotonic() - started:.1f}s")
     assert not ui.has_text(re.compile(r" wins "))  # nobody has won while the prairies are counted
 

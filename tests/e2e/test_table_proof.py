@@ -90,12 +90,8 @@ def test_a_dropped_socket_reconnects_and_a_tap_is_recorded_once(app: CompanionAp
     tap(ui, "Fuel 1")
     see(ui, "Last: Ann moved 1 space with fuel")
 
-    opened = ui.page.evaluate("() => window.__sockets.length")
-    ui.page.evaluate("() => window.__sockets.forEach((socket) => socket.close())")
-    with explained("the page did not open a new socket", ui):
-        ui.page.wait_for_function(
-            f"() => window.__sockets.length > {opened} && window.__sockets.at(-1).readyState === 1",
-            timeout=30_000)
+    drop_socket(ui)  # the page reloads once the server answers again: the same session (boot.js)
+    see(ui, "Last: Ann moved 1 space with fuel")
     tap(ui, "Discard $1")
     see(ui, "Last: Ann discarded for $1", "$4")
     tap(ui, "End Ann's turn (Bob next)")
@@ -104,6 +100,40 @@ def test_a_dropped_socket_reconnects_and_a_tap_is_recorded_once(app: CompanionAp
     see(ui, "Session log")
     assert log_lines_matching(ui, "Ann discarded for \\$1") == 1
     assert log_lines_matching(ui, "Ann ended the turn") == 1
+    error_free(ui)
+
+
+def drop_socket(ui: FlutterPage) -> None:
+    """Close the page's socket as a sleeping phone loses it, and wait for the page to come back."""
+    ui.page.evaluate("() => { window.__before_drop = true; window.__sockets.forEach((socket) => socket.close()); }")
+    with explained("the page did not come back on a new socket", ui):
+        ui.page.wait_for_function(
+            "() => !window.__before_drop && window.__sockets && window.__sockets.length"
+            " && window.__sockets.at(-1).readyState === 1", timeout=30_000)
+    ui.enable_semantics()
+
+
+def test_a_sheet_open_when_the_socket_drops_comes_back_and_closes(app: CompanionApp) -> None:
+    ui = app.open()
+    ui.page.add_init_script(KEEP_SOCKETS)
+    ui.reload()
+    new_game(ui, "TransAmerica · 2–6 players", "Ann", "Bob")
+    tap(ui, "Start game")
+    tap(ui, "End round 1")
+    tap(ui, "2", nth=1)  # Bob
+    see(ui, "13 to 11")
+    drop_socket(ui)
+    see(ui, "End of round 1", "13 to 11")  # the sheet and what was picked in it
+    tap(ui, "3", nth=1)
+    see(ui, "13 to 10")
+    tap(ui, "Save round 1")
+    see(ui, "Round 2 · Bob starts", "Last: Round 1 ended: Ann connected all cities; Bob -3")
+    assert not ui.has_text(exact("End of round 1"))  # the sheet closed, in the browser too
+    tap(ui, "End round 2")  # and the next one opens
+    see(ui, "End of round 2")
+    tap(ui, "Close")
+    see(ui, "End round 2")
+    assert not ui.has_text(exact("End of round 2"))
     error_free(ui)
 
 

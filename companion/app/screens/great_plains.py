@@ -109,7 +109,8 @@ def tribe_panel(shell: Shell, state: GreatPlainsState, player: str) -> ft.Contro
     tribe_name = name(tribe, shell.language)
     points = w.t(shell, "ui.points", count=state.points_of(player))
     if state.scoring or state.over:  # counting the prairies: the points are what matters now
-        big, small, big_key = str(state.points_of(player)), points, f"total-{key}"
+        big, big_key = str(state.points_of(player)), f"total-{key}"
+        small = w.t(shell, "ui.great_plains.points_word", count=state.points_of(player))
     else:
         big, big_key = str(TOKENS - state.tokens[seat]), f"tokens-left-{key}"
         small = w.t(shell, "ui.great_plains.tokens_left", placed=state.tokens[seat], total=TOKENS)

@@ -8,6 +8,7 @@ replayed, so the screen costs one pass over the list whatever the archive's size
 
 from __future__ import annotations
 
+import os
 import time
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -336,7 +337,12 @@ def export(shell: Shell, kind: str) -> None:
 async def save_copy(shell: Shell, kind: str) -> None:
     """The platform's save dialog (a download in a browser) for a copy wherever the player wants it."""
     try:
-        name, data = shell.store.export(kind)
+        saved = shell.ui.draft.get("saved")
+        if isinstance(saved, str) and shell.ui.draft.get("kind") == kind:  # a copy of the file just saved
+            name = os.path.basename(saved)
+            data = shell.store.read_export(name)
+        else:
+            name, data = shell.store.export(kind)
         await file_picker(shell).save_file(file_name=name, src_bytes=data)
     except Exception:  # no dialog on this platform, or it failed: the copy in exports/ stands
         shell.show_notice(shell.t("ui.archive.no_dialog"))
