@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import math
 import re
 import secrets
 import sys
@@ -20,9 +19,10 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from companion.messages import has_lone_surrogate
 from companion.store.index_file import scan_index
 from companion.store.results import FinalResult, result_of
-from companion.store.session_file import loaded_title
+from companion.store.session_file import is_time, loaded_title
 
 _ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"  # Crockford base 32, lower case: safe on case-blind disks
 SESSION_ID = re.compile(r"[0-9a-z][0-9a-z_-]{0,63}")
@@ -103,15 +103,15 @@ def summary_of(session_id: str, entry: Any, modified: float, shared: dict[Any, A
     of names and status lines are stored once in `shared`, when given.
     """
     share: Callable[[Any, Any], Any] = {}.setdefault if shared is None else shared.setdefault
+    if not is_time(entry["created"]):
+        raise ValueError("not a time")
     created = float(entry["created"])
-    if not math.isfinite(created):
-        raise ValueError("infinite creation time")
     status = entry.get("status", "")
     players = _names(entry["players"])
     players = share(players, players)
     winners = _names(entry["winners"])
     title = loaded_title(entry["title"])
-    status = status if isinstance(status, str) else ""
+    status = status if isinstance(status, str) and not has_lone_surrogate(status) else ""
     translated = translated_lines(entry.get("status_in"))
     return SessionSummary(
         session_id,
@@ -138,15 +138,15 @@ def translated_lines(value: Any) -> tuple[tuple[str, str], ...]:
     return tuple(sorted(
         (language, line[:MAX_STATUS]) for language, line in value.items()
         if isinstance(language, str) and len(language) <= 8 and isinstance(line, str)
+        and not has_lone_surrogate(language + line)
     ))
 
 
 def indexed_summary(session_id: str, entry: Any, shared: dict[Any, Any] | None = None) -> SessionSummary | None:
     """The summary an index entry holds (its updated time as saved), or None when it is not one."""
     try:
-        saved = entry.get("updated") if isinstance(entry, dict) else None
-        updated = float(saved) if isinstance(saved, (int, float)) and not isinstance(saved, bool) else 0.0
-        return summary_of(session_id, entry, updated if math.isfinite(updated) else 0.0, shared)
+        saved: Any = entry.get("updated") if isinstance(entry, dict) else None
+        return summary_of(session_id, entry, float(saved) if is_time(saved) else 0.0, shared)
     except (KeyError, TypeError, ValueError, ArithmeticError, RecursionError):
         return None
 
@@ -193,7 +193,7 @@ def gc_paused() -> Iterator[None]:
 
 
 def _text(value: Any) -> str:
-    if not isinstance(value, str):
+    if not isinstance(value, str) or has_lone_surrogate(value):
         raise TypeError("not text")
     return value
 
@@ -201,4 +201,7 @@ def _text(value: Any) -> str:
 def _names(value: Any) -> tuple[str, ...]:
     if not isinstance(value, list):
         raise TypeError("not a list")
-    return tuple(map(sys.intern, value))  # TypeError for anything but text
+    names = tuple(map(sys.intern, value))  # TypeError for anything but text
+    if has_lone_surrogate("".join(names)):
+        raise TypeError("not text")
+    return names

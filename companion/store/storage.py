@@ -47,6 +47,7 @@ from typing import Any, NamedTuple, Protocol
 
 from tinydb.storages import Storage
 
+from companion.messages import quoted
 from companion.store.errors import DamagedFile, NewerFile
 
 try:  # orjson is faster; a phone build may have no wheel for it.
@@ -136,9 +137,31 @@ def _decode_json(raw: bytes, plain: bool = False) -> Any:
     try:
         return json.loads(raw) if plain else decode(raw)
     except (ValueError, UnicodeDecodeError) as error:
-        raise DamagedFile(f"it is not valid JSON ({error})") from error
+        raise DamagedFile(f"it is not valid JSON ({quoted(str(error))})") from error
     except RecursionError as error:  # the standard json module on very deeply nested data
         raise DamagedFile("it is nested too deeply to be a Companion file") from error
+
+
+# Where JSON may spell a lone surrogate: an escape of one (a pair is two escapes), or its
+# bytes, which the standard json module decodes ("surrogatepass") where orjson refuses them.
+_MAYBE_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]|\xed[\xa0-\xbf]")
+
+
+def may_hold_lone_surrogate(raw: bytes) -> bool:
+    """False when JSON text cannot hold a lone surrogate (nearly always: no look at the parsed value needed)."""
+    return _MAYBE_SURROGATE.search(raw) is not None
+
+
+def holds_lone_surrogate(value: Any) -> bool:
+    """Whether any text in a parsed JSON value (keys too) holds half of a UTF-16 pair, which
+    no encoder (UTF-8, orjson, msgpack) accepts: such a value must never be written or sent."""
+    try:
+        json.dumps(value, ensure_ascii=False, check_circular=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    except (TypeError, ValueError, RecursionError):  # not JSON's shapes: the callers' checks refuse it
+        return False
+    return False
 
 
 def check_tables(data: Any, kind: str | None) -> Data:
@@ -146,19 +169,27 @@ def check_tables(data: Any, kind: str | None) -> Data:
         raise DamagedFile("it is not a set of tables")
     for name, table in data.items():
         if not isinstance(table, dict) or not all(isinstance(doc, dict) for doc in table.values()):
-            raise DamagedFile(f"table {name!r} is not a set of documents")
+            raise DamagedFile(f"table {_shown(name)} is not a set of documents")
     meta = data.get(META, {}).get("1")
     if meta is not None:
         found = meta.get("format")
         if isinstance(found, bool) or not isinstance(found, int) or found < 1:
-            raise DamagedFile(f"its format {found!r} is not a version number")
+            raise DamagedFile(f"its format {_shown(found)} is not a version number")
         if found > FORMAT:
             raise NewerFile(found, FORMAT)
         if kind is not None and meta.get("kind") != kind:
-            raise DamagedFile(f"it is a {meta.get('kind')!r} file, not a {kind!r} file")
+            raise DamagedFile(f"it is a {_shown(meta.get('kind'))} file, not a {kind!r} file")
     elif kind is not None:
         raise DamagedFile("it has no Companion format marker")
     return data
+
+
+def _shown(value: Any) -> str:
+    """A value as a reason quotes it: never more than a short line (see `messages.quoted`)."""
+    try:
+        return quoted(repr(value))
+    except ValueError:  # an integer too long for Python to print
+        return "a number too long to show"
 
 
 def record_line(record: dict[str, Any]) -> bytes:
@@ -191,13 +222,13 @@ def apply_record(data: Data, record: dict[str, Any]) -> None:
         for field, (keep, items) in record.get("splice", {}).items():
             current = doc[field]
             if not isinstance(current, list) or type(keep) is not int or not 0 <= keep <= len(current):
-                raise DamagedFile(f"a recorded change cuts {field!r} where it cannot")
+                raise DamagedFile(f"a recorded change cuts {_shown(field)} where it cannot")
             if not isinstance(items, list):
-                raise DamagedFile(f"a recorded change adds to {field!r} what is not a list")
+                raise DamagedFile(f"a recorded change adds to {_shown(field)} what is not a list")
             updates[field] = current[:keep] + items
         updates.update(record.get("set", {}))
     except (KeyError, TypeError, ValueError, AttributeError) as error:
-        raise DamagedFile(f"a recorded change does not fit its document ({error})") from error
+        raise DamagedFile(f"a recorded change does not fit its document ({quoted(str(error))})") from error
     doc.update(updates)
 
 

@@ -59,6 +59,7 @@ from typing import Any
 from tinydb import TinyDB
 from tinydb.table import Document
 
+from companion.rules.base import name_key
 from companion.session import FORMAT_VERSION as SESSION_FORMAT
 from companion.session import Session
 from companion.store.errors import (
@@ -574,13 +575,14 @@ class Store:
                     entry.lock.release()
 
     def known_players(self) -> list[str]:
-        """Player names of earlier sessions, most recently played first, each once (ignoring case)."""
+        """Player names of earlier sessions, most recently played first, each once (as names compare)."""
         seen: set[str] = set()
         names: list[str] = []
         for summary in self.listing():  # the index as known: never a look at every file
             for name in summary.players:
-                if name.casefold() not in seen:
-                    seen.add(name.casefold())
+                key = name_key(name)
+                if key not in seen:
+                    seen.add(key)
                     names.append(name)
         return names
 
@@ -635,7 +637,7 @@ class Store:
         # Only a put writes a file under a name it did not make up (`new` draws a fresh id): one
         # lock held while the files are written keeps two windows from writing the same name.
         lock = self._folder.lock(PUT_LOCK)
-        with self._mutex, self._speaking("store.not_created"):
+        with self._mutex, self._speaking("store.not_put"):
             if not lock.acquire(INDEX_LOCK_TIMEOUT):
                 raise StoreError("store.locked")
             try:
