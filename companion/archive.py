@@ -37,9 +37,9 @@ from companion.messages import Message, RuleError
 from companion.session import Session, UnknownGameError
 from companion.store import SessionSummary, Store, StoreError
 from companion.store.errors import os_reason
+from companion.store.file_format import encode, holds_lone_surrogate, may_hold_lone_surrogate
 from companion.store.listing import SESSION_ID, gc_paused
 from companion.store.session_file import is_time, loaded_title
-from companion.store.storage import encode, holds_lone_surrogate, may_hold_lone_surrogate
 
 FORMAT = "companion-archive"
 VERSION = 1

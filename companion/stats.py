@@ -25,7 +25,8 @@ from companion.rules.transamerica import STARTING_POINTS
 from companion.session import Session
 from companion.store import SessionSummary, StoreError
 from companion.store.errors import os_reason
-from companion.store.storage import Folder, decode, encode
+from companion.store.file_format import decode, encode
+from companion.store.storage import Folder
 
 ALIASES = "players.json"
 MAX_ALIAS_STEPS = 64

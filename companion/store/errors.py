@@ -142,6 +142,8 @@ register(
         "store.locked": "The list of saved games is being updated by another window; try again.",
         "store.unusable": "The data folder {path} cannot be used: {reason}.",
         "store.unreadable": "The saved games could not be read: {reason}.",
+        "store.not_kept_aside": "This game's file is damaged and could not be copied aside before it is "
+        "changed, so it is not opened: {reason}.",
         "store.cannot_lock": "This game cannot be opened for changes: {reason}.",
         "store.not_saved": "Not saved, so not recorded: {reason}.",
         "store.not_created": "The new game could not be saved: {reason}.",

@@ -60,10 +60,17 @@ class SessionSummary(NamedTuple):
 
 @dataclass(frozen=True)
 class QuarantineNote:
+    """A file set aside in quarantine/: moved there whole (it could not be read at all), or
+    copied there as it was while the part of it that can be read opens (`lost` says what the
+    game lost: `kind` "damaged", "torn" or "altered", see `file_format.Damage`)."""
+
     file: str  # where it was, relative to the data folder
-    moved_to: str  # where it is now, relative to the data folder
+    moved_to: str  # where it is now (or its copy), relative to the data folder
     reason: str
     time: float
+    session: str = ""  # the game whose file was copied aside ("" for a file moved whole)
+    lost: int = 0  # changes of that game that could not be read
+    kind: str = ""  # "" (moved whole), or the kind of damage of a file copied aside
 
 
 class SessionList(list[SessionSummary]):
@@ -71,6 +78,8 @@ class SessionList(list[SessionSummary]):
 
     - `quarantined`: how many damaged files this store has set aside since it was opened;
     - `notes`: the notes of those files (see `Store.quarantine_notes()` for all of them);
+    - `losses`: the games that opened with what could be read of a damaged file, one note
+      each (its copy kept in quarantine/, what it lost);
     - `newer`: ids of sessions saved by a newer version of Companion (left untouched);
     - `problem`: why the list could not be read at all (a sentence), else None.
     """
@@ -79,6 +88,7 @@ class SessionList(list[SessionSummary]):
     notes: tuple[QuarantineNote, ...]
     newer: tuple[str, ...]
     problem: str | None
+    losses: tuple[QuarantineNote, ...]
 
     def __init__(
         self,
@@ -86,12 +96,14 @@ class SessionList(list[SessionSummary]):
         notes: Iterable[QuarantineNote] = (),
         newer: Iterable[str] = (),
         problem: str | None = None,
+        losses: Iterable[QuarantineNote] = (),
     ) -> None:
         super().__init__(items)
         self.notes = tuple(notes)
         self.quarantined = len(self.notes)
         self.newer = tuple(newer)
         self.problem = problem
+        self.losses = tuple(losses)
 
 
 def summary_of(session_id: str, entry: Any, modified: float, shared: dict[Any, Any] | None = None
