@@ -68,6 +68,7 @@ from typing import Any
 from tinydb import TinyDB
 from tinydb.table import Document
 
+from companion.messages import quoted
 from companion.rules.base import name_key
 from companion.session import FORMAT_VERSION as SESSION_FORMAT
 from companion.session import Session
@@ -831,7 +832,7 @@ class Store:
         try:  # missing, damaged, newer, or with appended records: the general reading says which
             data = self._index.read()
         except NewerFile as error:
-            raise NewerFormat("store.index_newer", found=error.found) from error
+            raise NewerFormat("store.index_newer", found=quoted(str(error.found))) from error
         except DamagedFile as error:
             self._set_index_aside(error.reason)
             return {}
@@ -880,7 +881,7 @@ class Store:
             try:  # missing, damaged, newer, or with appended records: the general reading
                 data = self._index.read() or {}
             except NewerFile as error:
-                raise NewerFormat("store.index_newer", found=error.found) from error
+                raise NewerFormat("store.index_newer", found=quoted(str(error.found))) from error
             except DamagedFile as error:
                 self._quarantine(INDEX, f"the list of sessions could not be read: {error.reason}")
                 self._index.forget()
@@ -921,7 +922,7 @@ class Store:
 
     def _check_id(self, session_id: Any) -> None:
         if not isinstance(session_id, str) or not SESSION_ID.fullmatch(session_id):
-            raise SessionNotFound("store.not_found", id=str(session_id))
+            raise SessionNotFound("store.not_found", id=quoted(str(session_id)))
 
     def _session_ids(self, listed: Iterable[str] | None = None) -> set[str]:
         """Ids of the session files (`listed`, else a directory listing); misnamed .json files are set aside."""
@@ -977,8 +978,8 @@ class Store:
         except NewerFile as error:
             self._newer[session_id] = self._folder.stat(name)
             if error.game is not None:
-                raise NewerFormat("store.unknown_game", id=session_id, game=error.game) from error
-            raise NewerFormat("store.newer", id=session_id, found=error.found) from error
+                raise NewerFormat("store.unknown_game", id=session_id, game=quoted(error.game)) from error
+            raise NewerFormat("store.newer", id=session_id, found=quoted(str(error.found))) from error
         except DamagedFile as error:
             if quarantine:
                 with self._speaking("store.unreadable"):
