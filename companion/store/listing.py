@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from companion.messages import has_lone_surrogate
+from companion.store.file_format import holds_lone_surrogate, may_hold_lone_surrogate
 from companion.store.index_file import scan_index
 from companion.store.results import FinalResult, result_of
 from companion.store.session_file import is_time, loaded_title
@@ -106,15 +106,19 @@ class SessionList(list[SessionSummary]):
         self.losses = tuple(losses)
 
 
-def summary_of(session_id: str, entry: Any, modified: float, shared: dict[Any, Any] | None = None
-               ) -> SessionSummary:
+def summary_of(session_id: str, entry: Any, modified: float, shared: dict[Any, Any] | None = None,
+               *, suspect: bool = True) -> SessionSummary:
     """The summary of an index entry; KeyError, TypeError or ValueError when the entry is not one.
 
     `modified` is the session file's mtime: the updated time, never before the creation
     time (the file system's clock may be coarser than `time.time()`). Equal names, lists
-    of names and status lines are stored once in `shared`, when given.
+    of names and status lines are stored once in `shared`, when given. An entry holding half
+    of a UTF-16 pair is not one (no page could be sent it); `suspect=False` when the file's
+    text cannot hold one (see `file_format.may_hold_lone_surrogate`), sparing that look.
     """
     share: Callable[[Any, Any], Any] = {}.setdefault if shared is None else shared.setdefault
+    if suspect and holds_lone_surrogate(entry):
+        raise TypeError("not text")
     if not is_time(entry["created"]):
         raise ValueError("not a time")
     created = float(entry["created"])
@@ -123,7 +127,7 @@ def summary_of(session_id: str, entry: Any, modified: float, shared: dict[Any, A
     players = share(players, players)
     winners = _names(entry["winners"])
     title = loaded_title(entry["title"])
-    status = status if isinstance(status, str) and not has_lone_surrogate(status) else ""
+    status = status if isinstance(status, str) else ""
     translated = translated_lines(entry.get("status_in"))
     return SessionSummary(
         session_id,
@@ -150,15 +154,15 @@ def translated_lines(value: Any) -> tuple[tuple[str, str], ...]:
     return tuple(sorted(
         (language, line[:MAX_STATUS]) for language, line in value.items()
         if isinstance(language, str) and len(language) <= 8 and isinstance(line, str)
-        and not has_lone_surrogate(language + line)
     ))
 
 
-def indexed_summary(session_id: str, entry: Any, shared: dict[Any, Any] | None = None) -> SessionSummary | None:
+def indexed_summary(session_id: str, entry: Any, shared: dict[Any, Any] | None = None, *, suspect: bool = True
+                    ) -> SessionSummary | None:
     """The summary an index entry holds (its updated time as saved), or None when it is not one."""
     try:
         saved: Any = entry.get("updated") if isinstance(entry, dict) else None
-        return summary_of(session_id, entry, float(saved) if is_time(saved) else 0.0, shared)
+        return summary_of(session_id, entry, float(saved) if is_time(saved) else 0.0, shared, suspect=suspect)
     except (KeyError, TypeError, ValueError, ArithmeticError, RecursionError):
         return None
 
@@ -173,7 +177,8 @@ def index_summaries(raw: bytes, shared: dict[Any, Any] | None = None
     are those the general reading gives.
     """
     shared = {} if shared is None else shared
-    return scan_index(raw, lambda session_id, entry, _: indexed_summary(session_id, entry, shared))
+    suspect = may_hold_lone_surrogate(raw)
+    return scan_index(raw, lambda session_id, entry, _: indexed_summary(session_id, entry, shared, suspect=suspect))
 
 
 def same_entry(old: Any, new: dict[str, Any]) -> bool:
@@ -205,7 +210,7 @@ def gc_paused() -> Iterator[None]:
 
 
 def _text(value: Any) -> str:
-    if not isinstance(value, str) or has_lone_surrogate(value):
+    if not isinstance(value, str):
         raise TypeError("not text")
     return value
 
@@ -213,7 +218,4 @@ def _text(value: Any) -> str:
 def _names(value: Any) -> tuple[str, ...]:
     if not isinstance(value, list):
         raise TypeError("not a list")
-    names = tuple(map(sys.intern, value))  # TypeError for anything but text
-    if has_lone_surrogate("".join(names)):
-        raise TypeError("not text")
-    return names
+    return tuple(map(sys.intern, value))  # TypeError for anything but text

@@ -84,7 +84,7 @@ from companion.store.errors import (
     StoreError,
     os_reason,
 )
-from companion.store.file_format import Data, decode, encode
+from companion.store.file_format import Data, decode, encode, may_hold_lone_surrogate
 from companion.store.index_file import IndexEntries
 from companion.store.listing import (
     SESSION_ID,
@@ -836,14 +836,15 @@ class Store:
         except DamagedFile as error:
             self._set_index_aside(error.reason)
             return {}
-        self._remember_index(data, signature)
+        self._remember_index(data, signature, raw is None or may_hold_lone_surrogate(raw))
         return self._listed
 
-    def _remember_index(self, data: Data | None, signature: Signature | None) -> None:
-        """Keep the index as summaries only: the parsed file is let go."""
+    def _remember_index(self, data: Data | None, signature: Signature | None, suspect: bool = True) -> None:
+        """Keep the index as summaries only: the parsed file is let go. `suspect`: its text may
+        hold half of a UTF-16 pair (see `summary_of`)."""
         shared: dict[Any, Any] = {}  # one copy of each name list and status line
         with gc_paused():
-            self._listed = {session_id: indexed_summary(session_id, doc, shared)
+            self._listed = {session_id: indexed_summary(session_id, doc, shared, suspect=suspect)
                             for session_id, doc in (data or {}).get("sessions", {}).items()}
         self._listed_signature, self._listed_known, self._ordered = signature, True, None
 
@@ -896,7 +897,7 @@ class Store:
             if follows:
                 self._follow_index(before, sessions, self._folder.stat(INDEX))
             else:
-                self._remember_index(data, self._folder.stat(INDEX))
+                self._remember_index(data, self._folder.stat(INDEX), raw is None or may_hold_lone_surrogate(raw))
         finally:
             self._index_lock.release()
 
