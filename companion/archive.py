@@ -25,7 +25,6 @@ import contextlib
 import csv
 import io
 import json
-import math
 import time
 import urllib.parse
 from collections.abc import Iterable, Iterator
@@ -38,9 +37,9 @@ from companion.messages import Message, RuleError
 from companion.session import Session, UnknownGameError
 from companion.store import SessionSummary, Store, StoreError
 from companion.store.errors import os_reason
+from companion.store.file_format import encode, holds_lone_surrogate, may_hold_lone_surrogate
 from companion.store.listing import SESSION_ID, gc_paused
-from companion.store.session_file import loaded_title
-from companion.store.storage import encode
+from companion.store.session_file import is_time, loaded_title
 
 FORMAT = "companion-archive"
 VERSION = 1
@@ -75,6 +74,7 @@ messages.register(
         "archive.no_sessions": "It holds no list of sessions.",
         "archive.not_fields": "It is not a set of named fields.",
         "archive.unknown_fields": "It has fields an archive does not have: {fields}.",
+        "archive.broken_text": "It holds a broken character (half of a pair) that no file can keep.",
         "archive.no_id": "Its id is missing or not a session id.",
         "archive.title_not_text": "Its title is not text.",
         "archive.no_created": "Its creation time is missing.",
@@ -83,6 +83,12 @@ messages.register(
         "archive.bad_finished": "Its finishing time is not a time.",
         "archive.unknown_game": "Its game is not one this version knows: {reason}.",
         "archive.not_a_backup": "It is not the name of a backup.",
+        "archive.not_exported": "The export could not be saved: {reason}.",
+        "archive.bad_export_name": "'{name}' is not a plain file name.",
+        "archive.not_backed_up": "Today's backup could not be saved: {reason}.",
+        "archive.backup_unreadable": "The backup could not be read: {reason}.",
+        "archive.not_imported": "It could not be saved: {reason}.",
+        "archive.not_restored": "It could not be brought back: {reason}.",
         "archive.no_backup": "There is no such backup.",
     },
 )
@@ -150,9 +156,10 @@ def export_name(extension: str, moment: float | None = None) -> str:
 def save_export(store: Store, name: str, data: bytes | str) -> str:
     """Write an export into the data folder's exports/ (atomically) and return where it is."""
     if "/" in name or "\\" in name or name.startswith("."):
-        raise StoreError("store.not_created", reason=f"'{name}' is not a plain file name")
+        bad_name = Message("archive.bad_export_name", {"name": messages.quoted(name)})
+        raise StoreError("archive.not_exported", reason=bad_name)
     raw = data.encode("utf-8") if isinstance(data, str) else data
-    with _speaking(store, "store.not_created"):
+    with _speaking(store, "archive.not_exported"):
         store.folder.ensure(EXPORTS)
         store.folder.write(f"{EXPORTS}/{name}", raw)
     return _shown_path(store, f"{EXPORTS}/{name}")
@@ -209,18 +216,21 @@ class _Incoming(NamedTuple):
     updated: float | None
 
 
-def import_json(store: Store, data: bytes) -> ImportReport:
-    """Add the sessions of an archive to the store; see the module's docstring for what is refused."""
+def import_json(store: Store, data: bytes, *, failed: str = "archive.not_imported") -> ImportReport:
+    """Add the sessions of an archive to the store; see the module's docstring for what is refused.
+
+    `failed`: what each session's refusal says when the disk refuses to take them (its `{reason}`)."""
     try:
         entries = _archive_sessions(data)
     except _Refused as refusal:
         return ImportReport(refused=[Refusal.of(THE_FILE, refusal.message)])
     report = ImportReport()
     incoming: list[_Incoming] = []
+    suspect = may_hold_lone_surrogate(data)
     with gc_paused():  # thousands of replayed sessions, all kept until written: no collector passes meanwhile
         for number, entry in enumerate(entries, start=1):
             try:
-                incoming.append(_read_entry(entry))
+                incoming.append(_read_entry(entry, suspect))
             except _Refused as refusal:
                 report.refused.append(Refusal.of(_label(entry, number), refusal.message))
     to_write = _sort_out(store, incoming, report)
@@ -228,7 +238,10 @@ def import_json(store: Store, data: bytes) -> ImportReport:
         ids = store.put_many([(item.session, wanted, item.created, item.title, item.updated)
                               for item, wanted in to_write])
     except StoreError as error:
-        report.refused.extend(Refusal.of(item.session_id, error.message) for item, _ in to_write)
+        said = error.message
+        if said.id == "store.not_put":
+            said = Message(failed, said.params)
+        report.refused.extend(Refusal.of(item.session_id, said) for item, _ in to_write)
         return report
     report.imported.extend(ids)
     return report
@@ -283,13 +296,17 @@ def _label(entry: Any, number: int) -> str | Message:
     return Message("archive.session_number", {"number": number})
 
 
-def _read_entry(entry: Any) -> _Incoming:
-    """The session an archive entry holds, replayed by the rules; _Refused with the reason otherwise."""
+def _read_entry(entry: Any, suspect: bool = True) -> _Incoming:
+    """The session an archive entry holds, replayed by the rules; _Refused with the reason otherwise.
+
+    `suspect`: the archive's text may hold a lone surrogate (else that look is spared)."""
     if not isinstance(entry, dict):
         raise _Refused("archive.not_fields")
     unknown = sorted(map(str, set(entry) - SESSION_FIELDS - KEPT_FIELDS))
     if unknown:
-        raise _Refused("archive.unknown_fields", fields=", ".join(unknown))
+        raise _Refused("archive.unknown_fields", fields=messages.quoted(", ".join(unknown)))
+    if suspect and holds_lone_surrogate(entry):
+        raise _Refused("archive.broken_text")
     session_id = entry.get("id")
     if not isinstance(session_id, str) or not SESSION_ID.fullmatch(session_id):
         raise _Refused("archive.no_id")
@@ -313,7 +330,7 @@ def _read_entry(entry: Any) -> _Incoming:
 def _time(value: Any, not_a_time: str) -> float | None:
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
+    if not is_time(value):  # checked before any clock or calendar sees it: 10**400 is no time
         raise _Refused(not_a_time)
     return float(value)
 
@@ -428,7 +445,7 @@ def write_backup(store: Store, today: date | None = None) -> str | None:
     if any(backup.name == name for backup in present) or not store.listing():
         return None
     data = export_json(store)
-    with _speaking(store, "store.not_created"):
+    with _speaking(store, "archive.not_backed_up"):
         store.folder.ensure(BACKUPS)
         store.folder.write(f"{BACKUPS}/{name}", data)
         for old in sorted([*present, Backup(name, day, len(data))], key=lambda backup: backup.day)[:-BACKUPS_KEPT]:
@@ -440,11 +457,11 @@ def restore_backup(store: Store, name: str) -> ImportReport:
     """Import a backup: its sessions not present come back, those present count as duplicates."""
     if _backup_day(name) is None:
         return ImportReport(refused=[Refusal.of(name, Message("archive.not_a_backup"))])
-    with _speaking(store, "store.unreadable"):
+    with _speaking(store, "archive.backup_unreadable"):
         data = store.folder.read(f"{BACKUPS}/{name}")
     if data is None:
         return ImportReport(refused=[Refusal.of(name, Message("archive.no_backup"))])
-    return import_json(store, data)
+    return import_json(store, data, failed="archive.not_restored")
 
 
 def _backup_day(name: str) -> date | None:

@@ -81,6 +81,25 @@ def _english_plural(count: int) -> int:
     return 0 if count == 1 else 1
 
 
+# A refusal quotes at most this many characters of a bad value: a 10 MB text is not a sentence.
+QUOTED_CHARACTERS = 60
+# Half of a UTF-16 pair on its own: JSON can spell one ("\\ud800") but no encoder (UTF-8,
+# msgpack, orjson) accepts it, so it must never reach a file or the page.
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def has_lone_surrogate(text: str) -> bool:
+    return LONE_SURROGATE.search(text) is not None
+
+
+def quoted(text: str, limit: int = QUOTED_CHARACTERS) -> str:
+    """`text` as a sentence may show it: at most `limit` characters ("…" where it is cut), and
+    a lone surrogate as the replacement character, so that the sentence itself can be sent."""
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return LONE_SURROGATE.sub("\ufffd", text)
+
+
 def render(message_id: str, params: Mapping[str, Any], language: str = SOURCE_LANGUAGE) -> str:
     text = template(message_id, language)
     if text is None:
@@ -144,9 +163,10 @@ def _plain(key: str, value: Any, language: str) -> Any:
     if isinstance(value, (list, tuple)) and value and all(isinstance(item, Message) for item in value):
         return "; ".join(_plain(key, item, language) for item in value)
     if isinstance(value, (list, tuple)):
-        return join_names([str(item) for item in value], language)
+        return join_names([LONE_SURROGATE.sub("\ufffd", str(item)) for item in value], language)
     if isinstance(value, str):
-        return term(key, value, language)
+        # Whatever a parameter holds, the sentence must be sendable: never a lone surrogate.
+        return term(key, LONE_SURROGATE.sub("\ufffd", value), language)
     return value
 
 
@@ -227,6 +247,7 @@ register(
         "field.bool": "'{field}' must be true or false, not {value}.",
         "field.choice": "'{field}' must be one of {allowed}, not {value}.",
         "field.text": "'{field}' must be a text of 1 to {high} characters, not {value}.",
+        "field.text_broken": "'{field}' holds a broken character (half of a pair) that cannot be saved; type it again.",
         "field.player": "'{field}' must name a player of this game ({allowed}), not {value}.",
         "field.per_player": "'{field}' must give a number for each player ({allowed}).",
         "field.per_player_extra": "'{field}' names {value}, who is not a player of this game.",
@@ -249,6 +270,7 @@ register(
         "players.name_type": "A player's name must be text, not {value}.",
         "players.name_control": "A player's name cannot hold a control character ({code} in '{name}').",
         "players.name_bidi": "A player's name cannot hold a text-direction control ({code} in '{name}').",
+        "players.name_broken": "The name '{name}' holds a broken character (half of a pair) that cannot be saved.",
         "players.duplicate": "Two players are called '{name}'; each name must be different.",
         "options.not_a_dict": "The options must be a set of named values.",
         "options.unknown": "Unknown option '{option}' for {title}; allowed: {allowed}.",

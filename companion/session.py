@@ -19,7 +19,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar, overload
 
-from companion.messages import Message, RuleError
+from companion.messages import Message, RuleError, quoted
 from companion.rules import GAMES
 from companion.rules.base import MAX_ITEMS, RULES, Game, Standing, Stopped, check_depth, describe_value
 
@@ -159,7 +159,8 @@ class Session:
         expected = {"format", "game", "players", "options", "events", "cursor"}
         if set(data) != expected:
             missing = sorted(expected - set(data)) or sorted(map(str, set(data) - expected))
-            raise RuleError("session.bad_data", reason=f"unexpected or missing fields {', '.join(map(str, missing))}")
+            fields = quoted(", ".join(map(str, missing)))
+            raise RuleError("session.bad_data", reason=f"unexpected or missing fields {fields}")
         version = data["format"]
         if type(version) is not int or version not in FORMATS:
             raise RuleError("session.bad_data", reason=f"format {describe_value(version)} is not supported")

@@ -2,9 +2,9 @@
 
 Statistics read only the finished games' summaries with their kept results
 (`Store.finished()`): no game is replayed, so 10,000 games cost one pass over the list.
-A player is a name compared as the rules compare names (case, Unicode form and invisible
-marks ignored); a renamed player (`rename_player`) keeps their history through the alias
-map saved in the data folder as `players.json`.
+A player is a name compared as the rules compare names (case, Unicode and compatibility
+forms and invisible marks ignored); a renamed player (`rename_player`) keeps their history
+through the alias map saved in the data folder as `players.json`.
 
 `score_series(session)` replays one game for its chart: Heartland money by round (the
 final cargo penalty as a step of its own), TransAmerica points by round, Great Plains
@@ -19,16 +19,19 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from companion.messages import RuleError
-from companion.rules.base import Stopped, _clean_name, _clean_saved_name
+from companion.messages import RuleError, has_lone_surrogate, register
+from companion.rules.base import Stopped, _clean_name, _clean_saved_name, name_key
 from companion.rules.transamerica import STARTING_POINTS
 from companion.session import Session
 from companion.store import SessionSummary, StoreError
 from companion.store.errors import os_reason
-from companion.store.storage import Folder, decode, encode
+from companion.store.file_format import decode, encode
+from companion.store.storage import Folder
 
 ALIASES = "players.json"
 MAX_ALIAS_STEPS = 64
+
+register("en", {"stats.not_renamed": "The new name could not be saved: {reason}."})
 
 
 # --- players -----------------------------------------------------------------------
@@ -41,9 +44,9 @@ def player_key(name: str) -> str:
         return _clean_name(name)[1]
     except RuleError:  # a name saved under the first version's looser rule
         try:
-            return _clean_saved_name(name)[1]
+            return name_key(_clean_saved_name(name)[0])
         except RuleError:
-            return name.casefold()
+            return name_key(name)
 
 
 def read_aliases(folder: Folder) -> dict[str, str]:
@@ -56,7 +59,10 @@ def read_aliases(folder: Folder) -> dict[str, str]:
     aliases = found.get("aliases") if isinstance(found, dict) else None
     if not isinstance(aliases, dict):
         return {}
-    return {key: name for key, name in aliases.items() if isinstance(key, str) and isinstance(name, str)}
+    # Keyed again as names are compared now: a file written when only case and Unicode form
+    # were set aside ("ａｎｎ") still finds its player ("ann").
+    return {player_key(key): name for key, name in aliases.items()
+            if isinstance(key, str) and isinstance(name, str) and not has_lone_surrogate(key + name)}
 
 
 def rename_player(folder: Folder, old: str, new: str) -> dict[str, str]:
@@ -76,7 +82,7 @@ def rename_player(folder: Folder, old: str, new: str) -> dict[str, str]:
     try:
         folder.write(ALIASES, encode({"aliases": aliases}))
     except OSError as error:
-        raise StoreError("store.not_renamed", reason=os_reason(error)) from error
+        raise StoreError("stats.not_renamed", reason=os_reason(error)) from error
     return aliases
 
 

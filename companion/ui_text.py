@@ -99,6 +99,12 @@ register(SOURCE_LANGUAGE, {
     "ui.home.new_game": "+ New game",
     "ui.home.quarantined": "{count} saved game {count:file|files} could not be read and {count:was|were} set aside "
     "in the quarantine folder; every other game is here.",
+    "ui.home.lost_damaged": "{game}: {count} {count:change|changes} could not be read; the damaged file is kept "
+    "in {path}.",
+    "ui.home.lost_torn": "{game}: its last change was cut short and probably never saved; the file as it was is "
+    "kept in {path}.",
+    "ui.home.lost_altered": "{game}: its saved file was changed on the disk and may not be exactly as played; the "
+    "damaged file is kept in {path}.",
     "ui.home.newer": "{count} saved {count:game was|games were} made by a newer version of Companion: update the app "
     "to see {count:it|them}. Nothing was changed.",
     "ui.home.won": "{players} won {score}",

@@ -111,6 +111,7 @@ class RecordedMessage:
     body: Any
     at: float  # time.perf_counter() when it was sent
     size: int  # encoded msgpack size in bytes
+    raw: bytes = b""  # the message as encoded for the client: what went over the wire
 
 
 @dataclasses.dataclass
@@ -162,7 +163,7 @@ class RecordingConnection(Connection):
 
     def send_message(self, message: Message) -> None:
         packed = msgpack.packb([message.action, message.body], default=self._encode)
-        self.messages.append(RecordedMessage(message.action, message.body, time.perf_counter(), len(packed)))
+        self.messages.append(RecordedMessage(message.action, message.body, time.perf_counter(), len(packed), packed))
         self._follow_client(message, packed)
         if message.action == MessageAction.SESSION_CRASHED:
             self.crashes.append(getattr(message.body, "message", str(message.body)))

@@ -1,9 +1,11 @@
 """Player names and odd data: whatever is typed or loaded, the answer is one sentence.
 
 Names are kept as typed but in one Unicode form (NFC), trimmed, with inner spaces
-collapsed; a name that shows nothing, holds a control character or reverses the text
-around it is refused, and two names that look the same are twins. Absurd numbers and
-absurdly nested data are refused in words before anything tries to print or walk them.
+collapsed; a name that shows nothing, holds a control character, half of a UTF-16 pair or
+reverses the text around it is refused, and two names that look the same (case, invisible
+marks, Unicode and compatibility forms) are twins. Absurd numbers and absurdly nested data
+are refused in words before anything tries to print or walk them, and a refusal quotes at
+most 60 characters of what it refuses.
 """
 
 from __future__ import annotations
@@ -55,6 +57,73 @@ def test_names_are_kept_in_one_unicode_form_trimmed_and_with_single_spaces() -> 
 )
 def test_names_that_look_alike_show_nothing_or_garble_the_screen_are_refused(players: list[str], message: str) -> None:
     assert new_game_refusal(players) == message
+
+
+@pytest.mark.parametrize(
+    ("twin", "shown"),
+    [
+        ("\uff21\uff4e\uff4e", "Ａｎｎ"),  # full-width letters, as a Japanese keyboard types them
+        ("\u24b6nn", "Ⓐnn"),  # a circled letter
+        ("A\u207f\u207f", "Aⁿⁿ"),  # superscripts
+    ],
+)
+def test_names_equal_under_compatibility_forms_are_twins(twin: str, shown: str) -> None:
+    assert new_game_refusal(["Ann", twin]) == f"Two players are called '{shown}'; each name must be different."
+
+
+def test_ligatures_and_width_are_one_name_but_stay_as_typed() -> None:
+    assert new_game_refusal(["\ufb01ona", "Fiona"]).startswith("Two players are called 'Fiona'")
+    assert Session.new("transamerica", ["\uff21\uff4e\uff4e", "Bob"]).players == ("Ａｎｎ", "Bob")
+
+
+def test_a_saved_game_with_names_now_twins_opens_and_replays_as_recorded() -> None:
+    saved = Session.new("transamerica", ["Ann", "Bob"]).to_dict()
+    event = {"type": "end_round", "missing": {"Ann": 0, "\uff21\uff4e\uff4e": 4}}
+    old = {**saved, "players": ["Ann", "\uff21\uff4e\uff4e"], "events": [event], "cursor": 1}
+    session = Session.from_dict(old)
+    assert session.players == ("Ann", "Ａｎｎ")
+    assert [standing.score for standing in session.standings()] == [13, 9]
+
+
+@pytest.mark.parametrize("name", ["\ud800", "Ann\udfff", "\udc00Bob"])
+def test_a_name_holding_half_of_a_pair_is_refused_new_or_saved(name: str) -> None:
+    assert new_game_refusal(["Ann", name]).endswith("holds a broken character (half of a pair) that cannot be saved.")
+    saved = Session.new("transamerica", ["Ann", "Bob"]).to_dict()
+    with pytest.raises(RuleError) as caught:
+        Session.from_dict({**saved, "players": ["Ann", name]})
+    str(caught.value).encode("utf-8")  # the sentence itself can be sent
+
+
+def test_a_refusal_quotes_at_most_60_characters_of_what_it_refuses() -> None:
+    huge = "x" * 10_000_000
+    refusals = [
+        new_game_refusal(["Ann", huge]),
+        refused(Session.new("heartland", ["Ann", "Bob"]), {"type": "adjust", "player": "Ann", "amount": 1,
+                                                          "note": huge}),
+        refused(Session.new("heartland", ["Ann", "Bob"]), {"type": huge}),
+        refused(Session.new("heartland", ["Ann", "Bob"]), {"type": "end_turn", "player": huge}),
+        refused(Session.new("heartland", ["Ann", "Bob"]), {"type": "end_turn", "player": "Ann", huge: 1}),
+        refused(Session.new("heartland", ["Ann", "Bob"]), {"type": "end_game", "note": [huge]}),
+        new_game_refusal(["Ann", "Bob"], "heartland", target=huge),
+        new_game_refusal(["Ann", "Bob"], "great_plains", fox=huge),
+    ]
+    saved = Session.new("transamerica", ["Ann", "Bob"]).to_dict()
+    for damage in ({huge: 1}, {"format": huge}, {"game": huge}, {"cursor": huge}):
+        with pytest.raises(RuleError) as caught:
+            Session.from_dict({**saved, **damage})
+        refusals.append(str(caught.value))
+    for refusal in refusals:
+        assert len(refusal) < 250 and "x" * 61 not in refusal, refusal[:300]
+    assert "x" * 59 + "…" in refusals[0]
+
+
+@pytest.mark.parametrize("note", ["\ud800", "fixed \udfff", "\udbff\udbff"])
+def test_a_note_holding_half_of_a_pair_is_refused_in_words(note: str) -> None:
+    session = Session.new("heartland", ["Ann", "Bob"])
+    said = refused(session, {"type": "adjust", "player": "Ann", "amount": 1, "note": note})
+    assert said == "'note' holds a broken character (half of a pair) that cannot be saved; type it again."
+    said = refused(session, {"type": "end_game", "note": note})
+    assert said.startswith("'note' holds a broken character")
 
 
 def test_emoji_sequences_and_scripts_keep_their_joiners() -> None:

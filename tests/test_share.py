@@ -7,11 +7,13 @@ door's side is in test_share_web.py.
 from __future__ import annotations
 
 import base64
+import contextlib
+import re
 
 import pytest
 
 from companion.app import share
-from companion.app.share import SCOREKEEPER, VIEWER, Share, ShareError, Sharing, TryCounter
+from companion.app.share import SCOREKEEPER, VIEWER, Share, ShareError, Sharing, TryLimits
 
 
 class FakeListener:
@@ -69,35 +71,82 @@ def test_a_wrong_code_or_link_or_no_name_is_refused_in_words(sharing: Sharing) -
     assert shared.guests == {}
 
 
-def test_typed_codes_are_slowed_to_ten_tries_a_minute_for_everyone_together() -> None:
+def slow_share() -> tuple[Share, list[float], str]:
+    """A share whose tries are counted on a clock the test moves, and a wrong code."""
     now = [0.0]
-    counter = TryCounter(clock=lambda: now[0])
-    shared = Share("g1", "http://127.0.0.2:8550/", tries=counter)
-    wrong = "AAAAAA" if shared.code != "AAAAAA" else "BBBBBB"
+    shared = Share("g1", "http://127.0.0.2:8550/", tries=TryLimits(clock=lambda: now[0]))
+    return shared, now, "AAAAAA" if shared.code != "AAAAAA" else "BBBBBB"
+
+
+def test_typed_codes_are_slowed_to_ten_tries_a_minute_per_phone() -> None:
+    shared, now, wrong = slow_share()
     accepted_per_window = []
     for _window in range(3):
         accepted = 0
-        for _attempt in range(200):  # a script trying codes as fast as it can
+        for _attempt in range(200):  # a script trying codes as fast as it can, from one phone
             try:
-                shared.join_by_code(wrong, "Mallory")
+                shared.join_by_code(wrong, "Mallory", "192.168.1.66")
             except ShareError as refusal:
                 accepted += "not the code" in str(refusal)
             now[0] += 0.25  # 200 tries spread over 50 s of the minute
         now[0] += 10.0
         accepted_per_window.append(accepted)
-    print(f"typed codes checked per minute of brute force: {accepted_per_window}")
+    print(f"typed codes checked per minute of brute force from one phone: {accepted_per_window}")
     assert accepted_per_window == [share.TRIES_PER_WINDOW] * 3
     now[0] += share.TRY_WINDOW_S
     for _ in range(share.TRIES_PER_WINDOW):
         with pytest.raises(ShareError, match="not the code"):
-            shared.join_by_code(wrong, "Mallory")
+            shared.join_by_code(wrong, "Mallory", "192.168.1.66")
     with pytest.raises(ShareError, match=r"Too many tries: wait 60 seconds, then type the code again."):
-        shared.join_by_code(wrong, "Mallory")
-    # Even the right code waits its turn: the counter does not know who is typing.
+        shared.join_by_code(wrong, "Mallory", "192.168.1.66")
+    # Even the right code waits its turn on that phone, but Ann's phone is not held up at all.
     with pytest.raises(ShareError, match="Too many tries"):
-        shared.join_by_code(shared.code, "Ann")
+        shared.join_by_code(shared.code, "Ann", "192.168.1.66")
+    assert shared.join_by_code(shared.code, "Ann", "192.168.1.20").name == "Ann"
+
+
+def test_many_phones_guessing_together_meet_a_ceiling_that_keeps_a_joiner_out_seconds() -> None:
+    shared, now, wrong = slow_share()
+    checked = 0
+    for second in range(60):  # 60 guessing phones, each trying once a second for a minute
+        now[0] = float(second)
+        for phone in range(60):
+            try:
+                shared.join_by_code(wrong, "Mallory", f"10.0.0.{phone}")
+            except ShareError as refusal:
+                checked += "not the code" in str(refusal)
+    per_minute = share.ALL_TRIES_PER_WINDOW * 60 / share.ALL_TRY_WINDOW_S
+    print(f"typed codes checked in a minute from 60 guessing phones: {checked} (ceiling {per_minute:.0f})")
+    assert checked <= per_minute
+    assert shared.tries.phones <= share.ALL_TRIES_PER_WINDOW * share.TRY_WINDOW_S / share.ALL_TRY_WINDOW_S
+    # A joiner arriving now waits at most one short window, whatever the guessers do.
+    with pytest.raises(ShareError, match="Too many tries") as refused:
+        shared.join_by_code(shared.code, "Ann", "10.0.1.1")
+    wait = int(re.search(r"wait (\d+) seconds", str(refused.value)).group(1))  # type: ignore[union-attr]
+    assert 1 <= wait <= share.ALL_TRY_WINDOW_S
+    now[0] += wait
+    assert shared.join_by_code(shared.code, "Ann", "10.0.1.1").name == "Ann"
+
+
+def test_a_phone_is_forgotten_once_its_tries_are_a_window_old() -> None:
+    shared, now, wrong = slow_share()
+    for phone in range(5):
+        with pytest.raises(ShareError, match="not the code"):
+            shared.join_by_code(wrong, "Mallory", f"10.0.0.{phone}")
+    assert shared.tries.phones == 5
     now[0] += share.TRY_WINDOW_S
-    assert shared.join_by_code(shared.code, "Ann").name == "Ann"
+    with pytest.raises(ShareError, match="not the code"):
+        shared.join_by_code(wrong, "Mallory", "10.0.0.99")
+    assert shared.tries.phones == 1
+
+
+def test_the_link_in_the_qr_code_is_never_counted() -> None:
+    shared, _, wrong = slow_share()
+    for _ in range(share.ALL_TRIES_PER_WINDOW * 3):
+        with contextlib.suppress(ShareError):
+            shared.join_by_code(wrong, "Mallory", "192.168.1.66")
+    for number in range(share.ALL_TRIES_PER_WINDOW + 1):
+        assert shared.join_by_link(shared.link_token, f"Guest {number}").name == f"Guest {number}"
 
 
 def test_a_viewer_may_not_write_a_scorekeeper_may_until_revoked(sharing: Sharing) -> None:

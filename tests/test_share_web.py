@@ -6,10 +6,13 @@ without a join code, in-process (Starlette's TestClient), then with a real uvico
 from __future__ import annotations
 
 import asyncio
+import http.client
+import itertools
 import socket
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from typing import Any
@@ -304,3 +307,85 @@ def test_a_change_made_in_the_window_reaches_the_phones_pages_once(door: tuple[w
     stop()
     sharing.game_changed("g1", told_by=window.told)
     assert heard == [("phone", "g1")]
+
+
+# --- typed codes on a real server: one phone's guessing keeps no other phone out ----------------
+
+
+_posts = itertools.count(1)
+
+
+def post_join(port: int, phone: str, form: dict[str, str]) -> tuple[int, str]:
+    """POST the join form to the shared address from the phone at address `phone` (its source).
+
+    Each post claims to be forwarded for another address: were such headers believed, a
+    guesser would be a new phone with every try."""
+    body = urllib.parse.urlencode(form)
+    posing_as = f"192.168.1.{next(_posts) % 250 + 2}"
+    connection = http.client.HTTPConnection(LAN.host, port, timeout=5, source_address=(phone, 0))
+    try:
+        connection.request("POST", "/join", body, {
+            "Host": f"{LAN.host}:{port}", "Origin": f"http://{LAN.host}:{port}",
+            "Content-Type": "application/x-www-form-urlencoded",
+            # A guesser cannot pose as another phone: the door reads the socket's address only.
+            "X-Forwarded-For": posing_as, "X-Real-IP": posing_as, "Forwarded": f"for={posing_as}"})
+        answer = connection.getresponse()
+        return answer.status, answer.read().decode()
+    finally:
+        connection.close()
+
+
+def test_a_guessing_phone_is_held_up_alone_and_a_joiner_on_another_phone_gets_in_at_once() -> None:
+    attacker, joiner = "127.0.0.1", "127.0.0.3"  # two phones: two loopback source addresses
+    sock = web.listen("127.0.0.1", 0)
+    port = sock.getsockname()[1]
+    sharing = Sharing(None, LAN.host)
+    app = web.create_app(main, [web.Address("127.0.0.1", port)], sharing=sharing)
+    sharing.listener = web.ShareListener(app, port)
+    server: Any = web.server(app)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        assert wait_until(lambda: server.started)
+        assert app.loop is not None
+        app.loop.call_soon_threadsafe(sharing.start, "g1")
+        assert wait_until(lambda: answers(f"http://{LAN.host}:{port}/"))
+        shared = sharing.current
+        assert shared is not None
+        wrong = wrong_code(shared)
+        # Mallory guesses as fast as the server answers, until her phone is held up.
+        statuses = [post_join(port, attacker, {"code": wrong, "name": "Mallory"})[0]
+                    for _ in range(share.TRIES_PER_WINDOW + 5)]
+        assert statuses.count(403) == share.TRIES_PER_WINDOW and statuses[-1] == 429
+        # She keeps trying once a second while Ann types the code read aloud on her own phone.
+        stop = threading.Event()
+        guesses: list[int] = []
+
+        def keep_guessing() -> None:
+            while not stop.is_set():
+                guesses.append(post_join(port, attacker, {"code": wrong, "name": "Mallory"})[0])
+                stop.wait(1.0)
+
+        guesser = threading.Thread(target=keep_guessing, daemon=True)
+        guesser.start()
+        time.sleep(1.5)
+        started = time.monotonic()
+        status, _ = post_join(port, joiner, {"code": shared.code, "name": "Ann"})
+        kept_out = time.monotonic() - started
+        # And Vera scans the QR code meanwhile: the link is never counted.
+        linked, _ = post_join(port, attacker, {"token": shared.link_token, "name": "Vera"})
+        stop.set()
+        guesser.join(10)
+        print(f"a joiner beside a guessing phone got in after {kept_out * 1000:.0f} ms, at the first try; "
+              f"the guesser's {len(guesses)} tries meanwhile: {sorted(set(guesses))}")
+        assert status == 303 and kept_out < 2.0
+        assert linked == 303
+        assert set(guesses) == {429}
+        assert sorted(guest.name for guest in shared.guests.values()) == ["Ann", "Vera"]
+    finally:
+        if app.loop is not None:
+            app.loop.call_soon_threadsafe(sharing.stop)
+        server.should_exit = True
+        thread.join(15)
+        sock.close()
+    assert not thread.is_alive()

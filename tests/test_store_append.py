@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from test_store import make_store  # noqa: F401 - the disk and memory stores of the store tests
 
-from companion.store import SessionDamaged, Store, StoreError, storage
+from companion.store import Store, StoreError, storage
 from companion.store.storage import check_document, parse_file
 
 ADJUST = {"type": "adjust", "player": "Ann", "amount": 1, "note": "fix"}
@@ -129,7 +129,7 @@ def test_standard_json_reads_what_orjson_appended_and_back(fresh: Any) -> None:
     assert fresh().open(session_id).cursor == 6
 
 
-def test_a_damaged_record_before_the_last_one_sets_the_game_aside(fresh: Any) -> None:
+def test_a_damaged_record_before_the_last_one_opens_what_came_before_and_keeps_the_file(fresh: Any) -> None:
     store = fresh()
     session_id, _ = played(store, 4)
     store.close()
@@ -137,9 +137,14 @@ def test_a_damaged_record_before_the_last_one_sets_the_game_aside(fresh: Any) ->
     lines = raw.split(b"\n")
     assert len(lines) == 4  # the document as the first change left it, then the records of the next three
     lines[2] = lines[2].replace(b'"amount":1', b'"amount":9')  # the checksum no longer matches
-    store.folder.write(f"sessions/{session_id}.json", b"\n".join(lines))
-    with pytest.raises(SessionDamaged, match="line 3 is damaged"):
-        fresh().open(session_id)
+    damaged = b"\n".join(lines)
+    store.folder.write(f"sessions/{session_id}.json", damaged)
+    again = fresh()
+    assert again.open(session_id).cursor == 2  # the document's change and the first record's
+    (lost,) = again.listing().losses
+    assert (lost.session, lost.kind, lost.lost) == (session_id, "damaged", 2)
+    assert "line 3 is damaged" in lost.reason
+    assert again.folder.read(lost.moved_to) == damaged
 
 
 def test_a_record_that_does_not_fit_its_document_is_damage() -> None:

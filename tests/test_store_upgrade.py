@@ -3,7 +3,8 @@
 Each fixture was made by the version it preserves: tests/fixtures/store-v1/ by
 make_store_v1.py (the first format), tests/fixtures/store-v2/ by make_store_v2.py (format-2
 sessions, each file one whole document, before appended records), tests/fixtures/store-v3/ by
-make_store_v3.py (appended records, index entries with a status line but no final result);
+make_store_v3.py (appended records, index entries with a status line but no final result),
+tests/fixtures/store-v4/ by make_store_v4.py (session documents carrying their checksum);
 `expected.json` holds what that version read back. Every test works on a copy.
 """
 
@@ -24,7 +25,7 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 Expected = dict[str, dict[str, Any]]
 
 
-@pytest.fixture(params=["store-v1", "store-v2", "store-v3"])
+@pytest.fixture(params=["store-v1", "store-v2", "store-v3", "store-v4"])
 def fixture(request: pytest.FixtureRequest) -> Path:
     return FIXTURES / request.param
 

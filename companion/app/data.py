@@ -14,6 +14,7 @@ home screen shows one page at a time, from the store's summaries (no file is rea
 from __future__ import annotations
 
 import contextlib
+import logging
 import threading
 from datetime import date
 from typing import Any, NamedTuple
@@ -26,6 +27,7 @@ from companion.rules import GAMES
 from companion.session import Session
 from companion.store import SessionInUse, SessionList, SessionSummary, Store, StoreError
 
+log = logging.getLogger(__name__)
 HOME_PAGE = 20  # games drawn at first in each part of the home screen; more on request
 
 
@@ -319,8 +321,9 @@ class AppData:
         """Keep today's backup unless there is one (call once a start, off the UI thread); never raises."""
         try:
             return archive.write_backup(self.store, today)
-        except StoreError:
-            return None  # a backup is a courtesy: a full disk must not stop a game
+        except StoreError as error:  # a backup is a courtesy: a full disk must not stop a game
+            log.warning("%s", error)  # "Today's backup could not be saved: the disk is full."
+            return None
 
     def backups(self) -> list[archive.Backup]:
         try:

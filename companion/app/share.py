@@ -4,9 +4,10 @@ The host (the device keeping the game) starts a `Share` of one game through `Sha
 which opens the local-network address only for as long as the share lasts. A phone joins
 with the link in the QR code (a random token of 128 bits) or by typing the short code
 (6 characters, about 30 bits, so typed tries are counted: `TRIES_PER_WINDOW` a
-`TRY_WINDOW_S`, for everyone together). A joined phone is a `Guest`, known by a random id
-kept in an HttpOnly cookie; it may only follow the shared game, and may change it only
-while the host lets it keep score. Stopping the share forgets every code and every guest
+`TRY_WINDOW_S` per phone, known by its address, and `ALL_TRIES_PER_WINDOW` a
+`ALL_TRY_WINDOW_S` for every phone together, see `TryLimits`). A joined phone is a `Guest`,
+known by a random id kept in an HttpOnly cookie; it may only follow the shared game, and
+may change it only while the host lets it keep score. Stopping the share forgets every code and every guest
 at once: an old link, code or cookie opens nothing.
 
 Nothing here knows about HTTP or Flet: the web door asks `Sharing.current` who a cookie
@@ -41,8 +42,13 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 LINK_TOKEN_BYTES = 16  # 128 bits in the link (at least 64 asked for)
 GUEST_ID_BYTES = 32
-TRIES_PER_WINDOW = 10
+TRIES_PER_WINDOW = 10  # typed codes from one phone (one address)
 TRY_WINDOW_S = 60.0
+# From every phone together: far above a table's needs (six phones typing a code twice), and
+# a short window, so that guessing from many addresses keeps a joiner out seconds, not a
+# minute. At that rate a guesser needs years, on average, for one 6-character code.
+ALL_TRIES_PER_WINDOW = 30
+ALL_TRY_WINDOW_S = 5.0
 NAME_MAX = 30
 
 # The guest whose socket is being served: set by the web door around Flet's socket handler,
@@ -117,15 +123,65 @@ class TryCounter:
         self.clock = clock
         self._tries: deque[float] = deque()
 
-    def allow(self) -> float:
-        """0 when a try may be made now (it is counted); else the seconds to wait."""
+    def wait(self) -> float:
+        """0 when a try may be made now (nothing is counted); else the seconds to wait."""
         now = self.clock()
         while self._tries and self._tries[0] <= now - self.window:
             self._tries.popleft()
-        if len(self._tries) >= self.limit:
-            return self._tries[0] + self.window - now
-        self._tries.append(now)
-        return 0.0
+        return self._tries[0] + self.window - now if len(self._tries) >= self.limit else 0.0
+
+    def count(self) -> None:
+        self._tries.append(self.clock())
+
+    def allow(self) -> float:
+        """0 when a try may be made now (it is counted); else the seconds to wait."""
+        wait = self.wait()
+        if not wait:
+            self.count()
+        return wait
+
+    @property
+    def idle(self) -> bool:
+        """No try is counted any more: the counter may be forgotten."""
+        self.wait()  # lets go of the tries older than the window
+        return not self._tries
+
+
+class TryLimits:
+    """Typed codes counted per phone (its network address) and for every phone together.
+
+    A phone that keeps guessing waits for its own tries only: a real joiner on another phone
+    types the code at once. The ceiling for everyone counts only tries a phone was allowed,
+    so one guesser never reaches it; many guessing together keep a joiner out at most
+    `ALL_TRY_WINDOW_S` at a time. A phone is forgotten once its tries are a window old; at
+    most `ALL_TRIES_PER_WINDOW * TRY_WINDOW_S / ALL_TRY_WINDOW_S` phones are known at once.
+    """
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.everyone = TryCounter(ALL_TRIES_PER_WINDOW, ALL_TRY_WINDOW_S, clock)
+        self._phones: dict[str, TryCounter] = {}
+
+    def allow(self, phone: str) -> float:
+        """0 when `phone` may try a code now (it is counted); else the seconds it waits."""
+        counter = self._phones.get(phone)
+        if counter is None:
+            self._forget_idle()
+            counter = self._phones[phone] = TryCounter(TRIES_PER_WINDOW, TRY_WINDOW_S, self.clock)
+        wait = counter.wait() or self.everyone.wait()
+        if not wait:
+            counter.count()
+            self.everyone.count()
+        return wait
+
+    def _forget_idle(self) -> None:
+        for phone in [phone for phone, counter in self._phones.items() if counter.idle]:
+            del self._phones[phone]
+
+    @property
+    def phones(self) -> int:
+        """How many phones' tries are counted now."""
+        return len(self._phones)
 
 
 @dataclass
@@ -144,7 +200,7 @@ class Share:
     url: str  # the address phones open, e.g. http://192.168.1.20:8550/
     link_token: str = field(default_factory=lambda: secrets.token_urlsafe(LINK_TOKEN_BYTES))
     code: str = field(default_factory=new_code)
-    tries: TryCounter = field(default_factory=TryCounter)
+    tries: TryLimits = field(default_factory=TryLimits)
     guests: dict[str, Guest] = field(default_factory=dict)
     stopped: bool = False
 
@@ -161,10 +217,11 @@ class Share:
             raise ShareError("share.link_gone")
         return self._admit(name)
 
-    def join_by_code(self, code: str, name: str) -> Guest:
+    def join_by_code(self, code: str, name: str, phone: str = "") -> Guest:
+        """Join with the typed code; `phone` is the address it came from (its tries are counted apart)."""
         if self.stopped:
             raise ShareError("share.not_shared")
-        wait = self.tries.allow()
+        wait = self.tries.allow(phone)
         if wait:
             raise ShareError("share.too_many_tries", seconds=max(1, round(wait)))
         if not secrets.compare_digest(typed_code(code).encode(), self.code.encode()):

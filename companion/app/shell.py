@@ -77,6 +77,7 @@ def Root(shell: Shell) -> ft.Control:
     shell.request_draw = lambda: set_draws(lambda draws: draws + 1)
     drawn = (shell.session.id, shell.session.version) if shell.session is not None else None
     shell.drawn_version = drawn[1] if drawn is not None else None
+    shell.keep_guest_on_its_screens()
     view = shell.build_screen(shell)
     sheet = shell.build_sheet(shell)
     if sheet is not None:
@@ -216,8 +217,17 @@ class Shell:
         return self.page.platform_brightness == ft.Brightness.DARK
 
     def mount(self) -> None:
+        if self.guest is not None:  # before the first draw: a phone's first frame is the shared game
+            self._follow_shared_game()
         self.localise_page()
         self.page.render(Root, self)
+
+    def keep_guest_on_its_screens(self) -> None:
+        """A phone is drawn the shared game or the page saying sharing stopped, nothing else
+        (a game that cannot be opened there would otherwise fall back to Home, the host's list)."""
+        if self.guest is not None and not (self.ui.screen == "game" and self.session is not None) \
+                and self.ui.screen != "stopped":
+            self.ui = UiState(screen="stopped")
 
     def render(self) -> None:
         if self.request_draw is not None:
@@ -301,7 +311,8 @@ class Shell:
     def resume(self) -> None:
         """Land where the last run left off: the game (and sheet) that was open, else home."""
         if self.guest is not None:
-            self._follow_shared_game()
+            if self.session is None and self.ui.screen != "stopped":  # not followed when mounted
+                self._follow_shared_game()
             return
         session_id, panel, draft = self.store.last_view()
         if session_id is not None and self.store.exists(session_id):
@@ -555,6 +566,9 @@ class Shell:
 
     def _on_share_changed(self) -> None:
         """Someone joined, a role changed, or sharing stopped: told from any thread or page."""
+        session = getattr(self.page, "session", None)
+        if session is None or session.connection is None:  # its socket is gone: drawn whole if it comes back
+            return
         with contextlib.suppress(RuntimeError):  # the server is stopping: this page's loop is gone
             self._context.copy().run(self.page.run_task, self._share_changed)
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from companion.messages import has_lone_surrogate
 from companion.store.storage import Folder
 
 UI_STATE_FILE = "ui-state.json"
@@ -49,17 +50,19 @@ def clean_draft(draft: Any) -> dict[str, Any]:
     if not isinstance(draft, dict) or _depth(draft) > MAX_DRAFT_DEPTH:
         return {}
     try:
-        text = json.dumps(draft, allow_nan=False)
-    except (TypeError, ValueError, RecursionError):
+        # In UTF-8, which no lone surrogate survives: a draft holding one could not be sent to the page.
+        text = json.dumps(draft, allow_nan=False, ensure_ascii=False)
+        text.encode("utf-8")
+    except (TypeError, ValueError, RecursionError):  # UnicodeEncodeError is a ValueError
         return {}
-    if len(text) > MAX_DRAFT_BYTES:
+    if len(text.encode("utf-8")) > MAX_DRAFT_BYTES:
         return {}
     parsed: dict[str, Any] = json.loads(text)  # a copy in JSON's own shapes (tuples become lists)
     return parsed
 
 
 def _short_text(value: Any, longest: int) -> str | None:
-    return value if isinstance(value, str) and 0 < len(value) <= longest else None
+    return value if isinstance(value, str) and 0 < len(value) <= longest and not has_lone_surrogate(value) else None
 
 
 def _habit(value: Any) -> int | None:

@@ -366,7 +366,8 @@ class Door:
                 if not share.link_opens(token):
                     return self.code_page(headers, problem="ui.join.link_gone", name=name, status=403)
                 return self.join(lambda: share.join_by_link(token, name), headers, token=token, name=name)
-            return self.join(lambda: share.join_by_code(code, name), headers, name=name)
+            phone = scope["client"][0] if scope.get("client") else ""
+            return self.join(lambda: share.join_by_code(code, name, phone), headers, name=name)
         return None
 
     def join(self, admit: Callable[[], Any], headers: Headers, *, token: str = "", name: str | None = None) -> Response:
@@ -557,6 +558,9 @@ def server(app: Door, *, lifespan: bool = True) -> Any:
         log_level="warning",
         access_log=False,
         server_header=False,
+        # Nobody proxies Companion: a request's address is its socket's, never a header's
+        # (typed join codes are counted per address, see share.TryLimits).
+        proxy_headers=False,
         ws="websockets-sansio",  # the implementation Flet's own web server uses
         lifespan="on" if lifespan else "off",
         timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_S,  # open sockets must not hold up a stop

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
-from companion.messages import Described, Message, RuleError, join_names
+from companion.messages import QUOTED_CHARACTERS, Described, Message, RuleError, has_lone_surrogate, join_names, quoted
 
 State = TypeVar("State")
 Event = Mapping[str, Any]
@@ -38,7 +38,7 @@ def describe_value(value: Any) -> str:
     """How a refusal quotes a value; never fails, however large or deep the value is. Words
     ("an empty text") come as `Described`, so a sentence shows them in its own language."""
     if isinstance(value, str):
-        return f"'{value}'" if value else Described("value.empty_text")
+        return f"'{quoted(value)}'" if value else Described("value.empty_text")
     if value is None:
         return Described("value.nothing")
     if isinstance(value, bool):
@@ -66,9 +66,14 @@ def _small(value: Any, budget: int = 12) -> bool:
             pending.extend((inner, depth + 1) for inner in item)
         elif isinstance(item, dict):
             pending.extend((inner, depth + 1) for pair in item.items() for inner in pair)
-        elif _huge(item) or not isinstance(item, (str, int, float, type(None))):
+        elif _huge(item) or not isinstance(item, (str, int, float, type(None))) or _long_text(item):
             return False
     return True
+
+
+def _long_text(value: Any) -> bool:
+    """Text a refusal cannot quote whole: too long, or holding what no page can be sent."""
+    return isinstance(value, str) and (len(value) > QUOTED_CHARACTERS or has_lone_surrogate(value))
 
 
 def _huge(value: Any) -> bool:
@@ -151,6 +156,8 @@ class TextField:
     def check(self, name: str, value: Any, players: Sequence[str]) -> Any:
         if not isinstance(value, str) or not value.strip() or len(value.strip()) > self.high:
             raise RuleError("field.text", field=name, high=self.high, value=describe_value(value))
+        if has_lone_surrogate(value):
+            raise RuleError("field.text_broken", field=name)
         return value.strip()
 
 
@@ -408,12 +415,14 @@ def _clean_saved_name(raw: Any) -> tuple[str, str]:
     if not name:
         raise RuleError("players.name_empty")
     if len(name) > MAX_NAME_LENGTH:
-        raise RuleError("players.name_long", name=name, high=MAX_NAME_LENGTH)
+        raise RuleError("players.name_long", name=quoted(name), high=MAX_NAME_LENGTH)
+    if has_lone_surrogate(name):  # no version could save one: no encoder takes it
+        raise RuleError("players.name_broken", name=quoted(name))
     return name, name.casefold()
 
 
 def _clean_name(raw: Any) -> tuple[str, str]:
-    """A name in NFC, trimmed, and the key no two names may share (ignoring case and invisible marks)."""
+    """A name in NFC, trimmed, and the key no two names may share (see `name_key`)."""
     if not isinstance(raw, str):
         raise RuleError("players.name_type", value=describe_value(raw))
     name, _ = _clean_saved_name(unicodedata.normalize("NFC", raw))
@@ -428,7 +437,14 @@ def _clean_name(raw: Any) -> tuple[str, str]:
     visible = "".join(character for character in name if unicodedata.category(character) != "Cf")
     if not visible.strip():
         raise RuleError("players.name_empty")
-    return name, unicodedata.normalize("NFC", visible.casefold())
+    return name, name_key(visible)
+
+
+def name_key(name: str) -> str:
+    """What two names share when they are the same name: case, compatibility forms
+    (full-width "Ａｎｎ", ligatures, circled letters) and Unicode form set aside (NFKC with
+    case folding, as Unicode's identifier matching does)."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
 
 
 def check_option_names(title: str, options: Any, allowed: Sequence[str]) -> Mapping[str, Any]:

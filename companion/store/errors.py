@@ -138,12 +138,16 @@ register(
         "store.unknown_game": "The saved game '{id}' is of a game this version does not know ('{game}'); "
         "update the app to open it.",
         "store.bad_title": "A title must be text of at most {high} characters.",
+        "store.title_broken": "A title cannot hold a broken character (half of a pair); type it again.",
         "store.locked": "The list of saved games is being updated by another window; try again.",
         "store.unusable": "The data folder {path} cannot be used: {reason}.",
         "store.unreadable": "The saved games could not be read: {reason}.",
+        "store.not_kept_aside": "This game's file is damaged and could not be copied aside before it is "
+        "changed, so it is not opened: {reason}.",
         "store.cannot_lock": "This game cannot be opened for changes: {reason}.",
         "store.not_saved": "Not saved, so not recorded: {reason}.",
         "store.not_created": "The new game could not be saved: {reason}.",
+        "store.not_put": "The games could not be saved: {reason}.",
         "store.not_renamed": "The title could not be saved: {reason}.",
         "store.not_deleted": "The game could not be deleted: {reason}.",
         "store.in_use": "This game is open on another screen; close it there before deleting it.",

@@ -8,7 +8,7 @@ they were read as and writes them back unchanged.
 
 Both read only a plain, well-formed index of this version, written without line breaks (as
 the app writes it); for anything else (appended records, a newer format, a damaged file)
-they step aside and the store reads the file the general way (`storage.parse_file`), which
+they step aside and the store reads the file the general way (`file_format.parse_file`), which
 says what is wrong with it. Both parse with the standard json module, as the store's general
 reading of the index does (see `FolderStorage.plain`): any file reads the same either way.
 """
@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator, MutableMapping
 from typing import Any, TypeVar
 
 from companion.store.errors import DamagedFile, NewerFile
-from companion.store.storage import check_tables, encode
+from companion.store.file_format import check_tables, encode
 
 T = TypeVar("T")
 SESSIONS_TABLE = "sessions"

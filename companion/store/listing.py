@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import math
 import re
 import secrets
 import sys
@@ -20,9 +19,10 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from companion.store.file_format import holds_lone_surrogate, may_hold_lone_surrogate
 from companion.store.index_file import scan_index
 from companion.store.results import FinalResult, result_of
-from companion.store.session_file import loaded_title
+from companion.store.session_file import is_time, loaded_title
 
 _ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"  # Crockford base 32, lower case: safe on case-blind disks
 SESSION_ID = re.compile(r"[0-9a-z][0-9a-z_-]{0,63}")
@@ -60,10 +60,17 @@ class SessionSummary(NamedTuple):
 
 @dataclass(frozen=True)
 class QuarantineNote:
+    """A file set aside in quarantine/: moved there whole (it could not be read at all), or
+    copied there as it was while the part of it that can be read opens (`lost` says what the
+    game lost: `kind` "damaged", "torn" or "altered", see `file_format.Damage`)."""
+
     file: str  # where it was, relative to the data folder
-    moved_to: str  # where it is now, relative to the data folder
+    moved_to: str  # where it is now (or its copy), relative to the data folder
     reason: str
     time: float
+    session: str = ""  # the game whose file was copied aside ("" for a file moved whole)
+    lost: int = 0  # changes of that game that could not be read
+    kind: str = ""  # "" (moved whole), or the kind of damage of a file copied aside
 
 
 class SessionList(list[SessionSummary]):
@@ -71,6 +78,8 @@ class SessionList(list[SessionSummary]):
 
     - `quarantined`: how many damaged files this store has set aside since it was opened;
     - `notes`: the notes of those files (see `Store.quarantine_notes()` for all of them);
+    - `losses`: the games that opened with what could be read of a damaged file, one note
+      each (its copy kept in quarantine/, what it lost);
     - `newer`: ids of sessions saved by a newer version of Companion (left untouched);
     - `problem`: why the list could not be read at all (a sentence), else None.
     """
@@ -79,6 +88,7 @@ class SessionList(list[SessionSummary]):
     notes: tuple[QuarantineNote, ...]
     newer: tuple[str, ...]
     problem: str | None
+    losses: tuple[QuarantineNote, ...]
 
     def __init__(
         self,
@@ -86,26 +96,32 @@ class SessionList(list[SessionSummary]):
         notes: Iterable[QuarantineNote] = (),
         newer: Iterable[str] = (),
         problem: str | None = None,
+        losses: Iterable[QuarantineNote] = (),
     ) -> None:
         super().__init__(items)
         self.notes = tuple(notes)
         self.quarantined = len(self.notes)
         self.newer = tuple(newer)
         self.problem = problem
+        self.losses = tuple(losses)
 
 
-def summary_of(session_id: str, entry: Any, modified: float, shared: dict[Any, Any] | None = None
-               ) -> SessionSummary:
+def summary_of(session_id: str, entry: Any, modified: float, shared: dict[Any, Any] | None = None,
+               *, suspect: bool = True) -> SessionSummary:
     """The summary of an index entry; KeyError, TypeError or ValueError when the entry is not one.
 
     `modified` is the session file's mtime: the updated time, never before the creation
     time (the file system's clock may be coarser than `time.time()`). Equal names, lists
-    of names and status lines are stored once in `shared`, when given.
+    of names and status lines are stored once in `shared`, when given. An entry holding half
+    of a UTF-16 pair is not one (no page could be sent it); `suspect=False` when the file's
+    text cannot hold one (see `file_format.may_hold_lone_surrogate`), sparing that look.
     """
     share: Callable[[Any, Any], Any] = {}.setdefault if shared is None else shared.setdefault
+    if suspect and holds_lone_surrogate(entry):
+        raise TypeError("not text")
+    if not is_time(entry["created"]):
+        raise ValueError("not a time")
     created = float(entry["created"])
-    if not math.isfinite(created):
-        raise ValueError("infinite creation time")
     status = entry.get("status", "")
     players = _names(entry["players"])
     players = share(players, players)
@@ -141,12 +157,12 @@ def translated_lines(value: Any) -> tuple[tuple[str, str], ...]:
     ))
 
 
-def indexed_summary(session_id: str, entry: Any, shared: dict[Any, Any] | None = None) -> SessionSummary | None:
+def indexed_summary(session_id: str, entry: Any, shared: dict[Any, Any] | None = None, *, suspect: bool = True
+                    ) -> SessionSummary | None:
     """The summary an index entry holds (its updated time as saved), or None when it is not one."""
     try:
-        saved = entry.get("updated") if isinstance(entry, dict) else None
-        updated = float(saved) if isinstance(saved, (int, float)) and not isinstance(saved, bool) else 0.0
-        return summary_of(session_id, entry, updated if math.isfinite(updated) else 0.0, shared)
+        saved: Any = entry.get("updated") if isinstance(entry, dict) else None
+        return summary_of(session_id, entry, float(saved) if is_time(saved) else 0.0, shared, suspect=suspect)
     except (KeyError, TypeError, ValueError, ArithmeticError, RecursionError):
         return None
 
@@ -161,7 +177,8 @@ def index_summaries(raw: bytes, shared: dict[Any, Any] | None = None
     are those the general reading gives.
     """
     shared = {} if shared is None else shared
-    return scan_index(raw, lambda session_id, entry, _: indexed_summary(session_id, entry, shared))
+    suspect = may_hold_lone_surrogate(raw)
+    return scan_index(raw, lambda session_id, entry, _: indexed_summary(session_id, entry, shared, suspect=suspect))
 
 
 def same_entry(old: Any, new: dict[str, Any]) -> bool:

@@ -63,6 +63,11 @@ def result_of(doc: Any, players: int) -> FinalResult | None:
     return FinalResult(tuple(scores), tuple(ranks), length)  # type: ignore[arg-type]
 
 
+# No game scores past this; a larger number in an entry is damage (and no page could be sent it).
+LARGEST_NUMBER = 2**53
+
+
 def _numbers(values: Any, count: int) -> bool:
     return isinstance(values, list) and len(values) == count and all(
-        type(value) is int or (type(value) is float and math.isfinite(value)) for value in values)
+        (type(value) is int or (type(value) is float and math.isfinite(value))) and abs(value) < LARGEST_NUMBER
+        for value in values)

@@ -7,16 +7,18 @@ format this version does not know or a game it does not have.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
-from companion.messages import RuleError
+from companion.messages import LONE_SURROGATE, RuleError, has_lone_surrogate
 from companion.session import FORMAT_VERSION as SESSION_FORMAT
 from companion.session import Session, UnknownGameError
 from companion.store.errors import DamagedFile, NewerFile, StoreError
 
 SESSIONS = "sessions"
 MAX_TITLE = 60
+# The latest time a file may hold (3000-01-01 UTC): every platform's clock and calendar can
+# show it (Windows' stops at the year 3000), and it is far past any real game.
+LATEST_TIME = 32_503_680_000.0
 
 
 def session_file(session_id: str) -> str:
@@ -32,16 +34,27 @@ def outcome(session: Session, state: Any = None) -> tuple[bool, tuple[str, ...]]
     return True, tuple(standing.player for standing in game.standings(state) if standing.winner)
 
 
+def is_time(value: Any) -> bool:
+    """Whether a file may hold `value` as a time: seconds since 1970 up to `LATEST_TIME`; never
+    a bool, NaN, an infinity or an integer too large for a clock."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    return 0 <= value <= LATEST_TIME  # False for NaN; exact for any integer
+
+
 def check_title(title: Any) -> str:
     """A title as given by the player, spaces tidied; StoreError if it is not short text."""
     if not isinstance(title, str) or len(" ".join(title.split())) > MAX_TITLE:
         raise StoreError("store.bad_title", high=MAX_TITLE)
+    if has_lone_surrogate(title):
+        raise StoreError("store.title_broken")
     return " ".join(title.split())
 
 
 def loaded_title(title: Any) -> str:
-    """A title read from disk, held to the same rule as a new one (cut to length, not refused)."""
-    return " ".join(str(title).split())[:MAX_TITLE].rstrip()
+    """A title read from disk, held to the same rule as a new one (cut to length, not refused;
+    a lone surrogate, which no page could be sent, shown as the replacement character)."""
+    return LONE_SURROGATE.sub("\ufffd", " ".join(str(title).split())[:MAX_TITLE].rstrip())
 
 
 def parse_session(data: dict[str, dict[str, Any]]) -> tuple[Session, float, str]:
@@ -52,10 +65,12 @@ def parse_session(data: dict[str, dict[str, Any]]) -> tuple[Session, float, str]
     doc = dict(data["session"]["1"])
     created = doc.pop("created", None)
     title = doc.pop("title", None)
-    if isinstance(created, bool) or not isinstance(created, (int, float)) or not _finite(created):
+    if not is_time(created):
         raise DamagedFile("its creation time is missing or invalid")
     if not isinstance(title, str):
         raise DamagedFile("its title is missing")
+    if has_lone_surrogate(title):  # as orjson refuses the whole file, so does the standard json module
+        raise DamagedFile("its title holds a broken character (half of a UTF-16 pair)")
     version = doc.get("format")
     if isinstance(version, int) and not isinstance(version, bool) and version > SESSION_FORMAT:
         raise NewerFile(version, SESSION_FORMAT)
@@ -68,13 +83,6 @@ def parse_session(data: dict[str, dict[str, Any]]) -> tuple[Session, float, str]
     except (TypeError, KeyError, AttributeError, IndexError, ValueError, ArithmeticError, RecursionError) as error:
         raise DamagedFile(str(error).rstrip(".") or type(error).__name__) from error
     return session, float(created), loaded_title(title)
-
-
-def _finite(value: int | float) -> bool:
-    try:
-        return math.isfinite(value)
-    except OverflowError:  # an integer too large for a float
-        return False
 
 
 def _detail(error: RuleError) -> str:

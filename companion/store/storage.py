@@ -10,11 +10,12 @@ has not changed, so a write costs one serialisation and one small file, not a pa
 
 A file may also grow at the end: `FolderStorage.append` adds one record (a change to one
 document: fields set, a list cut and extended) with one write and one fsync, instead of
-rewriting the whole file. Each record is a line `<crc32 of its JSON, 8 hex digits> <JSON>`
-after the document (which never holds a newline). A record cut short by a kill or a power
-cut fails its checksum and is ignored: it was never acknowledged. After `COMPACT_EVERY`
-records, or when a cut-short record is found, the next change rewrites the whole file
-atomically (compaction), so a reader never replays more than that many records.
+rewriting the whole file. Each record is a checksummed line after the document (the bytes
+are described in `file_format.py`). After `COMPACT_EVERY` records, or when a record that
+cannot be read is found, the next change rewrites the whole file atomically (compaction),
+so a reader never replays more than that many records. A storage that `salvage`s (session
+files) opens what can be read of a damaged file and keeps its bytes and what was lost
+(`damage`, `damaged_bytes`) for the store to set aside before anything rewrites it.
 
 `MemoryStorage` behaves the same without a disk: it keeps the serialised bytes (so that
 the in-memory store refuses exactly what the disk store refuses) in a `MemoryFolder`.
@@ -31,174 +32,39 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import json
 import os
-import re
 import secrets
 import stat
 import sys
 import threading
 import time
-import zlib
 from collections.abc import Iterator
 from pathlib import Path
-from types import ModuleType
 from typing import Any, NamedTuple, Protocol
 
 from tinydb.storages import Storage
 
-from companion.store.errors import DamagedFile, NewerFile
+from companion.store.errors import DamagedFile
+from companion.store.file_format import (  # noqa: F401 - the file format, as this module has always offered it
+    FORMAT,
+    META,
+    Damage,
+    Data,
+    Parsed,
+    apply_record,
+    check_document,
+    check_tables,
+    decode,
+    document_bytes,
+    encode,
+    holds_lone_surrogate,
+    may_hold_lone_surrogate,
+    parse_file,
+    record_line,
+    use_orjson,
+)
 
-try:  # orjson is faster; a phone build may have no wheel for it.
-    import orjson as _orjson
-except ImportError:  # pragma: no cover - exercised on platforms without orjson
-    _orjson = None  # type: ignore[assignment]
-
-orjson: ModuleType | None = _orjson
-
-FORMAT = 1
-META = "_meta"
 COMPACT_EVERY = 128  # appended records before the next change rewrites the whole file
-
-Data = dict[str, dict[str, Any]]
-
-
-def use_orjson(enabled: bool = True) -> str:
-    """Choose the serialiser (orjson when installed and enabled, else json); returns its name."""
-    global orjson
-    orjson = _orjson if enabled else None
-    return "orjson" if orjson is not None else "json"
-
-
-def encode(data: Any) -> bytes:
-    if orjson is not None:
-        raw: bytes = orjson.dumps(data)
-        return raw
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-
-
-def decode(raw: bytes) -> Any:
-    if orjson is not None:
-        return orjson.loads(raw)
-    return json.loads(raw)
-
-
-def check_document(raw: bytes, *, kind: str | None = None, plain: bool = False) -> Data:
-    """Parse bytes into a TinyDB document (its appended records applied); `DamagedFile` or `NewerFile`."""
-    return parse_file(raw, kind=kind, plain=plain).data
-
-
-class Parsed(NamedTuple):
-    data: Data
-    records: int  # how many appended records were applied
-    torn: bool  # the file ends in a record cut short (never acknowledged; ignored)
-
-
-def parse_file(raw: bytes, *, kind: str | None = None, plain: bool = False) -> Parsed:
-    """A file's document with its appended records applied; `DamagedFile` or `NewerFile`.
-
-    `plain`: parse with the standard json module even where orjson is installed (see
-    `FolderStorage`)."""
-    if not raw:
-        raise DamagedFile("the file is empty")
-    end = _document_end(raw)
-    data = check_tables(_decode_json(raw[:end], plain), kind)
-    records, torn = 0, False
-    if end < len(raw):
-        lines = raw[end + 1 :].split(b"\n")
-        for number, line in enumerate(lines, start=1):
-            record = _record(line, plain)
-            if record is None:
-                if number < len(lines):
-                    raise DamagedFile(f"the change recorded in line {number + 1} is damaged")
-                torn = True
-                break
-            apply_record(data, record)
-            records += 1
-    return Parsed(data, records, torn)
-
-
-def _document_end(raw: bytes) -> int:
-    """Where the document ends: at the first line that opens a record (a document never holds one)."""
-    position = raw.find(b"\n")
-    while position != -1:
-        if _RECORD_START.fullmatch(raw, position + 1, position + 10) or _CUT_START.fullmatch(raw, position + 1):
-            return position
-        position = raw.find(b"\n", position + 1)  # a document written with line breaks by hand
-    return len(raw)
-
-
-_RECORD_START = re.compile(rb"[0-9a-f]{8} ")
-_CUT_START = re.compile(rb"[0-9a-f]{0,8}")  # the start of a record, cut short before its JSON
-
-
-def _decode_json(raw: bytes, plain: bool = False) -> Any:
-    try:
-        return json.loads(raw) if plain else decode(raw)
-    except (ValueError, UnicodeDecodeError) as error:
-        raise DamagedFile(f"it is not valid JSON ({error})") from error
-    except RecursionError as error:  # the standard json module on very deeply nested data
-        raise DamagedFile("it is nested too deeply to be a Companion file") from error
-
-
-def check_tables(data: Any, kind: str | None) -> Data:
-    if not isinstance(data, dict):
-        raise DamagedFile("it is not a set of tables")
-    for name, table in data.items():
-        if not isinstance(table, dict) or not all(isinstance(doc, dict) for doc in table.values()):
-            raise DamagedFile(f"table {name!r} is not a set of documents")
-    meta = data.get(META, {}).get("1")
-    if meta is not None:
-        found = meta.get("format")
-        if isinstance(found, bool) or not isinstance(found, int) or found < 1:
-            raise DamagedFile(f"its format {found!r} is not a version number")
-        if found > FORMAT:
-            raise NewerFile(found, FORMAT)
-        if kind is not None and meta.get("kind") != kind:
-            raise DamagedFile(f"it is a {meta.get('kind')!r} file, not a {kind!r} file")
-    elif kind is not None:
-        raise DamagedFile("it has no Companion format marker")
-    return data
-
-
-def record_line(record: dict[str, Any]) -> bytes:
-    """One appended record as written: a newline, its checksum, its JSON."""
-    payload = encode(record)
-    return b"\n%08x " % zlib.crc32(payload) + payload
-
-
-def _record(line: bytes, plain: bool = False) -> dict[str, Any] | None:
-    """The record in a line, or None when the line is not a whole record (its checksum fails)."""
-    if len(line) < 10 or not _RECORD_START.fullmatch(line, 0, 9):
-        return None
-    payload = line[9:]
-    if zlib.crc32(payload) != int(line[:8], 16):
-        return None
-    record = _decode_json(payload, plain)
-    if not isinstance(record, dict):
-        raise DamagedFile("a recorded change is not a set of fields")
-    return record
-
-
-def apply_record(data: Data, record: dict[str, Any]) -> None:
-    """Apply one record to a document in place: `set` fields, `splice` lists (keep the first n, add items).
-
-    Lists are replaced, never changed in place: a list may be shared with whoever wrote it.
-    """
-    try:
-        doc = data[record["table"]][record["doc"]]
-        updates: dict[str, Any] = {}
-        for field, (keep, items) in record.get("splice", {}).items():
-            current = doc[field]
-            if not isinstance(current, list) or type(keep) is not int or not 0 <= keep <= len(current):
-                raise DamagedFile(f"a recorded change cuts {field!r} where it cannot")
-            if not isinstance(items, list):
-                raise DamagedFile(f"a recorded change adds to {field!r} what is not a list")
-            updates[field] = current[:keep] + items
-        updates.update(record.get("set", {}))
-    except (KeyError, TypeError, ValueError, AttributeError) as error:
-        raise DamagedFile(f"a recorded change does not fit its document ({error})") from error
-    doc.update(updates)
 
 
 # --------------------------------------------------------------------------- folders
@@ -624,10 +490,14 @@ class FolderStorage(Storage):
     on read. `read()` raises `DamagedFile` for bytes that are not a TinyDB document and
     `NewerFile` for a newer format; `write()` refuses to overwrite a newer file.
     `append()` records a change to one document at the end of the file.
+
+    `salvage` (session files): a file whose end (or whose document's checksum) cannot be read
+    opens with what can be; `damage` says what was lost and `damaged_bytes` holds the file as
+    it was, until the next write replaces it. The document is written with its checksum.
     """
 
     def __init__(self, folder: Folder, name: str, kind: str | None = None, *, keep: bool = True,
-                 plain: bool = False) -> None:
+                 plain: bool = False, salvage: bool = False) -> None:
         self.folder = folder
         self.name = name
         self.kind = kind
@@ -636,10 +506,12 @@ class FolderStorage(Storage):
         # (a cache of its own) and with them the memory they sit in: after parsing a file of
         # thousands of small objects, most of that memory stays with the process.
         self.plain = plain
+        self.salvage = salvage
         self._cache: Data | None = None
         self._signature: Signature | None = None
         self._records = 0  # records appended after the document in the file
-        self._torn = False  # the file ends in a record cut short
+        self.damage: Damage | None = None  # what of the file as read could not be (a record cut short, ...)
+        self.damaged_bytes: bytes | None = None  # the file as read, while `damage` says something was lost
 
     def read(self) -> Data | None:
         signature = self.folder.stat(self.name)
@@ -652,9 +524,10 @@ class FolderStorage(Storage):
         if raw is None:  # removed between stat and read
             self.forget()
             return None
-        parsed = parse_file(raw, kind=self.kind, plain=self.plain)
+        parsed = parse_file(raw, kind=self.kind, plain=self.plain, salvage=self.salvage)
         self._cache, self._signature = parsed.data if self.keep else None, signature
-        self._records, self._torn = parsed.records, parsed.torn
+        self._records, self.damage = parsed.records, parsed.damage
+        self.damaged_bytes = raw if parsed.damage is not None and self.salvage else None
         return parsed.data
 
     def write(self, data: dict[str, dict[str, Any]]) -> None:
@@ -666,7 +539,7 @@ class FolderStorage(Storage):
         if not meta or "1" not in meta:
             data[META] = {"1": {"format": FORMAT} if self.kind is None else {"format": FORMAT, "kind": self.kind}}
         try:
-            raw = encode(data)
+            raw = document_bytes(data, checksum=self.salvage)
             self.folder.write(self.name, raw)
         except BaseException:
             # TinyDB changed the cached document in place before calling write; the disk
@@ -674,7 +547,7 @@ class FolderStorage(Storage):
             self.forget()
             raise
         self._cache, self._signature = data if self.keep else None, self.folder.stat(self.name)
-        self._records, self._torn = 0, False
+        self._records, self.damage, self.damaged_bytes = 0, None, None
 
     def read_bytes(self) -> bytes | None:
         """The file's bytes as they are (None when it is missing), for a caller that reads
@@ -682,7 +555,7 @@ class FolderStorage(Storage):
         signature = self.folder.stat(self.name)
         raw = None if signature is None else self.folder.read(self.name)
         self._cache, self._signature = None, None if raw is None else signature
-        self._records, self._torn = 0, False
+        self._records, self.damage, self.damaged_bytes = 0, None, None
         return raw
 
     def write_bytes(self, raw: bytes) -> None:
@@ -696,7 +569,7 @@ class FolderStorage(Storage):
             self.forget()  # the next read looks at what the disk holds
             raise
         self._cache, self._signature = None, self.folder.stat(self.name)
-        self._records, self._torn = 0, False
+        self._records, self.damage, self.damaged_bytes = 0, None, None
 
     def append(self, table: str, doc_id: str, *, fields: dict[str, Any] | None = None,
                splice: dict[str, tuple[int, list[Any]]] | None = None) -> None:
@@ -711,7 +584,7 @@ class FolderStorage(Storage):
         data = self.read()
         if data is None:
             raise FileNotFoundError(errno.ENOENT, "the file has disappeared", self.name)
-        if self._torn or self._records >= COMPACT_EVERY:
+        if self.damage is not None or self._records >= COMPACT_EVERY:
             apply_record(data, record)
             self.write(data)
             return
@@ -747,7 +620,7 @@ class FolderStorage(Storage):
     def forget(self) -> None:
         """Drop the cached document; the next read parses the file again."""
         self._cache, self._signature = None, None
-        self._records, self._torn = 0, False
+        self._records, self.damage, self.damaged_bytes = 0, None, None
 
     def close(self) -> None:
         return None

@@ -10,15 +10,19 @@ Layout of a data folder::
                             cursor, created, title), then one appended record per change
                             since the file was last written whole (see storage.py)
     pending/<id>            empty marker: the index may lag behind this session file
-    quarantine/<name>       a damaged file, moved aside, and <name>.why.json saying why
+    quarantine/<name>       a damaged file, moved aside, and <name>.why.json saying why; or
+                            <id>.json.<digest>: a session file as it was when it opened with a
+                            loss (a record damaged or cut short), copied before any rewrite
     locks/<id>.lock         OS lock held while a session is open for writing
     locks/index.lock        OS lock held while the index is rewritten
     locks/put.lock          OS lock held while sessions played elsewhere are written (`put`)
     ui-state.json           the app's note of where it was (companion/app/ui_state.py)
 
-Every file has a `_meta` table `{"1": {"format": 1, "kind": "index" | "session"}}`.
-What a session file must hold is in `session_file.py`; the list built from the index in
-`listing.py`; atomic files, appended records and locks in `storage.py`.
+Every file has a `_meta` table `{"1": {"format": 1, "kind": "index" | "session"}}` (a
+session file's also holds its document's checksum). What a session file must hold is in
+`session_file.py`; the bytes of a file and what of a damaged one can be read in
+`file_format.py`; the list built from the index in `listing.py`; atomic files, appended
+records and locks in `storage.py`.
 
 Cost: recording an event appends one record to that session's file (one write, one
 fsync); the first change after the file is read, and every `COMPACT_EVERY`-th, rewrites it
@@ -36,6 +40,10 @@ open) are parsed and reconciled when found. Entries saved by an earlier version 
 status line: the first `peek` works it out and the next change of the index keeps it;
 finished ones have no result: the first `finished()` works them out and keeps them.
 
+Damage: a session file whose end cannot be read (a record damaged, or cut short by a power
+cut) or whose document fails its checksum opens with what can be read; the file as it was
+is copied to quarantine/ first and `SessionList.losses` says which game lost what.
+
 Faults: every OSError ends as a `StoreError` whose sentence says what the disk refused
 (`check_usable()` tries the folder once, at start). A change the disk refuses changes
 nothing (an appended record that could not be flushed is cut off again); a change the
@@ -47,6 +55,7 @@ app never says "not saved" of something that is.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import threading
 import time
 import weakref
@@ -59,6 +68,8 @@ from typing import Any
 from tinydb import TinyDB
 from tinydb.table import Document
 
+from companion.messages import quoted
+from companion.rules.base import name_key
 from companion.session import FORMAT_VERSION as SESSION_FORMAT
 from companion.session import Session
 from companion.store.errors import (
@@ -73,6 +84,7 @@ from companion.store.errors import (
     StoreError,
     os_reason,
 )
+from companion.store.file_format import Data, decode, encode, may_hold_lone_surrogate
 from companion.store.index_file import IndexEntries
 from companion.store.listing import (
     SESSION_ID,
@@ -89,15 +101,12 @@ from companion.store.listing import (
 from companion.store.results import FinalResult, final_result, result_doc
 from companion.store.session_file import SESSIONS, check_title, outcome, parse_session, session_file
 from companion.store.storage import (
-    Data,
     DiskFolder,
     Folder,
     FolderStorage,
     Lock,
     MemoryFolder,
     Signature,
-    decode,
-    encode,
 )
 
 __all__ = ["QuarantineNote", "SessionList", "SessionSummary", "Store", "new_session_id"]
@@ -211,12 +220,14 @@ class Store:
             self._listed_signature: Signature | None = None
             self._listed_known = False  # _listed holds the index file of _listed_signature
             self._ordered: list[SessionSummary] | None = None  # _listed newest first
-            self._listing_kept: tuple[Any, int, int, SessionList] | None = None  # listing()'s last answer
+            self._listing_kept: tuple[Any, int, int, int, SessionList] | None = None  # listing()'s last answer
             self._unsaved_status: dict[str, tuple[dict[str, Any], Signature]] = {}  # see _note_status
             self._checked = False  # sessions() has looked at every file once
             self._index_lock = self._folder.lock(INDEX_LOCK)
             self._open: dict[str, _Open] = {}
             self._notes: list[QuarantineNote] = []
+            self._losses: dict[str, QuarantineNote] = {}  # games opened with what could be read (see _keep_aside)
+            self._loss_count = 0  # notes of losses taken so far: the listing is worked out again when it grows
             self._newer: dict[str, Any] = {}
             for sub in ("", SESSIONS, PENDING, QUARANTINE):
                 self._sweep_temp(sub)
@@ -327,7 +338,7 @@ class Store:
         with self._mutex:
             if session_id in self._open:
                 return Session.from_dict(self._open[session_id].session.to_dict())
-            storage = FolderStorage(self._folder, session_file(session_id), "session")
+            storage = self._session_storage(session_id)
             try:
                 session, _, _ = self._read_session(session_id, quarantine=False, storage=storage)
             except SessionDamaged:
@@ -423,7 +434,7 @@ class Store:
             summaries.sort(key=_by_time, reverse=True)
             self._ordered = summaries  # the open sessions as they were: listing() shows them live
             self._checked = True
-            return SessionList(summaries, self._notes, sorted(self._newer))
+            return SessionList(summaries, self._notes, sorted(self._newer), losses=self._losses.values())
 
     def listing(self) -> SessionList:
         """What `sessions()` gives, from what this store knows: no file is looked at but the index
@@ -443,15 +454,16 @@ class Store:
                     if session_id in self._listed]
             if not live:
                 # The same list while nothing changed, so that a caller may keep what it worked out from it.
-                notes = (self._ordered, len(self._notes), len(self._newer))
+                notes = (self._ordered, len(self._notes), len(self._newer), self._loss_count)
                 kept = self._listing_kept
-                if kept is None or kept[0] is not notes[0] or kept[1:3] != notes[1:]:
-                    kept = self._listing_kept = (*notes, SessionList(self._ordered, self._notes, sorted(self._newer)))
-                return kept[3]
+                if kept is None or kept[0] is not notes[0] or kept[1:4] != notes[1:]:
+                    kept = self._listing_kept = (*notes, SessionList(self._ordered, self._notes, sorted(self._newer),
+                                                                     losses=self._losses.values()))
+                return kept[4]
             shown = {summary.id for summary in live}
             merged = live + [summary for summary in self._ordered if summary.id not in shown]
             merged.sort(key=_by_time, reverse=True)
-            return SessionList(merged, self._notes, sorted(self._newer))
+            return SessionList(merged, self._notes, sorted(self._newer), losses=self._losses.values())
 
     def _summaries(
         self, index: dict[str, SessionSummary | None], names: set[str], signatures: Mapping[str, Signature]
@@ -523,6 +535,8 @@ class Store:
                     self._folder.remove(session_file(session_id))
                 # Gone from the disk: from here on the game is deleted, whatever else fails.
                 self._newer.pop(session_id, None)
+                if self._losses.pop(session_id, None) is not None:
+                    self._loss_count += 1
                 if entry is not None:
                     del self._open[session_id]
                     entry.session.journal = _deleted_journal
@@ -574,13 +588,14 @@ class Store:
                     entry.lock.release()
 
     def known_players(self) -> list[str]:
-        """Player names of earlier sessions, most recently played first, each once (ignoring case)."""
+        """Player names of earlier sessions, most recently played first, each once (as names compare)."""
         seen: set[str] = set()
         names: list[str] = []
         for summary in self.listing():  # the index as known: never a look at every file
             for name in summary.players:
-                if name.casefold() not in seen:
-                    seen.add(name.casefold())
+                key = name_key(name)
+                if key not in seen:
+                    seen.add(key)
                     names.append(name)
         return names
 
@@ -635,7 +650,7 @@ class Store:
         # Only a put writes a file under a name it did not make up (`new` draws a fresh id): one
         # lock held while the files are written keeps two windows from writing the same name.
         lock = self._folder.lock(PUT_LOCK)
-        with self._mutex, self._speaking("store.not_created"):
+        with self._mutex, self._speaking("store.not_put"):
             if not lock.acquire(INDEX_LOCK_TIMEOUT):
                 raise StoreError("store.locked")
             try:
@@ -681,7 +696,8 @@ class Store:
                 continue
             try:
                 raw = decode(self._folder.read(f"{QUARANTINE}/{entry.name}") or b"")
-                note = QuarantineNote(str(raw["file"]), str(raw["moved_to"]), str(raw["reason"]), float(raw["time"]))
+                note = QuarantineNote(str(raw["file"]), str(raw["moved_to"]), str(raw["reason"]), float(raw["time"]),
+                                      str(raw.get("session", "")), int(raw.get("lost", 0)), str(raw.get("kind", "")))
             except (OSError, ValueError, KeyError, TypeError, ArithmeticError, RecursionError):
                 continue  # a note is a courtesy: an unreadable one is skipped
             notes.append(note)
@@ -702,7 +718,7 @@ class Store:
     def _make_open(self, session: Session, session_id: str, lock: Lock, created: float, title: str,
                    storage: FolderStorage | None = None) -> _Open:
         # The storage that read the file, when given: its document is still cached.
-        used = storage or FolderStorage(self._folder, session_file(session_id), "session")
+        used = storage or self._session_storage(session_id)
         return _Open(session, TinyDB(storage=lambda: used), lock, created, title)
 
     @staticmethod
@@ -816,18 +832,19 @@ class Store:
         try:  # missing, damaged, newer, or with appended records: the general reading says which
             data = self._index.read()
         except NewerFile as error:
-            raise NewerFormat("store.index_newer", found=error.found) from error
+            raise NewerFormat("store.index_newer", found=quoted(str(error.found))) from error
         except DamagedFile as error:
             self._set_index_aside(error.reason)
             return {}
-        self._remember_index(data, signature)
+        self._remember_index(data, signature, raw is None or may_hold_lone_surrogate(raw))
         return self._listed
 
-    def _remember_index(self, data: Data | None, signature: Signature | None) -> None:
-        """Keep the index as summaries only: the parsed file is let go."""
+    def _remember_index(self, data: Data | None, signature: Signature | None, suspect: bool = True) -> None:
+        """Keep the index as summaries only: the parsed file is let go. `suspect`: its text may
+        hold half of a UTF-16 pair (see `summary_of`)."""
         shared: dict[Any, Any] = {}  # one copy of each name list and status line
         with gc_paused():
-            self._listed = {session_id: indexed_summary(session_id, doc, shared)
+            self._listed = {session_id: indexed_summary(session_id, doc, shared, suspect=suspect)
                             for session_id, doc in (data or {}).get("sessions", {}).items()}
         self._listed_signature, self._listed_known, self._ordered = signature, True, None
 
@@ -865,7 +882,7 @@ class Store:
             try:  # missing, damaged, newer, or with appended records: the general reading
                 data = self._index.read() or {}
             except NewerFile as error:
-                raise NewerFormat("store.index_newer", found=error.found) from error
+                raise NewerFormat("store.index_newer", found=quoted(str(error.found))) from error
             except DamagedFile as error:
                 self._quarantine(INDEX, f"the list of sessions could not be read: {error.reason}")
                 self._index.forget()
@@ -880,7 +897,7 @@ class Store:
             if follows:
                 self._follow_index(before, sessions, self._folder.stat(INDEX))
             else:
-                self._remember_index(data, self._folder.stat(INDEX))
+                self._remember_index(data, self._folder.stat(INDEX), raw is None or may_hold_lone_surrogate(raw))
         finally:
             self._index_lock.release()
 
@@ -906,7 +923,7 @@ class Store:
 
     def _check_id(self, session_id: Any) -> None:
         if not isinstance(session_id, str) or not SESSION_ID.fullmatch(session_id):
-            raise SessionNotFound("store.not_found", id=str(session_id))
+            raise SessionNotFound("store.not_found", id=quoted(str(session_id)))
 
     def _session_ids(self, listed: Iterable[str] | None = None) -> set[str]:
         """Ids of the session files (`listed`, else a directory listing); misnamed .json files are set aside."""
@@ -937,7 +954,7 @@ class Store:
     def _load(self, session_id: str, lock: Lock) -> _Open:
         """Read and check a session file (its lock held). Quarantines it if it is damaged."""
         # Read through the storage that will do the writing: its cache then holds the file.
-        storage = FolderStorage(self._folder, session_file(session_id), "session")
+        storage = self._session_storage(session_id)
         session, created, title = self._read_session(session_id, quarantine=True, storage=storage)
         entry = self._make_open(session, session_id, lock, created, title, storage)
         return entry
@@ -947,7 +964,7 @@ class Store:
     ) -> tuple[Session, float, str]:
         """The session in its file: SessionNotFound, NewerFormat, SessionDamaged or a StoreError otherwise."""
         name = session_file(session_id)
-        storage = storage or FolderStorage(self._folder, name, "session")
+        storage = storage or self._session_storage(session_id)
         try:
             # A long game is tens of thousands of small objects, all kept: no collector passes meanwhile.
             with self._speaking("store.unreadable"), gc_paused():
@@ -962,15 +979,45 @@ class Store:
         except NewerFile as error:
             self._newer[session_id] = self._folder.stat(name)
             if error.game is not None:
-                raise NewerFormat("store.unknown_game", id=session_id, game=error.game) from error
-            raise NewerFormat("store.newer", id=session_id, found=error.found) from error
+                raise NewerFormat("store.unknown_game", id=session_id, game=quoted(error.game)) from error
+            raise NewerFormat("store.newer", id=session_id, found=quoted(str(error.found))) from error
         except DamagedFile as error:
             if quarantine:
                 with self._speaking("store.unreadable"):
                     self._quarantine_session(session_id, error.reason)
             raise SessionDamaged("store.damaged", id=session_id, reason=error.reason) from error
         self._newer.pop(session_id, None)
+        if storage.damage is not None:
+            self._keep_aside(session_id, storage, quarantine)
         return session, created, title
+
+    def _session_storage(self, session_id: str) -> FolderStorage:
+        """A session file's storage: it opens what can be read of a damaged file (see `_keep_aside`)."""
+        return FolderStorage(self._folder, session_file(session_id), "session", salvage=True)
+
+    def _keep_aside(self, session_id: str, storage: FolderStorage, locked: bool) -> None:
+        """Copy a file that opened with a loss into quarantine/ as it was, with a note, before
+        anything rewrites it, and tell the list which game lost what (`SessionList.losses`).
+
+        Kept once per content (a file read again as it was is not copied again). When the copy
+        cannot be written, a game opened for play (`locked`) is not opened: its next change
+        would rewrite the only copy of what was lost. A peek only reads, and says so anyway."""
+        damage, raw = storage.damage, storage.damaged_bytes
+        assert damage is not None and raw is not None
+        name = session_file(session_id)
+        target = f"{QUARANTINE}/{session_id}.json.{hashlib.sha256(raw).hexdigest()[:16]}"
+        note = QuarantineNote(file=name, moved_to=target, reason=damage.reason, time=time.time(),
+                              session=session_id, lost=damage.lost, kind=damage.kind)
+        try:
+            if not (self._folder.exists(target) and self._folder.exists(target + NOTE_SUFFIX)):
+                self._folder.ensure(QUARANTINE)
+                self._folder.write(target, raw)
+                self._folder.write(target + NOTE_SUFFIX, encode(asdict(note)))
+        except OSError as error:
+            if locked:
+                raise StoreError("store.not_kept_aside", reason=os_reason(error, self.directory)) from error
+        self._losses[session_id] = note
+        self._loss_count += 1
 
     def _repair(self, to_check: set[str], missing: list[str], *, thorough: bool = False) -> None:
         """Bring the index in line with the session files (parsing only the files named)."""

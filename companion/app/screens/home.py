@@ -104,12 +104,23 @@ def notes(shell: Shell, listing: Any) -> list[ft.Control]:
             w.text(w.t(shell, "ui.home.quarantined", count=quarantined), 14, key="quarantined",
                    colour=ft.Colors.ON_ERROR_CONTAINER),
             bgcolor=w.ERROR_BG, padding=10, border_radius=8))
+    found.extend(loss(shell, listing, note) for note in getattr(listing, "losses", ()))
     newer = len(getattr(listing, "newer", ()))
     if newer:
         found.append(ft.Container(
             w.text(w.t(shell, "ui.home.newer", count=newer), 14, key="newer", colour=ft.Colors.ON_SECONDARY_CONTAINER),
             bgcolor=w.INFO_BG, padding=10, border_radius=8))
     return found
+
+
+def loss(shell: Shell, listing: Any, note: Any) -> ft.Control:
+    """Which game lost what when its damaged file was opened, and where the file as it was is kept."""
+    summary = next((summary for summary in listing if summary.id == note.session), None)
+    game = title_of(summary, shell.language) if summary is not None else note.session
+    kept = note.moved_to if shell.store.store.directory is None else str(shell.store.store.directory / note.moved_to)
+    line = w.t(shell, f"ui.home.lost_{note.kind}", game=game, count=note.lost, path=kept)
+    return ft.Container(w.text(line, 14, key=f"lost-{note.session}", colour=ft.Colors.ON_ERROR_CONTAINER),
+                        bgcolor=w.ERROR_BG, padding=10, border_radius=8)
 
 
 def title_of(summary: Any, language: str = "en") -> str:

@@ -12,7 +12,7 @@ from companion.app import theme
 from companion.app import widgets as w
 from companion.messages import RuleError
 from companion.rules import GAMES
-from companion.rules.base import MAX_NAME_LENGTH
+from companion.rules.base import MAX_NAME_LENGTH, name_key
 from companion.rules.heartland import TARGETS
 
 if TYPE_CHECKING:
@@ -97,7 +97,7 @@ def players_editor(shell: Shell, draft: dict[str, Any]) -> ft.Control:
         ft.FilledButton(w.t(shell, "ui.new.add"), on_click=add, key="add-player", height=w.BUTTON_HEIGHT),
     ]))
     known = [name for name in shell.store.known_players()
-             if name.casefold() not in {player.casefold() for player in players}][:12]
+             if name_key(name) not in {name_key(player) for player in players}][:12]
     if known:
         rows.append(w.text(w.t(shell, "ui.new.played_before"), 13))
         rows.append(ft.Row([
@@ -139,7 +139,7 @@ def add_player(shell: Shell, draft: dict[str, Any], raw: str) -> None:
     if len(name) > MAX_NAME_LENGTH:
         shell.show_notice(w.t(shell, "players.name_long", name=name, high=MAX_NAME_LENGTH))
         return
-    if name.casefold() in {player.casefold() for player in players}:
+    if name_key(name) in {name_key(player) for player in players}:
         shell.show_notice(w.t(shell, "ui.new.already_playing", name=name))
         return
     shell.set_draft(players=[*players, name], name="")
