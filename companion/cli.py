@@ -128,10 +128,11 @@ def run(args: argparse.Namespace) -> int:
             sock.close()
             return fail(f"cannot share on {sharing.host}: {error}")
     address = web.Address(web.LOOPBACK, args.port)
+    where = f"games saved in {data_dir}; press Ctrl-C to stop"
     if problem is None:
-        print(f"companion: serving at {address.url} (data in {data_dir})", flush=True)
+        print(f"companion: serving at {address.url} ({where})", flush=True)
     else:
-        print(f"companion: {problem}; serving in a browser instead at {address.url}", flush=True)
+        print(f"companion: {problem}; serving in a browser instead at {address.url} ({where})", flush=True)
     announce_shares(sharing, sys.stdout)
 
     def started() -> None:  # once the server is up (its imports done): the client is loading now

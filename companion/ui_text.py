@@ -289,6 +289,8 @@ register(SOURCE_LANGUAGE, {
     "ui.great_plains.share": "{players} share the victory",
     "ui.great_plains.more_spirits": "more spirits kept",
     "ui.great_plains.zone_missed": "A zone missed? Undo “Scoring done”, add the zone, then tap Scoring done again.",
+    "ui.great_plains.zone_missed_later": "A zone missed? Open the game, undo “Scoring done”, add the zone, then tap "
+                                         "Scoring done again.",
     "ui.great_plains.spaces": "Spaces",
     "ui.great_plains.water": "Water sources",
     "ui.great_plains.tribe_tokens": "{tribe} tokens",

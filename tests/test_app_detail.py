@@ -9,11 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_helpers import memory_app, start_game, table
+from app_helpers import add_players, memory_app, start_game, table
 from flet_harness import Screen
 from rules_helpers import to_scoring
 from test_app_home import finish_transamerica
 
+from companion.app import theme
 from companion.app.data import AppData
 from companion.app.main import make_main
 from companion.store import Store, StoreError
@@ -224,3 +225,31 @@ async def test_a_game_open_in_another_window_still_shows_its_detail(tmp_path: Pa
         assert screen.text_of("legend-bob") == "Bob: 0"
         assert screen.text_of("detail-log-1").startswith("1. Round 1 ended")
     elsewhere.close_session(session.id)
+
+
+@table
+async def test_a_great_plains_player_keeps_the_tribes_colour_in_the_game_the_chart_and_the_set_up() -> None:
+    data = memory_app()
+    session = data.new("great_plains", ["Léa", "Tom"], {"fox": "Tom"})  # Léa sits first but plays the Snake
+    to_scoring(session)
+    session.apply({"type": "zone", "spaces": 6, "water": 1, "tokens": {"Léa": 3, "Tom": 1}})
+    assert session.id is not None
+    data.close_session(session.id)
+    fox, snake = theme.seat_colour(4, dark=False), theme.seat_colour(1, dark=False)  # orange, blue
+    async with Screen(make_main(data)) as screen:
+        await screen.tap(f"session-{session.id}")  # still being scored: the game itself
+        assert screen.find("tribe-snake").border.top.color == snake
+        assert "Léa" in screen.text_of("tribe-snake")
+        await screen.tap("scoring-done")
+        await screen.tap("details")
+        lines = {line.points[-1].tooltip.split()[0]: line.color for line in screen.find("score-chart").data_series}
+        assert lines == {"Léa": snake, "Tom": fox}
+        assert screen.text_of("zone-missed").startswith("A zone missed? Open the game, undo")  # no Undo here
+        assert screen.find("legend-léa").color == snake and screen.find("legend-tom").color == fox
+        await screen.tap("back")
+        await screen.tap("new-game")
+        await screen.tap("game-great_plains")
+        await add_players(screen, ["Léa", "Tom"])
+        await screen.tap("fox-tom")
+        dots = {name: screen.find(f"player-{name}").controls[0].bgcolor for name in ("léa", "tom")}
+        assert dots == {"léa": snake, "tom": fox}  # the set-up shows the colour the game will give

@@ -71,7 +71,7 @@ def test_no_network_for_the_desktop_client_falls_back_to_the_browser_in_one_line
     out = capsys.readouterr()
     assert out.out.strip().splitlines() == [
         "companion: the desktop window's client could not be downloaded (no network?); "
-        f"serving in a browser instead at http://127.0.0.1:{port}/"
+        f"serving in a browser instead at http://127.0.0.1:{port}/ (games saved in {tmp_path}; press Ctrl-C to stop)"
     ]
     assert out.err == ""
     assert runs == [] and served == [("127.0.0.1", port)]
@@ -107,7 +107,8 @@ def test_web_mode_serves_on_loopback_with_the_chosen_data_folder(
     assert served == [("127.0.0.1", port)] and runs == []
     assert (tmp_path / "games").is_dir()
     out = capsys.readouterr()
-    assert out.out.splitlines() == [f"companion: serving at http://127.0.0.1:{port}/ (data in {tmp_path / 'games'})"]
+    assert out.out.splitlines() == [
+        f"companion: serving at http://127.0.0.1:{port}/ (games saved in {tmp_path / 'games'}; press Ctrl-C to stop)"]
     assert out.err == ""
 
 
@@ -273,7 +274,8 @@ def test_share_serves_on_loopback_then_shows_the_qr_code_link_and_code(
     share = sharing.current
     assert share.session_id == game and sharing.listener.hosts == ["127.0.0.2"]
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == f"companion: serving at http://127.0.0.1:{port}/ (data in {tmp_path})"
+    assert lines[0] == (f"companion: serving at http://127.0.0.1:{port}/ (games saved in {tmp_path}; "
+                        "press Ctrl-C to stop)")
     assert lines[1] == (f"companion: sharing a game with the table at http://127.0.0.2:{port}/ "
                         f"(code {share.code[:3]}-{share.code[3:]}); scan the code below, or open the address "
                         "and type the code")

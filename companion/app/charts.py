@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 import flet as ft
 import flet_charts as fch  # type: ignore[import-untyped]  # no py.typed marker in 1.0.5
 
-from companion.app import theme
 from companion.app import widgets as w
 from companion.stats import ScoreSeries, Step
 
@@ -67,7 +66,7 @@ def line_chart(shell: Shell, series: ScoreSeries) -> ft.Control:
             points=[fch.LineChartDataPoint(index, step.values[seat],
                                            tooltip=f"{player} {shown_value(shell, series, step.values[seat])}")
                     for index, step in enumerate(steps)],
-            color=theme.seat_colour(seat, dark=shell.dark), stroke_width=3, point=True,
+            color=w.player_colour(shell, series.players, player), stroke_width=3, point=True,
             dash_pattern=DASHES[seat % len(DASHES)],
         )
         for seat, player in enumerate(series.players)
@@ -107,7 +106,7 @@ def legend(shell: Shell, series: ScoreSeries) -> ft.Control:
     last = series.steps[-1].values
     entries: list[ft.Control] = []
     for seat, player in enumerate(series.players):
-        colour = theme.seat_colour(seat, dark=shell.dark)
+        colour = w.player_colour(shell, series.players, player)
         swatch = ft.Container(width=24, height=6, bgcolor=colour, border_radius=3)
         words = w.t(shell, "ui.chart.legend", player=player, score=shown_value(shell, series, last[seat]))
         entries.append(ft.Row([swatch, w.text(words, 15, colour=colour, key=f"legend-{w.slug(player)}")],

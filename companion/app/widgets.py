@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import flet as ft
@@ -32,8 +32,23 @@ WIDE = 900  # from this width (a desktop window, a tablet) a game's parts stand 
 WIDE_CONTENT = 960  # the widest a screen of lists and forms grows: lines stay readable
 
 
+# A game whose players' colours follow something else than their seats (Great Plains: the
+# tribe) registers (players, options, player) -> the player's place in the palette, so the
+# player has that one colour on every screen: the game, its end, its chart, the set-up.
+COLOUR_PLACES: dict[str, Callable[[Sequence[str], Mapping[str, Any], str], int]] = {}
+
+
+def colour_place(game_id: str, players: Sequence[str], options: Mapping[str, Any], player: str) -> int:
+    place = COLOUR_PLACES.get(game_id)
+    return place(players, options, player) if place is not None else list(players).index(player)
+
+
 def player_colour(shell: Shell, players: Sequence[str], player: str) -> str:
     """The player's colour in a shade that reads on this page's theme."""
+    session = shell.session
+    if session is not None and player in session.players:
+        place = colour_place(session.game.id, session.players, session.options, player)
+        return theme.seat_colour(place, dark=shell.dark)
     return theme.player_colour(players, player, dark=shell.dark)
 
 
@@ -608,10 +623,11 @@ def frame(shell: Shell, parts: list[ft.Control], key: str, *, full_width: bool =
     """The screen's column on the page; in a wide window a screen of lists and forms keeps a
     readable width in the middle instead of stretching its lines across it."""
     column = ft.Column(parts, expand=True, spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
-    if full_width or not is_wide(shell):
-        return ft.SafeArea(ft.Container(column, padding=8, expand=True), expand=True, key=key)
-    centred = ft.Row([ft.Container(column, padding=8, width=WIDE_CONTENT)], alignment=ft.MainAxisAlignment.CENTER,
-                     vertical_alignment=ft.CrossAxisAlignment.STRETCH, expand=True)
+    narrow = full_width or not is_wide(shell)
+    # One shape at every width (only the width changes), so a window resized keeps every control.
+    centred = ft.Row([ft.Container(column, padding=8, expand=narrow or None, width=None if narrow else WIDE_CONTENT)],
+                     alignment=ft.MainAxisAlignment.CENTER, vertical_alignment=ft.CrossAxisAlignment.STRETCH,
+                     expand=True)
     return ft.SafeArea(centred, expand=True, key=key)
 
 

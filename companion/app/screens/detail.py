@@ -82,7 +82,8 @@ def build(shell: Shell) -> ft.Control:
     header = [ft.Row([back, ft.Container(ft.Text(title, size=18, weight=ft.FontWeight.BOLD, max_lines=2,
                                                  overflow=ft.TextOverflow.ELLIPSIS), expand=True)], spacing=0)]
     reading = Reading(shell, session)
-    items: list[ft.Control] = [result(reading), chart(shell, session_id, session.game.id), actions(shell, session_id)]
+    items: list[ft.Control] = [result(reading), chart(reading, session_id, session.game.id),
+                               actions(shell, session_id)]
     items.append(w.text(w.t(shell, "ui.log"), 17, bold=True, key="detail-log-title"))
     items.extend(log_lines(shell, session))
     return home.lazy_screen(shell, header, items, [])

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
@@ -86,6 +87,15 @@ def sheet(shell: Shell) -> ft.DialogControl | None:
 
 def tribe_colour(shell: Shell, tribe: str) -> str:
     return theme.seat_colour(TRIBE_SEATS[tribe], dark=shell.dark)
+
+
+def colour_place(players: Sequence[str], options: Mapping[str, Any], player: str) -> int:
+    """A player is their tribe's colour (the Fox orange, the Snake blue), whatever their seat."""
+    fox = options.get("fox") if options.get("fox") in players else players[0]
+    return TRIBE_SEATS["fox" if player == fox else "snake"]
+
+
+w.COLOUR_PLACES["great_plains"] = colour_place
 
 
 def tribe_panel(shell: Shell, state: GreatPlainsState, player: str) -> ft.Control:
@@ -201,7 +211,9 @@ def result(shell: Shell, state: GreatPlainsState) -> ft.Control:
     lines.extend(w.text(line, 15, key="tie-break") for line in tie_lines(
         standings, lambda score: w.t(shell, "ui.points", count=score), w.t(shell, "ui.great_plains.more_spirits"),
         lambda s: w.t(shell, "ui.spirits", count=s.detail["spirits"]), shell.language))
-    lines.append(w.text(w.t(shell, "ui.great_plains.zone_missed"), 13, colour=w.QUIET))
+    # Looked back on later (a finished game's detail) there is no Undo: the game is opened first.
+    missed = "ui.great_plains.zone_missed_later" if shell.ui.screen == "detail" else "ui.great_plains.zone_missed"
+    lines.append(w.text(w.t(shell, missed), 13, colour=w.QUIET, key="zone-missed"))
     lines.append(w.rules_button(shell, "end", key="rules-end"))
     return ft.Container(ft.Column(lines, spacing=4), border=ft.Border.all(2, ft.Colors.PRIMARY), padding=12,
                         border_radius=10)

@@ -110,6 +110,8 @@ def players_editor(shell: Shell, draft: dict[str, Any]) -> ft.Control:
 
 
 def player_row(shell: Shell, players: list[str], seat: int, name: str) -> ft.Control:
+    draft = draft_of(shell)
+    place = w.colour_place(draft["game"], players, options_of(draft), name)  # the colour the game will give them
     def moved(offset: int) -> None:
         order = list(players)
         order[seat], order[seat + offset] = order[seat + offset], order[seat]
@@ -117,7 +119,7 @@ def player_row(shell: Shell, players: list[str], seat: int, name: str) -> ft.Con
 
     key = w.slug(name)
     return ft.Row([
-        ft.Container(width=14, height=14, border_radius=7, bgcolor=theme.seat_colour(seat, dark=shell.dark)),
+        ft.Container(width=14, height=14, border_radius=7, bgcolor=theme.seat_colour(place, dark=shell.dark)),
         # The name takes what the buttons leave and wraps: a long one never pushes them off screen.
         ft.Container(w.text(f"{seat + 1}. {name}", 17, key=f"seat-{seat + 1}"), expand=True),
         w.icon_button(ft.Icons.ARROW_UPWARD, w.t(shell, "ui.new.up", name=name), lambda: moved(-1), key=f"up-{key}",

@@ -93,12 +93,13 @@ def countdown_row(shell: Shell, state: TransAmericaState, player: str) -> ft.Con
     colour = w.player_colour(shell, state.players, player)
     warning = points <= DANGER
     key = w.slug(player)
+    # The number right after the track, not across the screen from the name in a wide window.
     return ft.Container(
         ft.Row([
-            ft.Column([w.text(player, 17, bold=True, colour=colour), pips(points, colour)], spacing=4, expand=True),
+            ft.Column([w.text(player, 17, bold=True, colour=colour), pips(points, colour)], spacing=4),
+            ft.Container(w.big_number(str(points), key=f"points-{key}"), width=64, alignment=ft.Alignment.CENTER_RIGHT),
             w.text(w.t(shell, "ui.transamerica.close_to_zero") if warning else "", 13, bold=True, key=f"warn-{key}"),
-            w.big_number(str(points), key=f"points-{key}"),
-        ]),
+        ], spacing=12),
         padding=ft.Padding.symmetric(horizontal=8, vertical=4), border_radius=8, key=f"row-{key}",
         border=ft.Border.all(2, ft.Colors.ERROR) if warning else None,
     )
