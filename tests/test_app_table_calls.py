@@ -8,7 +8,7 @@ import flet as ft
 import pytest
 from app_helpers import app_screen, last_act, memory_app, notice, playing, set_up, table
 
-from companion.app.screens import new_game
+from companion.app.screens import great_plains
 from companion.app.widgets import is_filled
 
 AGAINST = " — recorded against the rule: "
@@ -108,7 +108,7 @@ async def test_a_cargo_correction_over_capacity_is_the_tables_call() -> None:
 @table
 async def test_great_plains_first_player_drawn_at_random_apart_from_the_fox(monkeypatch: pytest.MonkeyPatch
                                                                               ) -> None:
-    monkeypatch.setattr(new_game.random, "choice", lambda players: players[-1])  # the draw falls on Tom
+    monkeypatch.setattr(great_plains.random, "choice", lambda players: players[-1])  # the draw falls on Tom
     async with app_screen() as screen:
         await set_up(screen, "great_plains", ["Léa", "Tom"])
         assert is_filled(screen.find("first-léa"))  # the first listed, until drawn

@@ -19,61 +19,60 @@ from companion.app import widgets as w
 from companion.stats import ScoreSeries, Step
 
 if TYPE_CHECKING:
-    from companion.app.shell import Shell
+    from companion.app.view import View
 
 CHART_HEIGHT = 280  # fits under the result on a 412×915 phone, readable from across a table
 MOST_STEP_LABELS = 8  # more labels than this under a phone-wide chart run into each other
 DASHES: tuple[list[int] | None, ...] = (None, [10, 5], [3, 4], [12, 4, 3, 4], [6, 6], [2, 2])
-CAPTIONS = {"heartland": "ui.chart.caption.money", "transamerica": "ui.chart.caption.countdown",
-            "great_plains": "ui.chart.caption.zones"}
+CAPTION = "ui.chart.caption.final"  # what a game's chart counts, unless its screen module says (CHART_CAPTION)
 
 
-def step_label(shell: Shell, step: Step) -> str:
+def step_label(view: View, step: Step) -> str:
     if step.kind == "start":
-        return w.t(shell, "ui.chart.start")
+        return w.t(view, "ui.chart.start")
     if step.kind == "round":
-        return w.t(shell, "ui.chart.round", number=step.number)
+        return w.t(view, "ui.chart.round", number=step.number)
     if step.kind == "zone":
-        return w.t(shell, "ui.chart.zone", number=step.number)
+        return w.t(view, "ui.chart.zone", number=step.number)
     if step.kind == "penalty":
-        return w.t(shell, "ui.chart.cargo")
-    return w.t(shell, "ui.chart.end")
+        return w.t(view, "ui.chart.cargo")
+    return w.t(view, "ui.chart.end")
 
 
-def shown_value(shell: Shell, series: ScoreSeries, value: int) -> str:
-    return w.money(shell, value) if series.unit == "money" else str(value)
+def shown_value(view: View, series: ScoreSeries, value: int) -> str:
+    return w.money(view, value) if series.unit == "money" else str(value)
 
 
-def score_chart(shell: Shell, series: ScoreSeries, game: str) -> ft.Control:
+def score_chart(view: View, series: ScoreSeries, caption_id: str = CAPTION) -> ft.Control:
     """The chart, its caption and its legend; a sentence instead when there is nothing to draw."""
     if not series.steps:
-        return w.text(w.t(shell, "ui.chart.nothing"), 15, key="chart-nothing")
-    caption = w.text(w.t(shell, CAPTIONS.get(game, "ui.chart.caption.final")), 13, colour=w.QUIET,
+        return w.text(w.t(view, "ui.chart.nothing"), 15, key="chart-nothing")
+    caption = w.text(w.t(view, caption_id), 13, colour=w.QUIET,
                      key="chart-caption")
-    return ft.Column([w.text(w.t(shell, "ui.chart.title"), 17, bold=True), caption, line_chart(shell, series),
-                      legend(shell, series)], spacing=6, key="chart")
+    return ft.Column([w.text(w.t(view, "ui.chart.title"), 17, bold=True), caption, line_chart(view, series),
+                      legend(view, series)], spacing=6, key="chart")
 
 
-def line_chart(shell: Shell, series: ScoreSeries) -> ft.Control:
+def line_chart(view: View, series: ScoreSeries) -> ft.Control:
     steps = series.steps
     values = [value for step in steps for value in step.values]
     low, high = min(0, *values), max(1, *values)
     every = math.ceil(len(steps) / MOST_STEP_LABELS)
-    labels = [fch.ChartAxisLabel(value=index, label=ft.Text(step_label(shell, step), size=12))
+    labels = [fch.ChartAxisLabel(value=index, label=ft.Text(step_label(view, step), size=12))
               for index, step in enumerate(steps) if index % every == 0 or index == len(steps) - 1]
     lines = [
         fch.LineChartData(
             points=[fch.LineChartDataPoint(index, step.values[seat],
-                                           tooltip=f"{player} {shown_value(shell, series, step.values[seat])}")
+                                           tooltip=f"{player} {shown_value(view, series, step.values[seat])}")
                     for index, step in enumerate(steps)],
-            color=w.player_colour(shell, series.players, player), stroke_width=3, point=True,
+            color=w.player_colour(view, series.players, player), stroke_width=3, point=True,
             dash_pattern=DASHES[seat % len(DASHES)],
         )
         for seat, player in enumerate(series.players)
     ]
     chart = fch.LineChart(
         data_series=lines, min_x=0, max_x=max(1, len(steps) - 1), min_y=low, max_y=nice_top(high),
-        left_axis=value_axis(shell, series, low, high),
+        left_axis=value_axis(view, series, low, high),
         bottom_axis=fch.ChartAxis(labels=labels, label_size=28),
         horizontal_grid_lines=fch.ChartGridLines(interval=label_step(high), color=ft.Colors.OUTLINE_VARIANT, width=1),
         expand=True, key="score-chart",
@@ -81,11 +80,11 @@ def line_chart(shell: Shell, series: ScoreSeries) -> ft.Control:
     return ft.Container(chart, height=CHART_HEIGHT, padding=ft.Padding.only(right=20, top=8), key="chart-box")
 
 
-def value_axis(shell: Shell, series: ScoreSeries, low: int, high: int) -> fch.ChartAxis:
+def value_axis(view: View, series: ScoreSeries, low: int, high: int) -> fch.ChartAxis:
     """Round values up the side, written as the game counts them ($12, or 12 $ in French)."""
     step = label_step(high)
     values = range(low - low % step, nice_top(high), step)
-    labels = [fch.ChartAxisLabel(value=value, label=ft.Text(shown_value(shell, series, value), size=12))
+    labels = [fch.ChartAxisLabel(value=value, label=ft.Text(shown_value(view, series, value), size=12))
               for value in values]
     return fch.ChartAxis(labels=labels, label_spacing=step, label_size=52 if series.unit == "money" else 36)
 
@@ -101,14 +100,14 @@ def nice_top(high: int) -> int:
     return (high // step + 1) * step
 
 
-def legend(shell: Shell, series: ScoreSeries) -> ft.Control:
+def legend(view: View, series: ScoreSeries) -> ft.Control:
     """Each player in their colour with the value they ended on, in words."""
     last = series.steps[-1].values
     entries: list[ft.Control] = []
     for seat, player in enumerate(series.players):
-        colour = w.player_colour(shell, series.players, player)
+        colour = w.player_colour(view, series.players, player)
         swatch = ft.Container(width=24, height=6, bgcolor=colour, border_radius=3)
-        words = w.t(shell, "ui.chart.legend", player=player, score=shown_value(shell, series, last[seat]))
+        words = w.t(view, "ui.chart.legend", player=player, score=shown_value(view, series, last[seat]))
         entries.append(ft.Row([swatch, w.text(words, 15, colour=colour, key=f"legend-{w.slug(player)}")],
                               spacing=6, tight=True))
     return ft.Row(entries, wrap=True, spacing=16, run_spacing=4, key="legend")

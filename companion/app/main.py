@@ -14,8 +14,9 @@ import flet as ft
 
 from companion.app import screens, theme
 from companion.app.data import AppData
+from companion.app.intents import Intents
 from companion.app.share import Sharing, current_guest
-from companion.app.shell import Shell
+from companion.app.shell import PageApp
 from companion.store import Store, default_data_dir
 
 log = logging.getLogger(__name__)
@@ -68,22 +69,22 @@ def make_main(data: AppData, sharing: Sharing | None = None, language: str | Non
         page.window.width, page.window.height = 480, 900
         page.window.min_width, page.window.min_height = 360, 560
         guest = current_guest.get() if sharing is not None else None
-        shell = Shell(page, data, screens.build, screens.sheet, sharing=sharing, guest=guest,
-                      language=language)
+        app = PageApp(page, data, screens.build, screens.sheet, sharing=sharing, guest=guest, language=language)
+        act = app.act
         # A dropped socket (a phone's screen locked, Wi-Fi blinked, a reload) keeps the page's
         # session and its game: the client reconnects to it. Only an expired session lets go.
-        page.on_close = lambda _: shell.release()
-        page.on_connect = lambda _: reconnected(page, shell)
-        page.on_disconnect = lambda _: shell.disconnected()
-        page.on_platform_brightness_change = lambda _: shell.render()  # player colours have a shade per theme
-        page.on_resize = lambda _: shell.render()  # a window made wide lays the game out side by side
+        page.on_close = lambda _: act.release()
+        page.on_connect = lambda _: reconnected(page, act)
+        page.on_disconnect = lambda _: act.disconnected()
+        page.on_platform_brightness_change = lambda _: act.redraw()  # player colours have a shade per theme
+        page.on_resize = lambda _: act.redraw()  # a window made wide lays the game out side by side
         if sharing is not None and guest is not None:
             follow_connection(page, sharing, guest)
-        page.on_locale_change = lambda event: shell.device_locales(event.locales)
+        page.on_locale_change = lambda event: app.language.device_locales(event.locales)
         keep_awake(page)
-        shell.mount()
-        shell.resume()
-        page.run_task(shell.learn_device_locales)
+        app.mount()
+        act.resume()
+        page.run_task(app.language.learn_device_locales)
 
     return main
 
@@ -120,9 +121,9 @@ def follow_connection(page: ft.Page, sharing: Sharing, guest: str) -> None:
         setattr(page, f"on_{name}", handler)
 
 
-def reconnected(page: ft.Page, shell: Shell) -> None:
+def reconnected(page: ft.Page, act: Intents) -> None:
     keep_awake(page)  # the browser dropped the lock with the page's socket
-    shell.reconnected()
+    act.reconnected()
 
 
 def keep_awake(page: ft.Page) -> None:

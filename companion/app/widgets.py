@@ -14,7 +14,7 @@ from companion.messages import join_names
 from companion.rules.base import Standing
 
 if TYPE_CHECKING:
-    from companion.app.shell import Shell
+    from companion.app.view import View
 
 BIG = 36  # scores and money: readable across a table
 BUTTON_HEIGHT = 48
@@ -43,13 +43,13 @@ def colour_place(game_id: str, players: Sequence[str], options: Mapping[str, Any
     return place(players, options, player) if place is not None else list(players).index(player)
 
 
-def player_colour(shell: Shell, players: Sequence[str], player: str) -> str:
+def player_colour(view: View, players: Sequence[str], player: str) -> str:
     """The player's colour in a shade that reads on this page's theme."""
-    session = shell.session
+    session = view.session
     if session is not None and player in session.players:
         place = colour_place(session.game.id, session.players, session.options, player)
-        return theme.seat_colour(place, dark=shell.dark)
-    return theme.player_colour(players, player, dark=shell.dark)
+        return theme.seat_colour(place, dark=view.dark)
+    return theme.player_colour(players, player, dark=view.dark)
 
 
 def slug(text: str) -> str:
@@ -57,14 +57,14 @@ def slug(text: str) -> str:
     return "".join(char if char.isalnum() else f"-{ord(char):x}" for char in text.casefold())
 
 
-def t(shell: Shell, message_id: str, **params: Any) -> str:
+def t(view: View, message_id: str, **params: Any) -> str:
     """The screen's words for `message_id` in the page's language."""
-    return shell.t(message_id, **params)
+    return view.t(message_id, **params)
 
 
-def money(shell: Shell, amount: int) -> str:
+def money(view: View, amount: int) -> str:
     """$5 (12 $ in French and Spanish), or -$3 for a final score the cargo penalty took below zero."""
-    return i18n.money(amount, shell.language)
+    return i18n.money(amount, view.language)
 
 
 def result_line(standings: Sequence[Standing], score: str, language: str) -> str:
@@ -74,8 +74,8 @@ def result_line(standings: Sequence[Standing], score: str, language: str) -> str
     return i18n.t(message_id, language, players=join_names(winners, language), score=score)
 
 
-def names(shell: Shell, items: Sequence[str]) -> str:
-    return join_names(list(items), shell.language)
+def names(view: View, items: Sequence[str]) -> str:
+    return join_names(list(items), view.language)
 
 
 def text(value: str, size: float = 16, *, bold: bool = False, colour: str | None = None,
@@ -101,7 +101,7 @@ def action(
     *,
     key: str,
     refusal: str | None = None,
-    shell: Shell | None = None,
+    view: View | None = None,
     primary: bool = False,
     expand: bool | int = False,
     describe: str | None = None,
@@ -117,20 +117,20 @@ def action(
     is the event the table may record anyway when the refusal is its call."""
 
     def tapped(_: ft.Event[Any]) -> None:
-        if refusal is not None and shell is not None:
-            shell.show_notice(refusal, tapped=key, override=overrule)
+        if refusal is not None and view is not None:
+            view.act.show_notice(refusal, tapped=key, override=overrule)
         else:
             on_tap()
 
-    marked = shell is not None and shell.ui.refused == key and shell.ui.notice is not None
+    marked = view is not None and view.ui.refused == key and view.ui.notice is not None
     muted = refusal is not None
     filled = (primary or chosen) and not muted
     if marked:
         side: ft.BorderSide | None = ft.BorderSide(2, ft.Colors.ERROR)
-    elif muted:  # a button not for now: a faint outline, but words that read as well as any text
-        side = ft.BorderSide(1, ft.Colors.OUTLINE_VARIANT)
     else:
         side = ft.BorderSide(1, ft.Colors.PRIMARY) if filled else None
+    # A button not for now keeps its outline and says so in quieter words, that still read as
+    # well as any text (a faded button's words did not: 2.2:1).
     style = ft.ButtonStyle(
         padding=ft.Padding.symmetric(horizontal=0 if compact else 12, vertical=8),
         side=side,
@@ -153,7 +153,7 @@ def action(
 
 
 def event_button(
-    shell: Shell,
+    view: View,
     label: str,
     event: dict[str, Any],
     *,
@@ -165,10 +165,10 @@ def event_button(
 ) -> ft.Control:
     """A button that records one event; the rules are asked first whether it is allowed,
     and the sentence it would log becomes its tooltip. `after` runs once it is recorded."""
-    sentence, refusal, overridable = shell.verdict(event)
+    sentence, refusal, overridable = view.verdict(event)
 
     def record() -> None:
-        if shell.apply(event, tapped=key) and after is not None:
+        if view.act.apply(event, tapped=key) and after is not None:
             after()
 
     return action(
@@ -177,7 +177,7 @@ def event_button(
         key=key,
         refusal=refusal,
         describe=sentence,
-        shell=shell,
+        view=view,
         primary=primary,
         expand=expand,
         compact=compact,
@@ -185,11 +185,11 @@ def event_button(
     )
 
 
-def record_anyway(shell: Shell) -> ft.Control:
+def record_anyway(view: View) -> ft.Control:
     """Overrule a refusal that is the table's call: an outlined button, never the default."""
-    return ft.OutlinedButton(t(shell, "ui.record_anyway"), key="record-anyway", height=TARGET,
-                             on_click=lambda _: shell.record_anyway(), visible=shell.ui.override is not None,
-                             tooltip=t(shell, "ui.record_anyway.tip"))
+    return ft.OutlinedButton(t(view, "ui.record_anyway"), key="record-anyway", height=TARGET,
+                             on_click=lambda _: view.act.record_anyway(), visible=view.ui.override is not None,
+                             tooltip=t(view, "ui.record_anyway.tip"))
 
 
 def icon_button(icon: ft.IconData, tooltip: str, on_tap: Callable[[], None], *, key: str,
@@ -200,62 +200,62 @@ def icon_button(icon: ft.IconData, tooltip: str, on_tap: Callable[[], None], *, 
                          size_constraints=ft.BoxConstraints(min_width=TARGET, min_height=TARGET))
 
 
-def open_rules(shell: Shell, place: str) -> None:
+def open_rules(view: View, place: str) -> None:
     """Open the rules reference at the part for `place` ("load", "end"…), keeping the open sheet to go back to."""
-    assert shell.session is not None
+    assert view.session is not None
     came_from = None
-    if shell.ui.panel not in (None, "rules"):
-        came_from = {"panel": shell.ui.panel, "draft": dict(shell.ui.draft)}
-    shell.open_panel("rules", section=reference.opening(shell.session.game.id, place), came_from=came_from)
+    if view.ui.panel not in (None, "rules"):
+        came_from = {"panel": view.ui.panel, "draft": dict(view.ui.draft)}
+    view.act.open_panel("rules", section=reference.opening(view.session.game.id, place), came_from=came_from)
 
 
-def rules_button(shell: Shell, place: str, *, key: str) -> ft.Control:
+def rules_button(view: View, place: str, *, key: str) -> ft.Control:
     """The rules reference from a sheet or an end screen, opening at the part for `place`."""
-    return ft.OutlinedButton(t(shell, "ui.rules"), icon=ft.Icons.MENU_BOOK_OUTLINED, key=key, height=TARGET,
-                             on_click=lambda _: open_rules(shell, place))
+    return ft.OutlinedButton(t(view, "ui.rules"), icon=ft.Icons.MENU_BOOK_OUTLINED, key=key, height=TARGET,
+                             on_click=lambda _: open_rules(view, place))
 
 
-def rules_icon(shell: Shell, place: str) -> ft.Control | None:
+def rules_icon(view: View, place: str) -> ft.Control | None:
     """The rules reference from the top bar (a game without one has no button)."""
-    session = shell.session
+    session = view.session
     assert session is not None
     if session.game.id not in reference.SECTIONS:
         return None
-    return icon_button(ft.Icons.MENU_BOOK_OUTLINED, t(shell, "ui.rules.open", title=session.game.title),
-                       lambda: open_rules(shell, place), key="rules")
+    return icon_button(ft.Icons.MENU_BOOK_OUTLINED, t(view, "ui.rules.open", title=session.game.title),
+                       lambda: open_rules(view, place), key="rules")
 
 
-def top_bar(shell: Shell, title: str, subtitle: str | None = None, *, rules: str = "game") -> ft.Control:
+def top_bar(view: View, title: str, subtitle: str | None = None, *, rules: str = "game") -> ft.Control:
     """Back, the title, Undo, Redo, the rules (opening at the part for `rules`) and the log."""
-    session = shell.session
+    session = view.session
     assert session is not None
     undo, redo = session.undo_sentence, session.redo_sentence
-    undo_label = t(shell, "ui.undo.what", sentence=undo) if undo else t(shell, "ui.undo.nothing")
-    redo_label = t(shell, "ui.redo.what", sentence=redo) if redo else t(shell, "ui.redo.nothing")
+    undo_label = t(view, "ui.undo.what", sentence=undo) if undo else t(view, "ui.undo.nothing")
+    redo_label = t(view, "ui.redo.what", sentence=redo) if redo else t(view, "ui.redo.nothing")
     # One line, whatever the icons beside it leave: "TransAmerica" beside six icons on a phone.
     # The subtitle too: wrapped ("Manche 2 · / Fatima / commence") it made the bar taller and moved the icons.
     heading: list[ft.Control] = [ft.Text(title, size=16, weight=ft.FontWeight.BOLD, max_lines=1,
                                          overflow=ft.TextOverflow.ELLIPSIS)]
     if subtitle:
         heading.append(ft.Text(subtitle, size=13, key="subtitle", max_lines=1, overflow=ft.TextOverflow.ELLIPSIS))
-    read_only = shell.read_only() is not None
+    read_only = view.read_only() is not None
     # A phone that joined follows this game only: no way back to the host's other games.
-    back = None if shell.guest is not None else icon_button(ft.Icons.ARROW_BACK, t(shell, "ui.back_home"),
-                                                            shell.go_home, key="back")
-    share = icon_button(ft.Icons.QR_CODE_2 if shell.shared is None else ft.Icons.CAST_CONNECTED,
-                        t(shell, "ui.share"), shell.share_game if shell.shared is None else
-                        lambda: shell.open_panel("share"), key="share") if shell.can_share else None
+    back = None if view.guest is not None else icon_button(ft.Icons.ARROW_BACK, t(view, "ui.back_home"),
+                                                            view.act.go_home, key="back")
+    share = icon_button(ft.Icons.QR_CODE_2 if view.shared is None else ft.Icons.CAST_CONNECTED,
+                        t(view, "ui.share"), view.act.share_game if view.shared is None else
+                        lambda: view.act.open_panel("share"), key="share") if view.can_share else None
     return ft.Row(
         present(
             back,
             ft.Column(heading, spacing=0, expand=True),
             share,
-            icon_button(ft.Icons.UNDO, undo_label, lambda: shell.undo(tapped="undo"), key="undo",
+            icon_button(ft.Icons.UNDO, undo_label, lambda: view.act.undo(tapped="undo"), key="undo",
                         disabled=read_only or not session.can_undo),
-            icon_button(ft.Icons.REDO, redo_label, lambda: shell.redo(tapped="redo"), key="redo",
+            icon_button(ft.Icons.REDO, redo_label, lambda: view.act.redo(tapped="redo"), key="redo",
                         disabled=read_only or not session.can_redo),
-            rules_icon(shell, rules),
-            icon_button(ft.Icons.MENU, t(shell, "ui.log"), lambda: shell.open_panel("log"), key="log"),
+            rules_icon(view, rules),
+            icon_button(ft.Icons.MENU, t(view, "ui.log"), lambda: view.act.open_panel("log"), key="log"),
         ),
         spacing=0,
         height=TARGET,
@@ -263,40 +263,40 @@ def top_bar(shell: Shell, title: str, subtitle: str | None = None, *, rules: str
     )
 
 
-def guest_banner(shell: Shell) -> ft.Control | None:
+def guest_banner(view: View) -> ft.Control | None:
     """On a phone that joined: whether it only follows the game or keeps score too."""
-    if shell.guest is None:
+    if view.guest is None:
         return None
-    words = shell.read_only() or t(shell, "ui.share.keeper")
+    words = view.read_only() or t(view, "ui.share.keeper")
     return ft.Container(text(words, 14, key="guest-role"), bgcolor=INFO_BG, border_radius=8,
                         padding=ft.Padding.symmetric(horizontal=12, vertical=8), key="guest-banner")
 
 
-def undo_strip(shell: Shell) -> ft.Control:
+def undo_strip(view: View) -> ft.Control:
     """The last recorded act in words, so a mis-tap is seen and undone in one tap."""
-    session = shell.session
+    session = view.session
     assert session is not None
     if session.undo_sentence is None:
-        words, colour = t(shell, "ui.log.nothing"), QUIET
+        words, colour = t(view, "ui.log.nothing"), QUIET
     else:
-        words, colour = t(shell, "ui.log.last", sentence=session.undo_sentence), None
+        words, colour = t(view, "ui.log.last", sentence=session.undo_sentence), None
     last = ft.Text(words, size=13, color=colour, key="last-act", max_lines=2, overflow=ft.TextOverflow.ELLIPSIS)
     # Always there and always this tall: appearing after the first act, or wrapping a long
     # sentence, it pushed End turn up under the finger.
-    undo = ft.TextButton(t(shell, "ui.undo"), on_click=lambda _: shell.undo(tapped="undo-last"), key="undo-last",
+    undo = ft.TextButton(t(view, "ui.undo"), on_click=lambda _: view.act.undo(tapped="undo-last"), key="undo-last",
                          height=TARGET, disabled=not session.can_undo)
     return ft.Container(ft.Row([ft.Container(last, expand=True), undo],
                                vertical_alignment=ft.CrossAxisAlignment.CENTER),
                         height=STRIP_HEIGHT, key="undo-strip")
 
 
-def notice_box(shell: Shell, *, key: str = "notice") -> ft.Control:
+def notice_box(view: View, *, key: str = "notice") -> ft.Control:
     """The last refusal or warning, dismissible, in a slot of its own between the body and
     the footer: always there and always this tall (empty when there is nothing to say), so a
     notice covers nothing and moves nothing. A long one scrolls inside the slot. With a
     sheet open the sheet says it in its own slot, and this one stays empty."""
-    shown = "" if shell.ui.panel else shell.ui.notice or ""
-    is_error = shell.ui.notice_is_error
+    shown = "" if view.ui.panel else view.ui.notice or ""
+    is_error = view.ui.notice_is_error
     words = ft.Column([ft.Text(shown, key=key, size=14,
                                color=ft.Colors.ON_ERROR_CONTAINER if is_error else ft.Colors.ON_SECONDARY_CONTAINER)],
                       scroll=ft.ScrollMode.AUTO, expand=True, alignment=ft.MainAxisAlignment.CENTER)
@@ -306,8 +306,8 @@ def notice_box(shell: Shell, *, key: str = "notice") -> ft.Control:
                 ft.Icon(ft.Icons.ERROR_OUTLINE if is_error else ft.Icons.INFO_OUTLINE,
                         color=ft.Colors.ON_ERROR_CONTAINER if is_error else None),
                 words,
-                *([] if shell.ui.panel else [record_anyway(shell)]),  # an open sheet offers it in its own slot
-                icon_button(ft.Icons.CLOSE, t(shell, "ui.dismiss"), shell.clear_notice, key=f"{key}-close"),
+                *([] if view.ui.panel else [record_anyway(view)]),  # an open sheet offers it in its own slot
+                icon_button(ft.Icons.CLOSE, t(view, "ui.dismiss"), view.act.clear_notice, key=f"{key}-close"),
             ],
         ),
         bgcolor=ERROR_BG if is_error else INFO_BG,
@@ -324,17 +324,17 @@ LOG_LINES = 100  # the newest lines shown at first; older ones on request
 LOG_BLOCK = 50  # lines per Text: Flet diffs a handful of controls instead of one per line
 
 
-def log_lines(shell: Shell, context: Callable[[int], str] | None = None, *, prefix: str = "log") -> list[ft.Control]:
+def log_lines(view: View, context: Callable[[int], str] | None = None, *, prefix: str = "log") -> list[ft.Control]:
     """The session's events as sentences, newest first, and the newest `LOG_LINES` until asked for more.
 
     One Text per block of `LOG_BLOCK` lines, a sentence a line: one Text per line made
     thousands of controls to build and diff once the whole log was shown. Blocks hold
     fixed line numbers (1-50, 51-100, ...) so a new event changes only the newest.
     """
-    session = shell.session
+    session = view.session
     assert session is not None
     total = session.cursor
-    shown = total if shell.ui.draft.get("log_all") else min(total, LOG_LINES)
+    shown = total if view.ui.draft.get("log_all") else min(total, LOG_LINES)
     oldest = total - shown + 1
     rows: list[ft.Control] = []
     for block in range((total - 1) // LOG_BLOCK, (oldest - 1) // LOG_BLOCK - 1, -1):
@@ -343,24 +343,24 @@ def log_lines(shell: Shell, context: Callable[[int], str] | None = None, *, pref
         lines = []
         for number in range(last, first - 1, -1):
             where = f" · {context(number)}" if context else ""
-            lines.append(f"{number}. {session.sentence(number).text(shell.language)}{where}")
+            lines.append(f"{number}. {session.sentence(number).text(view.language)}{where}")
         rows.append(ft.Text("\n".join(lines), size=15, key=f"{prefix}-block-{block}"))
     if shown < total:
-        rows.append(ft.TextButton(t(shell, "ui.log.older", count=total - shown), key=f"{prefix}-older", height=TARGET,
-                                  on_click=lambda _: shell.set_draft(log_all=True)))
+        rows.append(ft.TextButton(t(view, "ui.log.older", count=total - shown), key=f"{prefix}-older", height=TARGET,
+                                  on_click=lambda _: view.act.set_draft(log_all=True)))
     if not rows:
-        rows.append(text(t(shell, "ui.log.nothing"), 15))
+        rows.append(text(t(view, "ui.log.nothing"), 15))
     return rows
 
 
-def round_context(shell: Shell, round_of: Callable[[Any], int], message_id: str) -> Callable[[int], str]:
+def round_context(view: View, round_of: Callable[[Any], int], message_id: str) -> Callable[[int], str]:
     """Line `number` of the log -> "round 3": the round of the state before its event.
 
     `round_of` reads a state's round; its values are kept by the session (`state_fact`), so
     the whole log is not replayed each time it is shown, and the words are made once per
     round, not once per line.
     """
-    session = shell.session
+    session = view.session
     assert session is not None
     words: dict[int, str] = {}
 
@@ -368,51 +368,51 @@ def round_context(shell: Shell, round_of: Callable[[Any], int], message_id: str)
         round_number = session.state_fact(round_of, number - 1)
         said = words.get(round_number)
         if said is None:
-            said = words[round_number] = t(shell, message_id, number=round_number)
+            said = words[round_number] = t(view, message_id, number=round_number)
         return said
 
     return context
 
 
-def log_panel(shell: Shell, context: Callable[[int], str] | None = None) -> ft.DialogControl:
+def log_panel(view: View, context: Callable[[int], str] | None = None) -> ft.DialogControl:
     """The log, and from there the rare "Stop game" (kept off the game screen, away from the thumb)."""
-    assert shell.session is not None
+    assert view.session is not None
     footer: list[ft.Control] = []
-    if not shell.session.is_over:
-        footer.append(ft.OutlinedButton(t(shell, "ui.stop"), key="stop-game", height=TARGET,
-                                        on_click=lambda _: shell.open_panel("stop", note=""),
-                                        tooltip=t(shell, "ui.stop.tip")))
-    return sheet(shell, t(shell, "ui.log"), log_lines(shell, context), key="log-panel", footer=footer)
+    if not view.session.is_over:
+        footer.append(ft.OutlinedButton(t(view, "ui.stop"), key="stop-game", height=TARGET,
+                                        on_click=lambda _: view.act.open_panel("stop", note=""),
+                                        tooltip=t(view, "ui.stop.tip")))
+    return sheet(view, t(view, "ui.log"), log_lines(view, context), key="log-panel", footer=footer)
 
 
-def stop_panel(shell: Shell) -> ft.DialogControl:
+def stop_panel(view: View) -> ft.DialogControl:
     """Stop the game early (the pizza came, someone left): the standings as they stand are final."""
-    note_field = ft.TextField(label=t(shell, "ui.stop.why"), value=shell.ui.draft.get("note", ""), key="stop-note",
-                              max_length=60, on_change=lambda e: shell.set_draft(quiet=True, note=e.control.value))
+    note_field = ft.TextField(label=t(view, "ui.stop.why"), value=view.ui.draft.get("note", ""), key="stop-note",
+                              max_length=60, on_change=lambda e: view.act.set_draft(quiet=True, note=e.control.value))
 
     def stop() -> None:
-        note = " ".join(str(shell.ui.draft.get("note", "")).split()) or t(shell, "ui.stop.default_note")
-        shell.apply({"type": "end_game", "note": note}, tapped="stop-confirm")
+        note = " ".join(str(view.ui.draft.get("note", "")).split()) or t(view, "ui.stop.default_note")
+        view.act.apply({"type": "end_game", "note": note}, tapped="stop-confirm")
 
-    confirm = ft.FilledButton(t(shell, "ui.stop.confirm"), key="stop-confirm", height=TARGET, on_click=lambda _: stop(),
+    confirm = ft.FilledButton(t(view, "ui.stop.confirm"), key="stop-confirm", height=TARGET, on_click=lambda _: stop(),
                               style=ft.ButtonStyle(bgcolor=ft.Colors.ERROR, color=ft.Colors.ON_ERROR))
     body: list[ft.Control] = [
-        text(t(shell, "ui.stop.hint"), 15),
+        text(t(view, "ui.stop.hint"), 15),
         note_field,
     ]
-    return sheet(shell, t(shell, "ui.stop.title"), body, key="stop-panel", footer=[confirm])
+    return sheet(view, t(view, "ui.stop.title"), body, key="stop-panel", footer=[confirm])
 
 
-def stopped_line(shell: Shell) -> ft.Control | None:
+def stopped_line(view: View) -> ft.Control | None:
     """On an end screen: the game did not end by its rules, and why."""
-    assert shell.session is not None
-    note = shell.session.stopped_note
-    return text(t(shell, "ui.stop.stopped", note=note), 16, bold=True, key="stopped") if note else None
+    assert view.session is not None
+    note = view.session.stopped_note
+    return text(t(view, "ui.stop.stopped", note=note), 16, bold=True, key="stopped") if note else None
 
 
-def sheet_width(shell: Shell) -> float:
+def sheet_width(view: View) -> float:
     """The content width of a sheet on this page: the page less the sheet's margins."""
-    page_width = shell.page.width or 412
+    page_width = view.width or 412
     return min(480.0, float(page_width) - 2 * SHEET_INSET - 2 * SHEET_PADDING)
 
 
@@ -428,26 +428,26 @@ class Sheet(ft.AlertDialog):
             super().__setattr__(name, value)
 
 
-def sheet(shell: Shell, title: str, body: list[ft.Control], *, key: str,
+def sheet(view: View, title: str, body: list[ft.Control], *, key: str,
           footer: list[ft.Control] | None = None) -> ft.DialogControl:
     """An input sheet as a modal dialog: the title on top, the inputs scrolling below it,
     Close and the confirm button pinned at the bottom (always in view, within thumb reach),
     with a fixed slot above them for a refusal, so a refusal never moves them."""
-    number = shell.ui.sheet_number
+    number = view.ui.sheet_number
     slot = ft.Container(
         ft.Row([
-            ft.Text(shell.ui.notice or "", size=14, key="notice" if shell.ui.notice else "sheet-notice-empty",
-                    color=ft.Colors.ERROR if shell.ui.notice_is_error else None, max_lines=3,
+            ft.Text(view.ui.notice or "", size=14, key="notice" if view.ui.notice else "sheet-notice-empty",
+                    color=ft.Colors.ERROR if view.ui.notice_is_error else None, max_lines=3,
                     overflow=ft.TextOverflow.ELLIPSIS, expand=True),
-            record_anyway(shell),
+            record_anyway(view),
         ]),
         height=NOTICE_SLOT_HEIGHT, alignment=ft.Alignment.CENTER_LEFT, key="sheet-notice",
     )
-    close = ft.OutlinedButton(t(shell, "ui.close"), key="panel-close", height=TARGET,
-                              on_click=lambda _: shell.close_panel(), tooltip=t(shell, "ui.close.tip"))
+    close = ft.OutlinedButton(t(view, "ui.close"), key="panel-close", height=TARGET,
+                              on_click=lambda _: view.act.close_panel(), tooltip=t(view, "ui.close.tip"))
     bottom: list[ft.Control] = [slot, ft.Row([close, *(footer or [])], wrap=True, alignment=ft.MainAxisAlignment.END,
                                              spacing=8, run_spacing=8)]
-    width = sheet_width(shell)
+    width = sheet_width(view)
     return Sheet(
         title=ft.Text(title, size=18, weight=ft.FontWeight.BOLD, key="panel-title"),
         # The dialog scrolls its title and inputs itself and keeps the actions pinned; a
@@ -462,11 +462,11 @@ def sheet(shell: Shell, title: str, body: list[ft.Control], *, key: str,
         title_padding=ft.Padding.only(left=SHEET_PADDING, right=SHEET_PADDING, top=16, bottom=4),
         content_padding=ft.Padding.symmetric(horizontal=SHEET_PADDING, vertical=4),
         actions_padding=ft.Padding.only(left=SHEET_PADDING, right=SHEET_PADDING, bottom=12),
-        on_dismiss=lambda _: shell.sheet_dismissed(number),
+        on_dismiss=lambda _: view.act.sheet_dismissed(number),
     )
 
 
-def chips(shell: Shell, values: Sequence[int], chosen: int | None, on_pick: Callable[[int], None], *,
+def chips(view: View, values: Sequence[int], chosen: int | None, on_pick: Callable[[int], None], *,
           key: str, label: Callable[[int], str] = str, describe: Callable[[int], str] | None = None,
           suggested: int | None = None) -> ft.Control:
     """A wrapping row of one-tap values, 48 px square. The chosen one is filled, a suggestion
@@ -475,7 +475,7 @@ def chips(shell: Shell, values: Sequence[int], chosen: int | None, on_pick: Call
     buttons = []
     for value in values:
         button = action(label(value), functools.partial(on_pick, value), key=f"{key}-{value}", compact=True,
-                        chosen=value == chosen, shell=shell, describe=describe(value) if describe else None)
+                        chosen=value == chosen, view=view, describe=describe(value) if describe else None)
         if value == suggested and value != chosen and isinstance(button, ft.OutlinedButton) and button.style:
             button.style.side = ft.BorderSide(3, ft.Colors.PRIMARY)
         buttons.append(button)
@@ -493,7 +493,7 @@ def choice(label: str, chosen: bool, on_tap: Callable[[], None], *, key: str) ->
     return action(label, on_tap, key=key, chosen=chosen)
 
 
-def number_field(shell: Shell, label: str, path: tuple[str, ...], *, key: str, low: int, high: int,
+def number_field(view: View, label: str, path: tuple[str, ...], *, key: str, low: int, high: int,
                  width: float = 96, on_number: Callable[[int], None] | None = None) -> ft.Control:
     """A number typed on the phone's number pad, for what the chips beside it do not reach.
 
@@ -503,35 +503,35 @@ def number_field(shell: Shell, label: str, path: tuple[str, ...], *, key: str, l
     out of `low`..`high` is not kept, and the field says which values it takes. `on_number`
     keeps a typed number some other way than at `path`."""
     typed_key = "/".join(path)
-    raw = shell.draft_get(("typed", typed_key), None)
-    value = shell.draft_get(path, None)
+    raw = view.draft_get(("typed", typed_key), None)
+    value = view.draft_get(path, None)
     shown = str(raw) if raw is not None else (str(value) if isinstance(value, int) else "")
 
     def typed(event: ft.Event[Any]) -> None:
         text = str(event.control.value or "")
-        shell.draft_set(("typed", typed_key), text, quiet=True)
+        view.act.draft_set(("typed", typed_key), text, quiet=True)
         number = parse_number(text)
         if number is not None and low <= number <= high:
             if on_number is not None:
                 on_number(number)
             else:
-                shell.draft_set(path, number, quiet=True)
-        shell.set_draft()
+                view.act.draft_set(path, number, quiet=True)
+        view.act.set_draft()
 
     number = parse_number(shown)
     wrong = shown.strip() not in ("", "-") and (number is None or not low <= number <= high)
     return ft.TextField(label=label, value=shown, key=key, width=width, dense=True,
                         keyboard_type=ft.KeyboardType.NUMBER,
                         input_filter=ft.InputFilter(regex_string=r"^-?[0-9]{0,4}$" if low < 0 else r"^[0-9]{0,4}$"),
-                        error=t(shell, "ui.number.range", low=low, high=high) if wrong else None, on_change=typed)
+                        error=t(view, "ui.number.range", low=low, high=high) if wrong else None, on_change=typed)
 
 
-def pick_number(shell: Shell, path: tuple[str, ...], value: int) -> None:
+def pick_number(view: View, path: tuple[str, ...], value: int) -> None:
     """A chip tapped: its value, and the typed one beside it forgotten."""
-    typed = shell.ui.draft.get("typed")
+    typed = view.ui.draft.get("typed")
     if isinstance(typed, dict):
         typed.pop("/".join(path), None)
-    shell.draft_set(path, value)
+    view.act.draft_set(path, value)
 
 
 def parse_number(raw: str) -> int | None:
@@ -544,45 +544,43 @@ def parse_number(raw: str) -> int | None:
         return None
 
 
-def count_picker(shell: Shell, label: str, path: tuple[str, ...], values: Sequence[int], *, key: str, low: int,
+def count_picker(view: View, label: str, path: tuple[str, ...], values: Sequence[int], *, key: str, low: int,
                  high: int, default: int | None = None, chip_label: Callable[[int], str] = str,
                  describe: Callable[[int], str] | None = None, colour: str | None = None) -> ft.Control:
     """A number of the open sheet's draft: one tap on a chip for the usual values, or typed
     in the field beside the label for any other. The chips read the live draft."""
-    chosen = shell.draft_get(path, default)
+    chosen = view.draft_get(path, default)
     heading = ft.Row([ft.Text(label, size=16, weight=ft.FontWeight.BOLD, color=colour, expand=True),
-                      number_field(shell, t(shell, "ui.number.other"), path, key=f"{key}-typed", low=low, high=high)],
+                      number_field(view, t(view, "ui.number.other"), path, key=f"{key}-typed", low=low, high=high)],
                      vertical_alignment=ft.CrossAxisAlignment.CENTER)
-    picker = chips(shell, values, chosen, functools.partial(pick_number, shell, path), key=key, label=chip_label,
+    picker = chips(view, values, chosen, functools.partial(pick_number, view, path), key=key, label=chip_label,
                    describe=describe)
     return ft.Column([heading, picker], spacing=4, key=f"{key}-picker")
 
 
-def play_again(shell: Shell) -> ft.Control:
-    assert shell.session is not None
-    players = names(shell, shell.session.players)
-    return action(t(shell, "ui.play_again"), shell.play_again, key="play-again", primary=True,
-                  describe=t(shell, "ui.play_again.tip", players=players))
+def play_again(view: View) -> ft.Control:
+    assert view.session is not None
+    players = names(view, view.session.players)
+    return action(t(view, "ui.play_again"), view.act.play_again, key="play-again", primary=True,
+                  describe=t(view, "ui.play_again.tip", players=players))
 
 
-def details_button(shell: Shell) -> ft.Control | None:
+def details_button(view: View) -> ft.Control | None:
     """On an end screen: the game's score chart, whole log and Send to BG Stats (not on a phone that joined)."""
-    from companion.app.screens import detail  # the screens are built from these widgets
-
-    session = shell.session
-    if session is None or session.id is None or shell.guest is not None:
+    session = view.session
+    if session is None or session.id is None or view.guest is not None:
         return None
     session_id = session.id
-    return ft.TextButton(t(shell, "ui.detail.show"), icon=ft.Icons.INSIGHTS, key="details", height=TARGET,
-                         on_click=lambda _: detail.open_detail(shell, session_id))
+    return ft.TextButton(t(view, "ui.detail.show"), icon=ft.Icons.INSIGHTS, key="details", height=TARGET,
+                         on_click=lambda _: view.act.after.open_detail(session_id))
 
 
-def is_wide(shell: Shell) -> bool:
+def is_wide(view: View) -> bool:
     """A desktop window or a tablet: wide enough for a game's parts side by side."""
-    return float(shell.page.width or 0) >= WIDE
+    return view.width >= WIDE
 
 
-def screen(shell: Shell, header: list[ft.Control], body: list[ft.Control],
+def screen(view: View, header: list[ft.Control], body: list[ft.Control],
            footer: list[ft.Control] | None = None, *, key: str, beside: list[ft.Control] | None = None,
            log: Callable[[int], str] | None = None) -> ft.Control:
     """Header fixed on top, scrolling body, a slot for notices, and the footer within thumb
@@ -591,20 +589,20 @@ def screen(shell: Shell, header: list[ft.Control], body: list[ft.Control],
     A game's screen passes `beside` (its actions): on a phone they follow the body in one
     scrolling column; in a wide window the body (the players), the actions with the notice
     and footer under them, and the log (`log` gives each line its round) stand side by side."""
-    muted = shell.read_only() is not None  # a phone that only follows sees every button muted
+    muted = view.read_only() is not None  # a phone that only follows sees every button muted
     ends = footer_of(footer or [], muted)
-    banner = present(guest_banner(shell))
-    if beside is not None and is_wide(shell):
-        middle = ft.Column([scrolling(beside, key="beside", muted=muted), notice_box(shell), *ends], expand=3,
+    banner = present(guest_banner(view))
+    if beside is not None and is_wide(view):
+        middle = ft.Column([scrolling(beside, key="beside", muted=muted), notice_box(view), *ends], expand=3,
                            spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
         columns = ft.Row([ft.Column([scrolling(body, key="body", muted=muted)], expand=3), middle,
-                          log_pane(shell, log)], expand=True, spacing=16,
+                          log_pane(view, log)], expand=True, spacing=16,
                          vertical_alignment=ft.CrossAxisAlignment.STRETCH, key="columns")
         parts: list[ft.Control] = [*header, *banner, columns]
-        return frame(shell, parts, key, full_width=True)
-    parts = [*header, *banner, scrolling([*body, *(beside or [])], key="body", muted=muted), notice_box(shell),
+        return frame(view, parts, key, full_width=True)
+    parts = [*header, *banner, scrolling([*body, *(beside or [])], key="body", muted=muted), notice_box(view),
              *ends]
-    return frame(shell, parts, key)
+    return frame(view, parts, key)
 
 
 def scrolling(controls: list[ft.Control], *, key: str, muted: bool = False) -> ft.Control:
@@ -619,11 +617,11 @@ def footer_of(footer: list[ft.Control], muted: bool) -> list[ft.Control]:
     return footer
 
 
-def frame(shell: Shell, parts: list[ft.Control], key: str, *, full_width: bool = False) -> ft.Control:
+def frame(view: View, parts: list[ft.Control], key: str, *, full_width: bool = False) -> ft.Control:
     """The screen's column on the page; in a wide window a screen of lists and forms keeps a
     readable width in the middle instead of stretching its lines across it."""
     column = ft.Column(parts, expand=True, spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
-    narrow = full_width or not is_wide(shell)
+    narrow = full_width or not is_wide(view)
     # One shape at every width (only the width changes), so a window resized keeps every control.
     centred = ft.Row([ft.Container(column, padding=8, expand=narrow or None, width=None if narrow else WIDE_CONTENT)],
                      alignment=ft.MainAxisAlignment.CENTER, vertical_alignment=ft.CrossAxisAlignment.STRETCH,
@@ -631,10 +629,10 @@ def frame(shell: Shell, parts: list[ft.Control], key: str, *, full_width: bool =
     return ft.SafeArea(centred, expand=True, key=key)
 
 
-def log_pane(shell: Shell, context: Callable[[int], str] | None) -> ft.Control:
+def log_pane(view: View, context: Callable[[int], str] | None) -> ft.Control:
     """The log beside the game in a wide window, newest first (the sheet stays for Stop game)."""
-    lines = log_lines(shell, context, prefix="pane")
-    return ft.Column([text(t(shell, "ui.log"), 15, bold=True), *lines], scroll=ft.ScrollMode.AUTO, expand=2,
+    lines = log_lines(view, context, prefix="pane")
+    return ft.Column([text(t(view, "ui.log"), 15, bold=True), *lines], scroll=ft.ScrollMode.AUTO, expand=2,
                      spacing=6, key="log-pane")
 
 

@@ -3,71 +3,57 @@ game a finished game's detail and the statistics (with export, import and backup
 
 from __future__ import annotations
 
-from types import ModuleType
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import flet as ft
 
 from companion.app import widgets as w
-from companion.app.screens import (
-    detail,
-    generic,
-    great_plains,
-    heartland,
-    home,
-    new_game,
-    rules,
-    settings,
-    share,
-    stats,
-    transamerica,
-)
+from companion.app.screens import detail, generic, home, new_game, rules, settings, share, stats
+from companion.app.screens.registry import GAME_SCREENS, game_screen
 
 if TYPE_CHECKING:
-    from companion.app.shell import Shell
+    from companion.app.view import View
 
-# A game without its own screen still gets the generic one (standings, log, undo).
-GAME_SCREENS: dict[str, ModuleType] = {
-    "heartland": heartland,
-    "transamerica": transamerica,
-    "great_plains": great_plains,
-}
+__all__ = ["GAME_SCREENS", "build", "game_screen", "sheet"]
 
-
-def game_screen(game_id: str) -> ModuleType:
-    return GAME_SCREENS.get(game_id, generic)
+def component(build: Callable[[View], ft.Control]) -> Callable[[View], ft.Control]:
+    """A screen as a component of its view (the page's state, language, theme and intents)."""
+    return ft.component(build)  # type: ignore[no-any-return]
 
 
-def build(shell: Shell) -> ft.Control:
-    if shell.ui.screen == "stopped":
-        return share.stopped(shell)
-    if shell.ui.screen == "game" and shell.session is not None:
-        return game_screen(shell.session.game.id).build(shell)  # type: ignore[no-any-return]
-    if shell.ui.screen == "new":
-        return new_game.build(shell)
-    if shell.ui.screen == "settings":
-        return settings.build(shell)
-    if shell.ui.screen == "detail":
-        return detail.build(shell)
-    if shell.ui.screen == "stats":
-        return stats.build(shell)
-    return home.build(shell)
+SCREENS = {name: component(module.build) for name, module in (
+    ("new", new_game), ("settings", settings), ("detail", detail), ("stats", stats), ("home", home))}
+GAMES = {game_id: component(module.build) for game_id, module in (*GAME_SCREENS.items(), ("", generic))}
+STOPPED = component(share.stopped)
 
 
-def sheet(shell: Shell) -> ft.DialogControl | None:
+def build(view: View) -> ft.Control:
+    ui, session = view.ui, view.session
+    on_game = ui.screen == "game" and session is not None
+    # A phone that joined is drawn the shared game or "sharing stopped", never the host's screens.
+    if ui.screen == "stopped" or (view.guest is not None and not on_game):
+        return STOPPED(view)
+    if on_game:
+        assert session is not None
+        return GAMES.get(session.game.id, GAMES[""])(view)
+    return SCREENS.get(ui.screen, SCREENS["home"])(view)
+
+
+def sheet(view: View) -> ft.DialogControl | None:
     """The open input sheet as a dialog over the screen, or None."""
-    if shell.ui.screen == "game" and shell.session is not None and shell.ui.panel == "stop":
-        return w.stop_panel(shell)
-    if shell.ui.screen == "game" and shell.session is not None and shell.ui.panel == "share":
-        return share.sheet(shell)
-    if shell.ui.screen == "game" and shell.session is not None and shell.ui.panel == "rules":
-        return rules.sheet(shell)
-    if shell.ui.screen == "game" and shell.session is not None and shell.ui.panel is not None:
-        return game_screen(shell.session.game.id).sheet(shell)  # type: ignore[no-any-return]
-    if shell.ui.screen in ("home", "stats") and shell.ui.panel == "archive":
-        return stats.archive_sheet(shell)
-    if shell.ui.screen == "stats":
-        return stats.sheet(shell)
-    if shell.ui.screen == "detail":
-        return detail.sheet(shell)
+    if view.ui.screen == "game" and view.session is not None and view.ui.panel == "stop":
+        return w.stop_panel(view)
+    if view.ui.screen == "game" and view.session is not None and view.ui.panel == "share":
+        return share.sheet(view)
+    if view.ui.screen == "game" and view.session is not None and view.ui.panel == "rules":
+        return rules.sheet(view)
+    if view.ui.screen == "game" and view.session is not None and view.ui.panel is not None:
+        return game_screen(view.session.game.id).sheet(view)  # type: ignore[no-any-return]
+    if view.ui.screen in ("home", "stats") and view.ui.panel == "archive":
+        return stats.archive_sheet(view)
+    if view.ui.screen == "stats":
+        return stats.sheet(view)
+    if view.ui.screen == "detail":
+        return detail.sheet(view)
     return None

@@ -12,29 +12,36 @@ from companion.i18n import t
 from companion.rules.base import Standing
 
 if TYPE_CHECKING:
-    from companion.app.shell import Shell
+    from companion.app.view import View
 
 
 def status_line(state: Any, language: str = "en") -> str:
     return t("ui.in_progress", language)  # a game without a screen of its own has no words for its state yet
 
 
-def build(shell: Shell) -> ft.Control:
-    session = shell.session
+def build(view: View) -> ft.Control:
+    session = view.session
     assert session is not None
     body: list[ft.Control] = [
-        w.text(ranked(shell, s), 18) for s in session.standings()
+        w.text(ranked(view, s), 18) for s in session.standings()
     ]
-    body.extend(w.log_lines(shell))
-    header = [w.top_bar(shell, session.game.title)]
-    return w.screen(shell, header, body, [w.undo_strip(shell)], key=f"game-{session.id}")
+    body.extend(w.log_lines(view))
+    header = [w.top_bar(view, session.game.title)]
+    return w.screen(view, header, body, [w.undo_strip(view)], key=f"game-{session.id}")
 
 
-def ranked(shell: Shell, standing: Standing) -> str:
-    line = w.t(shell, "ui.rank", ordinal=ordinal(standing.rank, shell.language), player=standing.player)
+def ranked(view: View, standing: Standing) -> str:
+    line = w.t(view, "ui.rank", ordinal=ordinal(standing.rank, view.language), player=standing.player)
     line = f"{line}: {standing.score}"
-    return w.t(shell, "ui.winner_mark", line=line) if standing.winner else line
+    return w.t(view, "ui.winner_mark", line=line) if standing.winner else line
 
 
-def sheet(shell: Shell) -> ft.DialogControl | None:
-    return w.log_panel(shell) if shell.ui.panel == "log" else None
+def sheet(view: View) -> ft.DialogControl | None:
+    return w.log_panel(view) if view.ui.panel == "log" else None
+
+
+def result(view: View) -> ft.Control:
+    """The standings, best first (a finished game's detail)."""
+    assert view.session is not None
+    return ft.Column([w.text(ranked(view, s), 18, key=f"rank-{w.slug(s.player)}") for s in view.session.standings()],
+                     spacing=6, key="result")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import random
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -15,9 +17,10 @@ from companion.i18n import t
 from companion.rules.great_plains import CAVES, SPIRITS, TOKENS, GreatPlainsState, Zone, standings
 
 if TYPE_CHECKING:
-    from companion.app.shell import Shell
+    from companion.app.view import View
 
 TITLE = "Great Plains"
+CHART_CAPTION = "ui.chart.caption.zones"  # what its score chart counts
 TRIBE_SEATS = {"fox": 4, "snake": 1}  # orange and blue among the player colours
 ZONE_SPACES = tuple(range(1, 13))
 ZONE_WATER = tuple(range(0, 4))
@@ -52,41 +55,41 @@ def status_line(state: GreatPlainsState, language: str = "en") -> str:
              total=TOKENS * 2)
 
 
-def build(shell: Shell) -> ft.Control:
-    session = shell.session
+def build(view: View) -> ft.Control:
+    session = view.session
     assert session is not None
     state: GreatPlainsState = session.state
     # As tall as the taller panel, both of them (stretching needs the row's own height: intrinsic).
-    body: list[ft.Control] = [ft.Row([tribe_panel(shell, state, player) for player in state.players],
+    body: list[ft.Control] = [ft.Row([tribe_panel(view, state, player) for player in state.players],
                                      vertical_alignment=ft.CrossAxisAlignment.STRETCH, intrinsic_height=True,
                                      key="tribes")]
-    beside: list[ft.Control] = [scoring(shell, state)]
+    beside: list[ft.Control] = [scoring(view, state)]
     if not state.over and not state.scoring:
-        beside.insert(0, turn_actions(shell, state))
+        beside.insert(0, turn_actions(view, state))
     place = "end" if state.over else ("scoring" if state.scoring else "game")
-    header = [w.top_bar(shell, TITLE, subtitle(state, shell.language), rules=place)]
-    footer: list[ft.Control] = [w.undo_strip(shell)]
+    header = [w.top_bar(view, TITLE, subtitle(state, view.language), rules=place)]
+    footer: list[ft.Control] = [w.undo_strip(view)]
     if state.over:
-        footer[:0] = w.present(w.play_again(shell), w.details_button(shell))
+        footer[:0] = w.present(w.play_again(view), w.details_button(view))
     elif state.scoring:  # the table counts every prairie, then says it is done: only then is there a winner
-        footer.insert(0, w.event_button(shell, w.t(shell, "ui.great_plains.scoring_done"), {"type": "scoring_done"},
+        footer.insert(0, w.event_button(view, w.t(view, "ui.great_plains.scoring_done"), {"type": "scoring_done"},
                                         key="scoring-done",
                                         primary=True))
-    return w.screen(shell, header, body, footer, key=f"game-{session.id}", beside=beside)
+    return w.screen(view, header, body, footer, key=f"game-{session.id}", beside=beside)
 
 
-def sheet(shell: Shell) -> ft.DialogControl | None:
-    assert shell.session is not None
-    state: GreatPlainsState = shell.session.state
-    if shell.ui.panel == "log":
-        return w.log_panel(shell)
-    if shell.ui.panel == "zone":
-        return zone_panel(shell, state)
+def sheet(view: View) -> ft.DialogControl | None:
+    assert view.session is not None
+    state: GreatPlainsState = view.session.state
+    if view.ui.panel == "log":
+        return w.log_panel(view)
+    if view.ui.panel == "zone":
+        return zone_panel(view, state)
     return None
 
 
-def tribe_colour(shell: Shell, tribe: str) -> str:
-    return theme.seat_colour(TRIBE_SEATS[tribe], dark=shell.dark)
+def tribe_colour(view: View, tribe: str) -> str:
+    return theme.seat_colour(TRIBE_SEATS[tribe], dark=view.dark)
 
 
 def colour_place(players: Sequence[str], options: Mapping[str, Any], player: str) -> int:
@@ -98,9 +101,9 @@ def colour_place(players: Sequence[str], options: Mapping[str, Any], player: str
 w.COLOUR_PLACES["great_plains"] = colour_place
 
 
-def tribe_panel(shell: Shell, state: GreatPlainsState, player: str) -> ft.Control:
+def tribe_panel(view: View, state: GreatPlainsState, player: str) -> ft.Control:
     tribe = state.tribe(player)
-    colour = tribe_colour(shell, tribe)
+    colour = tribe_colour(view, tribe)
     seat = state.seat(player)
     key = tribe
     current = player == state.current_player
@@ -110,28 +113,28 @@ def tribe_panel(shell: Shell, state: GreatPlainsState, player: str) -> ft.Contro
     spirit_buttons: list[ft.Control] = []
     for spirit in SPIRITS:
         event = {"type": "use_spirit", "player": player, "spirit": spirit}
-        spirit_name = name(spirit, shell.language)
+        spirit_name = name(spirit, view.language)
         if current and held[spirit]:
-            label, button_key = w.t(shell, "ui.great_plains.use", spirit=spirit_name, count=held[spirit]), "use"
+            label, button_key = w.t(view, "ui.great_plains.use", spirit=spirit_name, count=held[spirit]), "use"
         else:
-            label, button_key = w.t(shell, "ui.great_plains.held", spirit=spirit_name, count=held[spirit]), "spirit"
-        spirit_buttons.append(w.event_button(shell, label, event, key=f"{button_key}-{spirit}-{key}"))
-    tribe_name = name(tribe, shell.language)
-    points = w.t(shell, "ui.points", count=state.points_of(player))
+            label, button_key = w.t(view, "ui.great_plains.held", spirit=spirit_name, count=held[spirit]), "spirit"
+        spirit_buttons.append(w.event_button(view, label, event, key=f"{button_key}-{spirit}-{key}"))
+    tribe_name = name(tribe, view.language)
+    points = w.t(view, "ui.points", count=state.points_of(player))
     if state.scoring or state.over:  # counting the prairies: the points are what matters now
         big, big_key = str(state.points_of(player)), f"total-{key}"
-        small = w.t(shell, "ui.great_plains.points_word", count=state.points_of(player))
+        small = w.t(view, "ui.great_plains.points_word", count=state.points_of(player))
     else:
         big, big_key = str(TOKENS - state.tokens[seat]), f"tokens-left-{key}"
-        small = w.t(shell, "ui.great_plains.tokens_left", placed=state.tokens[seat], total=TOKENS)
+        small = w.t(view, "ui.great_plains.tokens_left", placed=state.tokens[seat], total=TOKENS)
     return ft.Container(
         ft.Column([
-            one_line(w.t(shell, "ui.great_plains.playing", tribe=tribe_name) if current else tribe_name, 18,
+            one_line(w.t(view, "ui.great_plains.playing", tribe=tribe_name) if current else tribe_name, 18,
                      bold=True, colour=colour),
             one_line(player, 16),
             w.big_number(big, key=big_key),
             one_line(small, 13),
-            one_line(w.t(shell, "ui.great_plains.caves", placed=state.caves[seat], total=CAVES), 14,
+            one_line(w.t(view, "ui.great_plains.caves", placed=state.caves[seat], total=CAVES), 14,
                      key=f"caves-{key}"),
             one_line(points, 16, bold=True, key=f"points-{key}"),
             *spirit_buttons,
@@ -143,110 +146,151 @@ def tribe_panel(shell: Shell, state: GreatPlainsState, player: str) -> ft.Contro
     )
 
 
-def turn_actions(shell: Shell, state: GreatPlainsState) -> ft.Control:
+def turn_actions(view: View, state: GreatPlainsState) -> ft.Control:
     player = state.current_player or ""
     if state.cave_phase:
         placed = sum(state.caves)
-        return w.event_button(shell, w.t(shell, "ui.great_plains.place_cave", number=placed + 1, player=player),
+        return w.event_button(view, w.t(view, "ui.great_plains.place_cave", number=placed + 1, player=player),
                               {"type": "place_cave", "player": player}, key="place-cave", primary=True)
     supply = dict(zip(SPIRITS, state.supply, strict=True))
     spirit_row = [
-        w.event_button(shell, w.t(shell, "ui.great_plains.token_spirit" if supply[spirit] else
-                                  "ui.great_plains.token_spirit_none", spirit=name(spirit, shell.language)),
+        w.event_button(view, w.t(view, "ui.great_plains.token_spirit" if supply[spirit] else
+                                  "ui.great_plains.token_spirit_none", spirit=name(spirit, view.language)),
                        {"type": "place_token", "player": player, "spirit": spirit}, key=f"token-{spirit}",
                        expand=True)
         for spirit in SPIRITS
     ]
     return ft.Column(horizontal_alignment=ft.CrossAxisAlignment.STRETCH, controls=[
-        w.event_button(shell, w.t(shell, "ui.great_plains.place_token", player=player), {"type": "place_token",
+        w.event_button(view, w.t(view, "ui.great_plains.place_token", player=player), {"type": "place_token",
                                                                                          "player": player},
                        key="place-token", primary=True),
-        w.text(w.t(shell, "ui.great_plains.on_spirit"), 13),
+        w.text(w.t(view, "ui.great_plains.on_spirit"), 13),
         ft.Row(spirit_row),
-        w.text(w.t(shell, "ui.great_plains.supply",
-                   spirits=", ".join(f"{name(s, shell.language)} {supply[s]}" for s in SPIRITS)), 13, key="supply"),
+        w.text(w.t(view, "ui.great_plains.supply",
+                   spirits=", ".join(f"{name(s, view.language)} {supply[s]}" for s in SPIRITS)), 13, key="supply"),
     ], spacing=6)
 
 
-def zone_line(shell: Shell, state: GreatPlainsState, number: int, zone: Zone) -> str:
+def zone_line(view: View, state: GreatPlainsState, number: int, zone: Zone) -> str:
     score = "–".join(str(count) for count in zone.tokens)
     if zone.winner_seat is None:
-        outcome = w.t(shell, "ui.great_plains.zone_tie")
+        outcome = w.t(view, "ui.great_plains.zone_tie")
     else:
         winner = state.players[zone.winner_seat]
-        outcome = w.t(shell, "ui.great_plains.zone_won", tribe=name(state.tribe(winner), shell.language),
+        outcome = w.t(view, "ui.great_plains.zone_won", tribe=name(state.tribe(winner), view.language),
                       points=zone.points)
     message_id = "ui.great_plains.zone_line_water" if zone.water else "ui.great_plains.zone_line"
-    return w.t(shell, message_id, number=number, spaces=zone.spaces, water=zone.water, score=score, outcome=outcome)
+    return w.t(view, message_id, number=number, spaces=zone.spaces, water=zone.water, score=score, outcome=outcome)
 
 
-def scoring(shell: Shell, state: GreatPlainsState) -> ft.Control:
-    assert shell.session is not None
-    order = " – ".join(name(state.tribe(player), shell.language) for player in state.players)
-    rows: list[ft.Control] = [w.text(w.t(shell, "ui.great_plains.scoring", order=order), 17, bold=True)]
-    rows.extend(w.text(zone_line(shell, state, number, zone), 15, key=f"zone-{number}")
+def scoring(view: View, state: GreatPlainsState) -> ft.Control:
+    assert view.session is not None
+    order = " – ".join(name(state.tribe(player), view.language) for player in state.players)
+    rows: list[ft.Control] = [w.text(w.t(view, "ui.great_plains.scoring", order=order), 17, bold=True)]
+    rows.extend(w.text(zone_line(view, state, number, zone), 15, key=f"zone-{number}")
                 for number, zone in enumerate(state.zones, start=1))
-    totals = " · ".join(f"{name(state.tribe(p), shell.language)} {state.points_of(p)}" for p in state.players)
+    totals = " · ".join(f"{name(state.tribe(p), view.language)} {state.points_of(p)}" for p in state.players)
     rows.append(w.big_number(totals, key="totals"))
     if state.over:
-        rows.append(result(shell, state))
+        rows.append(winner(view, state))
     if not state.over:
-        rows.append(w.action(w.t(shell, "ui.great_plains.add_zone"), lambda: shell.open_panel("zone", spaces=1,
+        rows.append(w.action(w.t(view, "ui.great_plains.add_zone"), lambda: view.act.open_panel("zone", spaces=1,
                                                                                               water=0, tokens={}),
                              key="add-zone"))
     return ft.Column(rows, spacing=6)
 
 
-def result(shell: Shell, state: GreatPlainsState) -> ft.Control:
-    assert shell.session is not None
-    standings = shell.session.standings()
+def result(view: View) -> ft.Control:
+    """The end screen again (a finished game's detail): every zone, the totals and the winner."""
+    assert view.session is not None
+    return scoring(view, view.session.state)
+
+
+def winner(view: View, state: GreatPlainsState) -> ft.Control:
+    assert view.session is not None
+    standings = view.session.standings()
     winners = [s.player for s in standings if s.winner]
     if len(winners) == 1:
-        headline = w.t(shell, "ui.great_plains.wins", player=winners[0],
-                       tribe=name(state.tribe(winners[0]), shell.language),
+        headline = w.t(view, "ui.great_plains.wins", player=winners[0],
+                       tribe=name(state.tribe(winners[0]), view.language),
                        score=f"{standings[0].score}–{standings[1].score}")
     else:
-        headline = w.t(shell, "ui.great_plains.share", players=w.names(shell, winners))
-    lines: list[ft.Control] = w.present(w.text(headline, 20, bold=True, key="winner"), w.stopped_line(shell))
+        headline = w.t(view, "ui.great_plains.share", players=w.names(view, winners))
+    lines: list[ft.Control] = w.present(w.text(headline, 20, bold=True, key="winner"), w.stopped_line(view))
     lines.extend(w.text(line, 15, key="tie-break") for line in tie_lines(
-        standings, lambda score: w.t(shell, "ui.points", count=score), w.t(shell, "ui.great_plains.more_spirits"),
-        lambda s: w.t(shell, "ui.spirits", count=s.detail["spirits"]), shell.language))
+        standings, lambda score: w.t(view, "ui.points", count=score), w.t(view, "ui.great_plains.more_spirits"),
+        lambda s: w.t(view, "ui.spirits", count=s.detail["spirits"]), view.language))
     # Looked back on later (a finished game's detail) there is no Undo: the game is opened first.
-    missed = "ui.great_plains.zone_missed_later" if shell.ui.screen == "detail" else "ui.great_plains.zone_missed"
-    lines.append(w.text(w.t(shell, missed), 13, colour=w.QUIET, key="zone-missed"))
-    lines.append(w.rules_button(shell, "end", key="rules-end"))
+    missed = "ui.great_plains.zone_missed_later" if view.ui.screen == "detail" else "ui.great_plains.zone_missed"
+    lines.append(w.text(w.t(view, missed), 13, colour=w.QUIET, key="zone-missed"))
+    lines.append(w.rules_button(view, "end", key="rules-end"))
     return ft.Container(ft.Column(lines, spacing=4), border=ft.Border.all(2, ft.Colors.PRIMARY), padding=12,
                         border_radius=10)
 
 
-def zone_panel(shell: Shell, state: GreatPlainsState) -> ft.DialogControl:
-    draft = shell.ui.draft
+def zone_panel(view: View, state: GreatPlainsState) -> ft.DialogControl:
+    draft = view.ui.draft
     spaces, water = int(draft.get("spaces", 1)), int(draft.get("water", 0))
     tokens: dict[str, int] = dict(draft.get("tokens") or {})
     # One tap a number for the common zone (chips), any other typed: at most 6 taps in all.
     rows: list[ft.Control] = [
-        w.count_picker(shell, w.t(shell, "ui.great_plains.spaces"), ("spaces",), ZONE_SPACES, key="zone-spaces",
+        w.count_picker(view, w.t(view, "ui.great_plains.spaces"), ("spaces",), ZONE_SPACES, key="zone-spaces",
                        low=1, high=MAX_SPACES, default=1),
-        w.count_picker(shell, w.t(shell, "ui.great_plains.water"), ("water",), ZONE_WATER, key="zone-water", low=0,
+        w.count_picker(view, w.t(view, "ui.great_plains.water"), ("water",), ZONE_WATER, key="zone-water", low=0,
                        high=MAX_WATER, default=0),
     ]
     for player in state.players:
         tribe = state.tribe(player)
-        rows.append(w.count_picker(shell, w.t(shell, "ui.great_plains.tribe_tokens", tribe=name(tribe, shell.language)),
+        rows.append(w.count_picker(view, w.t(view, "ui.great_plains.tribe_tokens", tribe=name(tribe, view.language)),
                                    ("tokens", player), ZONE_TOKENS, key=f"zone-{tribe}", low=0, high=TOKENS, default=0,
-                                   colour=tribe_colour(shell, tribe)))
+                                   colour=tribe_colour(view, tribe)))
     counts = tuple(tokens.get(player, 0) for player in state.players)
     preview = Zone(spaces, water, counts)
     if preview.winner_seat is None:
-        rows.append(w.text(w.t(shell, "ui.great_plains.preview_tie", score=f"{counts[0]}–{counts[1]}"), 15,
+        rows.append(w.text(w.t(view, "ui.great_plains.preview_tie", score=f"{counts[0]}–{counts[1]}"), 15,
                            key="zone-preview"))
     else:
         winner = state.players[preview.winner_seat]
-        rows.append(w.text(w.t(shell, "ui.great_plains.preview_win", tribe=name(state.tribe(winner), shell.language),
+        rows.append(w.text(w.t(view, "ui.great_plains.preview_win", tribe=name(state.tribe(winner), view.language),
                                player=winner, points=preview.points), 15, bold=True, key="zone-preview"))
     event = {"type": "zone", "spaces": spaces, "water": water,
              "tokens": {player: tokens.get(player, 0) for player in state.players}}
-    return w.sheet(shell, w.t(shell, "ui.great_plains.zone_title"), rows, key="zone-panel",
-                   footer=[w.rules_button(shell, "zone", key="rules-zone"),
-                           w.event_button(shell, w.t(shell, "ui.great_plains.zone_save"), event, key="zone-save",
+    return w.sheet(view, w.t(view, "ui.great_plains.zone_title"), rows, key="zone-panel",
+                   footer=[w.rules_button(view, "zone", key="rules-zone"),
+                           w.event_button(view, w.t(view, "ui.great_plains.zone_save"), event, key="zone-save",
                                           primary=True)])
+
+
+# --- set-up ---------------------------------------------------------------------------
+
+
+def setup_options(draft: dict[str, Any]) -> dict[str, Any]:
+    return {name: draft.get(name) for name in ("fox", "first") if draft.get(name) in draft["players"]}
+
+
+def setup(view: View, draft: dict[str, Any]) -> list[ft.Control]:
+    """New game: who is the Fox, and who places first (or drawn at random)."""
+    players: list[str] = draft["players"]
+    if not players:
+        return [w.text(w.t(view, "ui.new.great_plains.add_two"), 14)]
+    first_buttons = player_choice(view, draft, "first", "ui.new.great_plains.first")
+    first_buttons.append(ft.OutlinedButton(w.t(view, "ui.new.great_plains.draw"), key="first-random",
+                                           icon=ft.Icons.CASINO,
+                                           height=w.BUTTON_HEIGHT,
+                                           on_click=lambda _: view.act.set_draft(first=random.choice(players))))
+    return [w.text(w.t(view, "ui.new.great_plains.fox"), 15, bold=True),
+            ft.Row(player_choice(view, draft, "fox", "ui.new.great_plains.is_fox"), wrap=True),
+            w.text(w.t(view, "ui.new.great_plains.who_first"), 15, bold=True),
+            ft.Row(first_buttons, wrap=True)]
+
+
+def player_choice(view: View, draft: dict[str, Any], option: str, label_id: str) -> list[ft.Control]:
+    """One button per player for an option naming a player (the first listed until one is tapped)."""
+    players: list[str] = draft["players"]
+    current = draft.get(option) if draft.get(option) in players else players[0]
+    buttons: list[ft.Control] = []
+    for player in players:
+        buttons.append(w.choice(w.t(view, label_id, player=player), player == current,
+                                functools.partial(view.act.set_draft, **{option: player}),
+                                key=f"{option}-{w.slug(player)}"))
+    return buttons

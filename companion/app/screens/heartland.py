@@ -17,6 +17,7 @@ from companion.rules.heartland import (
     GOODS,
     MAX_PRICE,
     PENALTY_PER_CUBE,
+    TARGETS,
     HeartlandState,
     Truck,
     discard_cost,
@@ -25,9 +26,10 @@ from companion.rules.heartland import (
 )
 
 if TYPE_CHECKING:
-    from companion.app.shell import Shell
+    from companion.app.view import View
 
 TITLE = "Heartland"
+CHART_CAPTION = "ui.chart.caption.money"  # what its score chart counts
 TARGET_BAR_HEIGHT = 48  # the target bar and the final-round banner that takes its place
 CARD_HEIGHT = 64  # a player's card, whoever plays
 
@@ -51,46 +53,46 @@ def status_line(state: HeartlandState, language: str = "en") -> str:
              target=money(state.target, language))
 
 
-def good_name(shell: Shell, good: str) -> str:
-    return term("good", good, shell.language)
+def good_name(view: View, good: str) -> str:
+    return term("good", good, view.language)
 
 
-def build(shell: Shell) -> ft.Control:
-    session = shell.session
+def build(view: View) -> ft.Control:
+    session = view.session
     assert session is not None
     state: HeartlandState = session.state
     place = "end" if state.over else ("final_round" if state.final_round else "game")
-    header = [w.top_bar(shell, TITLE, subtitle(state, shell.language), rules=place)]
+    header = [w.top_bar(view, TITLE, subtitle(state, view.language), rules=place)]
     if state.over:  # only the result: no target bar, no actions
-        body: list[ft.Control] = [end_screen(shell, state)]
-        footer = w.present(w.play_again(shell), w.details_button(shell), w.undo_strip(shell))
-        return w.screen(shell, header, body, footer, key=f"game-{session.id}", beside=[], log=log_context(shell))
-    body = [target_bar(shell, state), *player_cards(shell, state)]
-    footer = [end_turn_button(shell, state), w.undo_strip(shell)]
-    return w.screen(shell, header, body, footer, key=f"game-{session.id}", beside=[turn_actions(shell, state)],
-                    log=log_context(shell))
+        body: list[ft.Control] = [end_screen(view, state)]
+        footer = w.present(w.play_again(view), w.details_button(view), w.undo_strip(view))
+        return w.screen(view, header, body, footer, key=f"game-{session.id}", beside=[], log=log_context(view))
+    body = [target_bar(view, state), *player_cards(view, state)]
+    footer = [end_turn_button(view, state), w.undo_strip(view)]
+    return w.screen(view, header, body, footer, key=f"game-{session.id}", beside=[turn_actions(view, state)],
+                    log=log_context(view))
 
 
-def target_bar(shell: Shell, state: HeartlandState) -> ft.Control:
+def target_bar(view: View, state: HeartlandState) -> ft.Control:
     """The target and the leader, and in the final round a banner in the same place and size:
     the round's start never pushes the players and the actions down."""
-    target = w.money(shell, state.target)
+    target = w.money(view, state.target)
     if state.final_round and not state.over:
-        still = w.names(shell, state.final_round_players)
+        still = w.names(view, state.final_round_players)
         message_id = "ui.heartland.final_round.one" if len(state.final_round_players) == 1 else (
             "ui.heartland.final_round.many")
         return ft.Container(
             ft.Column([
-                one_line(w.t(shell, message_id, players=still), 16, bold=True, key="final-round"),
-                one_line(w.t(shell, "ui.heartland.reached", player=state.triggered_by, target=target), 13),
+                one_line(w.t(view, message_id, players=still), 16, bold=True, key="final-round"),
+                one_line(w.t(view, "ui.heartland.reached", player=state.triggered_by, target=target), 13),
             ], spacing=0, alignment=ft.MainAxisAlignment.CENTER),
             border=ft.Border.all(2, ft.Colors.PRIMARY), padding=ft.Padding.symmetric(horizontal=10, vertical=2),
             border_radius=8, height=TARGET_BAR_HEIGHT, key="target-bar",
         )
     leader = max(state.trucks, key=lambda truck: truck.money)
-    source = w.t(shell, f"ui.heartland.source.{state.target_rule}")
-    line = w.t(shell, "ui.heartland.target", target=target, source=source, player=leader.player,
-               money=w.money(shell, leader.money))
+    source = w.t(view, f"ui.heartland.source.{state.target_rule}")
+    line = w.t(view, "ui.heartland.target", target=target, source=source, player=leader.player,
+               money=w.money(view, leader.money))
     return ft.Container(ft.Column([
         one_line(line, 15, key="target"),
         ft.ProgressBar(value=min(1.0, leader.money / state.target), height=8),
@@ -98,13 +100,13 @@ def target_bar(shell: Shell, state: HeartlandState) -> ft.Control:
 
 
 
-def cargo_text(shell: Shell, truck: Truck) -> str:
-    loads = [w.t(shell, "ui.heartland.load_of", count=count, good=good_name(shell, good))
+def cargo_text(view: View, truck: Truck) -> str:
+    loads = [w.t(view, "ui.heartland.load_of", count=count, good=good_name(view, good))
              for good, count in zip(GOODS, truck.cargo, strict=True) if count]
-    return ", ".join(loads) if loads else w.t(shell, "ui.heartland.empty_truck")
+    return ", ".join(loads) if loads else w.t(view, "ui.heartland.empty_truck")
 
 
-def player_cards(shell: Shell, state: HeartlandState) -> list[ft.Control]:
+def player_cards(view: View, state: HeartlandState) -> list[ft.Control]:
     """Every player's card in seat order, each of one height, the current one marked: the
     turn passing changes what they say, never where they are. The current player's
     corrections sit under them, always in the same place."""
@@ -112,42 +114,42 @@ def player_cards(shell: Shell, state: HeartlandState) -> list[ft.Control]:
     current = state.truck(state.current_player)
     key = w.slug(current.player)
     corrections = ft.Row([
-        ft.TextButton(w.t(shell, "ui.heartland.correct_money"), key=f"adjust-{key}", height=w.TARGET,
-                      on_click=lambda _: shell.open_panel("adjust", player=current.player)),
-        ft.TextButton(w.t(shell, "ui.heartland.correct_cargo"), key=f"correct-cargo-{key}", height=w.TARGET,
-                      on_click=lambda _: shell.open_panel("cargo", player=current.player)),
+        ft.TextButton(w.t(view, "ui.heartland.correct_money"), key=f"adjust-{key}", height=w.TARGET,
+                      on_click=lambda _: view.act.open_panel("adjust", player=current.player)),
+        ft.TextButton(w.t(view, "ui.heartland.correct_cargo"), key=f"correct-cargo-{key}", height=w.TARGET,
+                      on_click=lambda _: view.act.open_panel("cargo", player=current.player)),
     ], spacing=0, key="corrections")
-    return [*(player_card(shell, state, truck) for truck in state.trucks), corrections]
+    return [*(player_card(view, state, truck) for truck in state.trucks), corrections]
 
 
-def player_card(shell: Shell, state: HeartlandState, truck: Truck) -> ft.Control:
-    colour = w.player_colour(shell, state.players, truck.player)
+def player_card(view: View, state: HeartlandState, truck: Truck) -> ft.Control:
+    colour = w.player_colour(view, state.players, truck.player)
     key = w.slug(truck.player)
     current = truck.player == state.current_player
-    load = w.t(shell, "ui.heartland.capacity", cubes=truck.cubes, capacity=state.capacity)
+    load = w.t(view, "ui.heartland.capacity", cubes=truck.cubes, capacity=state.capacity)
     if truck.upgrade:
         load = f"{load} · {truck.upgrade}"
     name: list[ft.Control] = [one_line(truck.player, 18, bold=True, colour=colour)]
     if current:
-        name.append(one_line(w.t(shell, "ui.heartland.playing_now"), 13, key=f"now-{key}"))
-    details = ft.Row([ft.Container(one_line(cargo_text(shell, truck), 14, key=f"cargo-{key}"), expand=True),
+        name.append(one_line(w.t(view, "ui.heartland.playing_now"), 13, key=f"now-{key}"))
+    details = ft.Row([ft.Container(one_line(cargo_text(view, truck), 14, key=f"cargo-{key}"), expand=True),
                       one_line(load, 14, key=f"cubes-{key}")], spacing=8)
     return ft.Container(
         ft.Row([
             ft.Column([ft.Row(name, spacing=8), details], spacing=0, expand=True),
-            w.big_number(w.money(shell, truck.money), key=f"money-{key}"),
+            w.big_number(w.money(view, truck.money), key=f"money-{key}"),
         ]),
         # One border width for all: a thicker one for the current player moved what is inside.
         border=ft.Border.all(2, colour), border_radius=10, height=CARD_HEIGHT,
         bgcolor=ft.Colors.with_opacity(0.10, colour) if current else None,
         padding=ft.Padding.symmetric(horizontal=12, vertical=4),
         # Another player's card corrects their money; the current player's has its buttons below.
-        on_click=None if current else lambda _: shell.open_panel("adjust", player=truck.player), key=f"card-{key}",
-        tooltip=None if current else w.t(shell, "ui.heartland.correct_money_of", player=truck.player),
+        on_click=None if current else lambda _: view.act.open_panel("adjust", player=truck.player), key=f"card-{key}",
+        tooltip=None if current else w.t(view, "ui.heartland.correct_money_of", player=truck.player),
     )
 
 
-def turn_actions(shell: Shell, state: HeartlandState) -> ft.Control:
+def turn_actions(view: View, state: HeartlandState) -> ft.Control:
     player = state.current_player
     assert player is not None
     truck = state.truck(player)
@@ -156,89 +158,134 @@ def turn_actions(shell: Shell, state: HeartlandState) -> ft.Control:
         return {"type": "move", "player": player, "spaces": spaces, "pay": pay}
 
     rows: list[ft.Control] = [
-        w.text(w.t(shell, "ui.heartland.move"), 13, bold=True),
-        ft.Row([w.event_button(shell, w.t(shell, "ui.heartland.move_cash", spaces=n, cost=w.money(shell, n)),
+        w.text(w.t(view, "ui.heartland.move"), 13, bold=True),
+        ft.Row([w.event_button(view, w.t(view, "ui.heartland.move_cash", spaces=n, cost=w.money(view, n)),
                                move(n, "cash"), key=f"move-cash-{n}", expand=True)
                 for n in (1, 2, 3)]),
-        ft.Row([w.event_button(shell, w.t(shell, "ui.heartland.move_fuel", spaces=n), move(n, "fuel"),
+        ft.Row([w.event_button(view, w.t(view, "ui.heartland.move_fuel", spaces=n), move(n, "fuel"),
                                key=f"move-fuel-{n}", expand=True)
-                for n in (1, 2, 3)] + [w.event_button(shell, w.t(shell, "ui.heartland.tow"),
+                for n in (1, 2, 3)] + [w.event_button(view, w.t(view, "ui.heartland.tow"),
                                                       {"type": "tow", "player": player}, key="tow", expand=True)]),
-        w.text(w.t(shell, "ui.heartland.action"), 13, bold=True),
-        ft.Row([load_button(shell, state, player), unload_button(shell, truck), discard_button(shell, state, player)]),
+        w.text(w.t(view, "ui.heartland.action"), 13, bold=True),
+        ft.Row([load_button(view, state, player), unload_button(view, truck), discard_button(view, state, player)]),
     ]
     if state.alternate_routes:
         weigh = weigh_station_cost(truck)
-        rows.append(w.text(w.t(shell, "ui.heartland.road"), 13, bold=True))
+        rows.append(w.text(w.t(view, "ui.heartland.road"), 13, bold=True))
         rows.append(ft.Row([
-            w.event_button(shell, w.t(shell, "ui.heartland.toll", cost=w.money(shell, 1)),
+            w.event_button(view, w.t(view, "ui.heartland.toll", cost=w.money(view, 1)),
                            {"type": "toll", "player": player}, key="toll", expand=True),
-            w.event_button(shell, w.t(shell, "ui.heartland.weigh_station", cost=w.money(shell, weigh)),
+            w.event_button(view, w.t(view, "ui.heartland.weigh_station", cost=w.money(view, weigh)),
                            {"type": "weigh_station", "player": player}, key="weigh", expand=True),
         ]))
     if state.truck_stops and truck.upgrade is None:
         # Any name and a $0 cost: asks only whether buying is possible at this point of the turn.
-        refusal = shell.check({"type": "buy_upgrade", "player": player, "name": "?", "cost": 0})
-        rows.append(w.action(w.t(shell, "ui.heartland.buy_upgrade"), lambda: shell.open_panel("upgrade", name="",
+        refusal = view.check({"type": "buy_upgrade", "player": player, "name": "?", "cost": 0})
+        rows.append(w.action(w.t(view, "ui.heartland.buy_upgrade"), lambda: view.act.open_panel("upgrade", name="",
                                                                                               cost=0), key="upgrade",
-                             refusal=refusal, shell=shell))
+                             refusal=refusal, view=view))
     return ft.Column(rows, spacing=6)
 
 
-def end_turn_button(shell: Shell, state: HeartlandState) -> ft.Control:
+def end_turn_button(view: View, state: HeartlandState) -> ft.Control:
     player = state.current_player or ""
     next_player = state.players[(state.turn.seat + 1) % len(state.players)]
-    label = w.t(shell, "ui.heartland.end_turn", player=player, next=next_player)
+    label = w.t(view, "ui.heartland.end_turn", player=player, next=next_player)
     if state.final_round and state.final_round_players == (player,):
-        label = w.t(shell, "ui.heartland.end_last_turn", player=player)
-    return w.event_button(shell, label, {"type": "end_turn", "player": player}, key="end-turn", primary=True)
+        label = w.t(view, "ui.heartland.end_last_turn", player=player)
+    return w.event_button(view, label, {"type": "end_turn", "player": player}, key="end-turn", primary=True)
 
 
-def load_button(shell: Shell, state: HeartlandState, player: str) -> ft.Control:
-    refusal = shell.check({"type": "load", "player": player, "good": "corn", "cubes": 1})
-    return w.action(w.t(shell, "ui.heartland.load"), lambda: shell.open_panel("load"), key="load", refusal=refusal,
-                    shell=shell, expand=True)
+def load_button(view: View, state: HeartlandState, player: str) -> ft.Control:
+    refusal = view.check({"type": "load", "player": player, "good": "corn", "cubes": 1})
+    return w.action(w.t(view, "ui.heartland.load"), lambda: view.act.open_panel("load"), key="load", refusal=refusal,
+                    view=view, expand=True)
 
 
-def unload_button(shell: Shell, truck: Truck) -> ft.Control:
+def unload_button(view: View, truck: Truck) -> ft.Control:
     carried = next((good for good in GOODS if truck.carried(good)), None)
     if carried is None:
-        refusal: str | None = w.t(shell, "ui.heartland.nothing_to_unload", player=truck.player)
+        refusal: str | None = w.t(view, "ui.heartland.nothing_to_unload", player=truck.player)
     else:
-        refusal = shell.check({"type": "unload", "player": truck.player, "good": carried, "cubes": 1, "price": 1})
-    return w.action(w.t(shell, "ui.heartland.unload"), lambda: shell.open_panel("unload"), key="unload",
-                    refusal=refusal, shell=shell,
+        refusal = view.check({"type": "unload", "player": truck.player, "good": carried, "cubes": 1, "price": 1})
+    return w.action(w.t(view, "ui.heartland.unload"), lambda: view.act.open_panel("unload"), key="unload",
+                    refusal=refusal, view=view,
                     expand=True)
 
 
-def discard_button(shell: Shell, state: HeartlandState, player: str) -> ft.Control:
+def discard_button(view: View, state: HeartlandState, player: str) -> ft.Control:
     truck = state.truck(player)
     forced = state.turn.move == "tow" or truck.money == 0
     cost = discard_cost(state, player, forced)
     if cost == 0:
-        label = w.t(shell, "ui.heartland.discard_free")
+        label = w.t(view, "ui.heartland.discard_free")
     else:
-        label = w.t(shell, "ui.heartland.discard_forced" if forced else "ui.heartland.discard",
-                    cost=w.money(shell, cost))
-    return w.event_button(shell, label, {"type": "discard", "player": player, "forced": forced}, key="discard",
+        label = w.t(view, "ui.heartland.discard_forced" if forced else "ui.heartland.discard",
+                    cost=w.money(view, cost))
+    return w.event_button(view, label, {"type": "discard", "player": player, "forced": forced}, key="discard",
                           expand=True)
+
+
+# --- set-up ---------------------------------------------------------------------------
+
+SETUP_DEFAULTS = {"target": "rulebook", "custom_target": 40}
+SWITCHES = ("short_haul", "alternate_routes", "truck_stops")  # each labelled ui.new.heartland.<name>
+CUSTOM_TARGETS = (20, 25, 30, 35, 40, 45, 50, 60)  # a custom target is usually a round amount: one tap
+MAX_TARGET = 999
+
+
+def setup_options(draft: dict[str, Any]) -> dict[str, Any]:
+    target = draft["custom_target"] if draft["target"] == "custom" else draft["target"]
+    return {"target": target, **{name: bool(draft.get(name)) for name in SWITCHES}}
+
+
+def setup(view: View, draft: dict[str, Any]) -> list[ft.Control]:
+    """New game: the money target (rulebook, blog or custom) and the variants."""
+    count = len(draft["players"])
+    known = count in TARGETS["rulebook"]
+
+    def value(rule: str) -> str:
+        if rule == "custom":
+            return w.money(view, draft["custom_target"])
+        return w.money(view, TARGETS[rule][count]) if known else w.t(view, "ui.new.heartland.by_count")
+
+    choices = []
+    for rule in ("rulebook", "blog", "custom"):
+        label = w.t(view, f"ui.new.heartland.{rule}", value=value(rule))
+        chosen = draft["target"] == rule
+        choices.append(w.choice(label, chosen, functools.partial(view.act.set_draft, target=rule),
+                                key=f"target-{rule}"))
+    controls: list[ft.Control] = [w.text(w.t(view, "ui.new.heartland.target"), 15, bold=True),
+                                  ft.Row(choices, wrap=True)]
+    if draft["target"] == "custom":
+        controls.append(w.count_picker(view, w.t(view, "ui.new.heartland.custom_target"), ("custom_target",),
+                                       CUSTOM_TARGETS, key="custom-target", low=1, high=MAX_TARGET, default=40,
+                                       chip_label=lambda value: w.money(view, value)))
+    for name in SWITCHES:
+        # A row a finger can hit anywhere along, 48 px tall like every other target.
+        switch = ft.Switch(label=w.t(view, f"ui.new.heartland.{name}"), value=bool(draft.get(name)),
+                           key=f"option-{name}",
+                           on_change=lambda e, name=name: view.act.set_draft(**{name: bool(e.control.value)}))
+        controls.append(ft.Container(switch, height=w.TARGET, alignment=ft.Alignment.CENTER_LEFT))
+    return controls
+
 
 
 # --- sheets -----------------------------------------------------------------------------
 
 
-def sheet(shell: Shell) -> ft.DialogControl | None:
-    assert shell.session is not None
-    state: HeartlandState = shell.session.state
+def sheet(view: View) -> ft.DialogControl | None:
+    assert view.session is not None
+    state: HeartlandState = view.session.state
     builders = {
-        "log": lambda: w.log_panel(shell, log_context(shell)),
-        "load": lambda: load_panel(shell, state),
-        "unload": lambda: unload_panel(shell, state),
-        "adjust": lambda: adjust_panel(shell, state),
-        "upgrade": lambda: upgrade_panel(shell, state),
-        "cargo": lambda: cargo_panel(shell, state),
+        "log": lambda: w.log_panel(view, log_context(view)),
+        "load": lambda: load_panel(view, state),
+        "unload": lambda: unload_panel(view, state),
+        "adjust": lambda: adjust_panel(view, state),
+        "upgrade": lambda: upgrade_panel(view, state),
+        "cargo": lambda: cargo_panel(view, state),
     }
-    builder = builders.get(shell.ui.panel or "")
+    builder = builders.get(view.ui.panel or "")
     return builder() if builder else None
 
 
@@ -246,79 +293,79 @@ def round_of(state: HeartlandState) -> int:
     return state.round
 
 
-def log_context(shell: Shell) -> Callable[[int], str]:
+def log_context(view: View) -> Callable[[int], str]:
     """Line `number` of the log -> "round 3": the round of the state before the event."""
-    return w.round_context(shell, round_of, "ui.heartland.log_round")
+    return w.round_context(view, round_of, "ui.heartland.log_round")
 
 
-def load_panel(shell: Shell, state: HeartlandState) -> ft.DialogControl:
+def load_panel(view: View, state: HeartlandState) -> ft.DialogControl:
     player = state.current_player or ""
     room = state.capacity - state.truck(player).cubes
-    rows: list[ft.Control] = [w.text(w.t(shell, "ui.heartland.room", player=player, count=room), 14)]
+    rows: list[ft.Control] = [w.text(w.t(view, "ui.heartland.room", player=player, count=room), 14)]
     for good in GOODS:
         buttons = [
-            w.event_button(shell, str(count), {"type": "load", "player": player, "good": good, "cubes": count},
+            w.event_button(view, str(count), {"type": "load", "player": player, "good": good, "cubes": count},
                            key=f"load-{good}-{count}", compact=True)
             for count in range(1, max(1, room) + 1)
         ]
-        rows.append(w.text(good_name(shell, good), 16, bold=True))
+        rows.append(w.text(good_name(view, good), 16, bold=True))
         rows.append(ft.Row(buttons, wrap=True, spacing=w.CHIP_SPACING, run_spacing=w.CHIP_SPACING))
-    return w.sheet(shell, w.t(shell, "ui.heartland.load_title", player=player), rows, key="load-panel",
-                   footer=[w.rules_button(shell, "load", key="rules-load")])
+    return w.sheet(view, w.t(view, "ui.heartland.load_title", player=player), rows, key="load-panel",
+                   footer=[w.rules_button(view, "load", key="rules-load")])
 
 
-def last_price(shell: Shell, good: str) -> int | None:
+def last_price(view: View, good: str) -> int | None:
     """The price last paid for the good in this game, else the one this table last used."""
-    assert shell.session is not None
-    unloaded = shell.session.last_event(lambda event: event["type"] == "unload" and event["good"] == good)
+    assert view.session is not None
+    unloaded = view.session.last_event(lambda event: event["type"] == "unload" and event["good"] == good)
     if unloaded is not None:
         return int(unloaded["price"])
-    return shell.store.recall(f"heartland.price.{good}")
+    return view.data.recall(f"heartland.price.{good}")
 
 
-def unload_panel(shell: Shell, state: HeartlandState) -> ft.DialogControl:
+def unload_panel(view: View, state: HeartlandState) -> ft.DialogControl:
     """One row of prices shared by every good, then each carried good's counts: the last
     price paid for a good stands until another is tapped, so a usual unload is two taps."""
     player = state.current_player or ""
     truck = state.truck(player)
-    chosen = shell.ui.draft.get("price")
+    chosen = view.ui.draft.get("price")
     carried = [good for good in GOODS if truck.carried(good)]
-    suggestions = {good: last_price(shell, good) for good in carried}
+    suggestions = {good: last_price(view, good) for good in carried}
     rows: list[ft.Control] = [
-        ft.Row([w.text(w.t(shell, "ui.heartland.price_hint"), 14, expand=True),
-                w.number_field(shell, w.t(shell, "ui.heartland.price_typed"), ("price",), key="price-typed", low=1,
+        ft.Row([w.text(w.t(view, "ui.heartland.price_hint"), 14, expand=True),
+                w.number_field(view, w.t(view, "ui.heartland.price_typed"), ("price",), key="price-typed", low=1,
                                high=MAX_TYPED_PRICE)], vertical_alignment=ft.CrossAxisAlignment.CENTER),
-        w.chips(shell, range(1, MAX_PRICE + 1), chosen, functools.partial(w.pick_number, shell, ("price",)),
-                key="price", label=functools.partial(w.money, shell),
-                describe=lambda price: w.t(shell, "ui.heartland.per_cube", price=w.money(shell, price)),
+        w.chips(view, range(1, MAX_PRICE + 1), chosen, functools.partial(w.pick_number, view, ("price",)),
+                key="price", label=functools.partial(w.money, view),
+                describe=lambda price: w.t(view, "ui.heartland.per_cube", price=w.money(view, price)),
                 suggested=next((price for price in suggestions.values() if price), None) if chosen is None else None),
     ]
     for good in carried:
         price = chosen or suggestions[good]
-        name = good_name(shell, good)
+        name = good_name(view, good)
         if not price:
-            heading = w.t(shell, "ui.heartland.price_first", good=name)
+            heading = w.t(view, "ui.heartland.price_first", good=name)
         else:
-            heading = w.t(shell, "ui.heartland.price" if chosen else "ui.heartland.price_last", good=name,
-                          price=w.money(shell, price))
+            heading = w.t(view, "ui.heartland.price" if chosen else "ui.heartland.price_last", good=name,
+                          price=w.money(view, price))
         rows.append(w.text(heading, 16, bold=True, key=f"price-{good}"))
-        buttons = [unload_count(shell, player, good, count, price) for count in range(1, truck.carried(good) + 1)]
+        buttons = [unload_count(view, player, good, count, price) for count in range(1, truck.carried(good) + 1)]
         rows.append(ft.Row(buttons, wrap=True, spacing=w.CHIP_SPACING, run_spacing=w.CHIP_SPACING))
-    return w.sheet(shell, w.t(shell, "ui.heartland.unload_title", player=player), rows, key="unload-panel",
-                   footer=[w.rules_button(shell, "unload", key="rules-unload")])
+    return w.sheet(view, w.t(view, "ui.heartland.unload_title", player=player), rows, key="unload-panel",
+                   footer=[w.rules_button(view, "unload", key="rules-unload")])
 
 
-def unload_count(shell: Shell, player: str, good: str, count: int, price: int | None) -> ft.Control:
+def unload_count(view: View, player: str, good: str, count: int, price: int | None) -> ft.Control:
     """Unload `count` cubes at the price shown, or at one typed since the sheet was drawn."""
     key = f"unload-{good}-{count}"
     if not price:
-        return w.action(str(count), lambda: None, key=key, shell=shell,
-                        refusal=w.t(shell, "ui.heartland.tap_price_first", good=good_name(shell, good)))
+        return w.action(str(count), lambda: None, key=key, view=view,
+                        refusal=w.t(view, "ui.heartland.tap_price_first", good=good_name(view, good)))
 
     event = {"type": "unload", "player": player, "good": good, "cubes": count, "price": price}
-    return w.event_button(shell, w.t(shell, "ui.heartland.unload_count", count=count,
-                                     earned=w.money(shell, count * price)), event, key=key,
-                          after=functools.partial(shell.store.remember, f"heartland.price.{good}", price))
+    return w.event_button(view, w.t(view, "ui.heartland.unload_count", count=count,
+                                     earned=w.money(view, count * price)), event, key=key,
+                          after=functools.partial(view.act.remember_habit, f"heartland.price.{good}", price))
 
 
 CORRECTIONS = (*range(-10, 0), *range(1, 11))
@@ -327,31 +374,31 @@ MAX_CORRECTION = 999
 UPGRADE_COSTS = tuple(range(0, 11))  # printed on the Truck Stop cards, not in the rules: the usual few, one tap
 
 
-def adjust_panel(shell: Shell, state: HeartlandState) -> ft.DialogControl:
+def adjust_panel(view: View, state: HeartlandState) -> ft.DialogControl:
     """A correction in three taps: Correct money, the amount, Save."""
-    draft = shell.ui.draft
+    draft = view.ui.draft
     player = draft.get("player") or state.players[0]
     amount = int(draft.get("amount", 0))
     held = state.truck(player).money
-    note = draft.get("note", w.t(shell, "ui.heartland.correction"))
+    note = draft.get("note", w.t(view, "ui.heartland.correction"))
     rows: list[ft.Control] = [
-        w.text(w.t(shell, "ui.heartland.adjust_hint", player=player, money=w.money(shell, held)), 14),
-        w.count_picker(shell, w.t(shell, "ui.heartland.amount"), ("amount",),
+        w.text(w.t(view, "ui.heartland.adjust_hint", player=player, money=w.money(view, held)), 14),
+        w.count_picker(view, w.t(view, "ui.heartland.amount"), ("amount",),
                        [value for value in CORRECTIONS if value >= -held], key="adjust", low=-held,
                        high=MAX_CORRECTION, default=0, chip_label=lambda value: f"{value:+d}",
-                       describe=lambda value: w.t(shell, "ui.heartland.adjust_amount", amount=f"{value:+d}")),
-        ft.TextField(label=w.t(shell, "ui.heartland.why"), value=note, key="adjust-note", max_length=60,
-                     on_change=lambda e: shell.set_draft(quiet=True, note=e.control.value)),
+                       describe=lambda value: w.t(view, "ui.heartland.adjust_amount", amount=f"{value:+d}")),
+        ft.TextField(label=w.t(view, "ui.heartland.why"), value=note, key="adjust-note", max_length=60,
+                     on_change=lambda e: view.act.set_draft(quiet=True, note=e.control.value)),
     ]
     event = {"type": "adjust", "player": player, "amount": amount, "note": note}
-    change = ("+" if amount >= 0 else "") + w.money(shell, amount)
-    label = w.t(shell, "ui.heartland.adjust_save", player=player, change=change, money=w.money(shell, held + amount))
+    change = ("+" if amount >= 0 else "") + w.money(view, amount)
+    label = w.t(view, "ui.heartland.adjust_save", player=player, change=change, money=w.money(view, held + amount))
 
     def record() -> None:
-        shell.apply(dict(event, note=shell.ui.draft.get("note", note)), tapped="adjust-save")
+        view.act.apply(dict(event, note=view.ui.draft.get("note", note)), tapped="adjust-save")
 
-    save = w.action(label, record, key="adjust-save", primary=True, shell=shell, refusal=shell.check(event))
-    return w.sheet(shell, w.t(shell, "ui.heartland.correct_money_of", player=player), rows, key="adjust-panel",
+    save = w.action(label, record, key="adjust-save", primary=True, view=view, refusal=view.check(event))
+    return w.sheet(view, w.t(view, "ui.heartland.correct_money_of", player=player), rows, key="adjust-panel",
                    footer=[save])
 
 
@@ -359,133 +406,139 @@ CARGO_CORRECTIONS = (-4, -3, -2, -1, 1, 2, 3, 4)
 MAX_CARGO_CORRECTION = 15  # a good has 15 cubes in the box
 
 
-def cargo_panel(shell: Shell, state: HeartlandState) -> ft.DialogControl:
+def cargo_panel(view: View, state: HeartlandState) -> ft.DialogControl:
     """A load or unload recorded wrong (or missed), fixed in three taps without undoing what
     came after: Correct cargo, a good's count, Save."""
-    draft = shell.ui.draft
+    draft = view.ui.draft
     player = draft.get("player") or state.players[0]
     truck = state.truck(player)
     chosen_good, cubes = draft.get("good"), int(draft.get("cubes", 0))
-    note = draft.get("note", w.t(shell, "ui.heartland.correction"))
-    rows: list[ft.Control] = [w.text(w.t(shell, "ui.heartland.cargo_hint", player=player,
-                                         cargo=cargo_text(shell, truck), cubes=truck.cubes,
+    note = draft.get("note", w.t(view, "ui.heartland.correction"))
+    rows: list[ft.Control] = [w.text(w.t(view, "ui.heartland.cargo_hint", player=player,
+                                         cargo=cargo_text(view, truck), cubes=truck.cubes,
                                          capacity=state.capacity), 14)]
     for good in GOODS:
-        typed = w.number_field(shell, w.t(shell, "ui.number.other"), ("typed_cubes", good), key=f"cargo-{good}-typed",
+        typed = w.number_field(view, w.t(view, "ui.number.other"), ("typed_cubes", good), key=f"cargo-{good}-typed",
                                low=-MAX_CARGO_CORRECTION, high=MAX_CARGO_CORRECTION,
-                               on_number=functools.partial(type_cargo, shell, good))
-        rows.append(ft.Row([w.text(w.t(shell, "ui.heartland.on_truck", good=good_name(shell, good),
+                               on_number=functools.partial(type_cargo, view, good))
+        rows.append(ft.Row([w.text(w.t(view, "ui.heartland.on_truck", good=good_name(view, good),
                                        count=truck.carried(good)), 15, bold=True, key=f"carried-{good}", expand=True),
                             typed], vertical_alignment=ft.CrossAxisAlignment.CENTER))
         values = [value for value in CARGO_CORRECTIONS if truck.carried(good) + value >= 0]
-        rows.append(w.chips(shell, values, cubes if good == chosen_good else None,
-                            functools.partial(pick_cargo, shell, good), key=f"cargo-{good}",
+        rows.append(w.chips(view, values, cubes if good == chosen_good else None,
+                            functools.partial(pick_cargo, view, good), key=f"cargo-{good}",
                             label=lambda value: f"{value:+d}",
-                            describe=functools.partial(cargo_words, shell, good)))
-    rows.append(ft.TextField(label=w.t(shell, "ui.heartland.why"), value=note, key="cargo-note", max_length=60,
-                             on_change=lambda e: shell.set_draft(quiet=True, note=e.control.value)))
+                            describe=functools.partial(cargo_words, view, good)))
+    rows.append(ft.TextField(label=w.t(view, "ui.heartland.why"), value=note, key="cargo-note", max_length=60,
+                             on_change=lambda e: view.act.set_draft(quiet=True, note=e.control.value)))
     event = {"type": "correct_cargo", "player": player, "good": chosen_good or GOODS[0], "cubes": cubes,
              "note": note}
     if chosen_good and cubes:
-        label = w.t(shell, "ui.heartland.cargo_save", player=player, change=f"{cubes:+d}",
-                    good=good_name(shell, chosen_good))
+        label = w.t(view, "ui.heartland.cargo_save", player=player, change=f"{cubes:+d}",
+                    good=good_name(view, chosen_good))
     else:
-        label = w.t(shell, "ui.heartland.save")
+        label = w.t(view, "ui.heartland.save")
 
     def record() -> None:
-        shell.apply(dict(event, note=shell.ui.draft.get("note", note)), tapped="cargo-save")
+        view.act.apply(dict(event, note=view.ui.draft.get("note", note)), tapped="cargo-save")
 
-    refusal = w.t(shell, "ui.heartland.cargo_first") if not (chosen_good and cubes) else None
-    save = w.action(label, record, key="cargo-save", primary=True, shell=shell, refusal=refusal)
-    return w.sheet(shell, w.t(shell, "ui.heartland.correct_cargo_of", player=player), rows, key="cargo-panel",
+    refusal = w.t(view, "ui.heartland.cargo_first") if not (chosen_good and cubes) else None
+    save = w.action(label, record, key="cargo-save", primary=True, view=view, refusal=refusal)
+    return w.sheet(view, w.t(view, "ui.heartland.correct_cargo_of", player=player), rows, key="cargo-panel",
                    footer=[save])
 
 
-def pick_cargo(shell: Shell, good: str, cubes: int) -> None:
-    forget_typed_cargo(shell, keep=None)  # the chip outranks what was typed beside any good
-    shell.set_draft(good=good, cubes=cubes)
+def pick_cargo(view: View, good: str, cubes: int) -> None:
+    forget_typed_cargo(view, keep=None)  # the chip outranks what was typed beside any good
+    view.act.set_draft(good=good, cubes=cubes)
 
 
-def type_cargo(shell: Shell, good: str, cubes: int) -> None:
+def type_cargo(view: View, good: str, cubes: int) -> None:
     """A change typed beside a good: that good and count (the field draws the sheet again)."""
-    forget_typed_cargo(shell, keep=good)
-    shell.set_draft(quiet=True, good=good, cubes=cubes)
+    forget_typed_cargo(view, keep=good)
+    view.act.set_draft(quiet=True, good=good, cubes=cubes)
 
 
-def forget_typed_cargo(shell: Shell, keep: str | None) -> None:
-    typed = shell.ui.draft.get("typed")
+def forget_typed_cargo(view: View, keep: str | None) -> None:
+    typed = view.ui.draft.get("typed")
     if isinstance(typed, dict):
         for good in GOODS:
             if good != keep:
                 typed.pop(f"typed_cubes/{good}", None)
 
 
-def cargo_words(shell: Shell, good: str, cubes: int) -> str:
-    return w.t(shell, "ui.heartland.cargo_change", change=f"{cubes:+d}", good=good_name(shell, good))
+def cargo_words(view: View, good: str, cubes: int) -> str:
+    return w.t(view, "ui.heartland.cargo_change", change=f"{cubes:+d}", good=good_name(view, good))
 
 
-def upgrade_panel(shell: Shell, state: HeartlandState) -> ft.DialogControl:
+def upgrade_panel(view: View, state: HeartlandState) -> ft.DialogControl:
     player = state.current_player or ""
-    draft = shell.ui.draft
+    draft = view.ui.draft
     cost = int(draft.get("cost", 0))
     rows: list[ft.Control] = [
-        w.text(w.t(shell, "ui.heartland.upgrade_hint"), 14),
-        ft.TextField(label=w.t(shell, "ui.heartland.upgrade_name"), value=draft.get("name", ""), key="upgrade-name",
+        w.text(w.t(view, "ui.heartland.upgrade_hint"), 14),
+        ft.TextField(label=w.t(view, "ui.heartland.upgrade_name"), value=draft.get("name", ""), key="upgrade-name",
                      max_length=30,
-                     on_change=lambda e: shell.set_draft(quiet=True, name=e.control.value)),
-        w.count_picker(shell, w.t(shell, "ui.heartland.cost"), ("cost",), UPGRADE_COSTS, key="upgrade-cost", low=0,
-                       high=MAX_TYPED_PRICE, default=0, chip_label=functools.partial(w.money, shell)),
+                     on_change=lambda e: view.act.set_draft(quiet=True, name=e.control.value)),
+        w.count_picker(view, w.t(view, "ui.heartland.cost"), ("cost",), UPGRADE_COSTS, key="upgrade-cost", low=0,
+                       high=MAX_TYPED_PRICE, default=0, chip_label=functools.partial(w.money, view)),
     ]
 
     def buy() -> None:
-        name = " ".join(str(shell.ui.draft.get("name", "")).split())
+        name = " ".join(str(view.ui.draft.get("name", "")).split())
         if not name:
-            shell.show_notice(w.t(shell, "ui.heartland.upgrade_name_first"), tapped="upgrade-buy")
+            view.act.show_notice(w.t(view, "ui.heartland.upgrade_name_first"), tapped="upgrade-buy")
             return
-        shell.apply({"type": "buy_upgrade", "player": player, "name": name, "cost": cost}, tapped="upgrade-buy")
+        view.act.apply({"type": "buy_upgrade", "player": player, "name": name, "cost": cost}, tapped="upgrade-buy")
 
-    return w.sheet(shell, w.t(shell, "ui.heartland.upgrade_title", player=player), rows, key="upgrade-panel",
-                   footer=[w.action(w.t(shell, "ui.heartland.buy_for", cost=w.money(shell, cost)), buy,
-                                    key="upgrade-buy", primary=True, shell=shell)])
+    return w.sheet(view, w.t(view, "ui.heartland.upgrade_title", player=player), rows, key="upgrade-panel",
+                   footer=[w.action(w.t(view, "ui.heartland.buy_for", cost=w.money(view, cost)), buy,
+                                    key="upgrade-buy", primary=True, view=view)])
 
 
 # --- the end ----------------------------------------------------------------------------
 
 
-def end_screen(shell: Shell, state: HeartlandState) -> ft.Control:
-    assert shell.session is not None
-    standings = shell.session.standings()
-    cards: list[ft.Control] = w.present(w.text(w.t(shell, "ui.heartland.final_standings"), 20, bold=True,
+def end_screen(view: View, state: HeartlandState) -> ft.Control:
+    assert view.session is not None
+    standings = view.session.standings()
+    cards: list[ft.Control] = w.present(w.text(w.t(view, "ui.heartland.final_standings"), 20, bold=True,
                                                key="final-standings"),
-                                        w.stopped_line(shell))
+                                        w.stopped_line(view))
     for standing in standings:
         detail = standing.detail
-        colour = w.player_colour(shell, state.players, standing.player)
+        colour = w.player_colour(view, state.players, standing.player)
         lines: list[ft.Control] = [
             ft.Row([
-                w.text(ranked(shell, standing), 20, bold=True, colour=colour, key=f"rank-{w.slug(standing.player)}"),
-                w.big_number(w.money(shell, standing.score), key=f"final-{w.slug(standing.player)}"),
+                w.text(ranked(view, standing), 20, bold=True, colour=colour, key=f"rank-{w.slug(standing.player)}"),
+                w.big_number(w.money(view, standing.score), key=f"final-{w.slug(standing.player)}"),
             ], alignment=ft.MainAxisAlignment.SPACE_BETWEEN),
-            w.text(w.t(shell, "ui.heartland.money", money=w.money(shell, detail["money"])), 15),
+            w.text(w.t(view, "ui.heartland.money", money=w.money(view, detail["money"])), 15),
         ]
         for line in detail["penalty_lines"]:
-            lines.append(w.text(w.t(shell, "ui.heartland.penalty_line", good=good_name(shell, line["good"]),
-                                    cubes=w.t(shell, "ui.cubes", count=line["cubes"]),
-                                    each=w.money(shell, line["each"]), total=w.money(shell, line["total"])), 15))
+            lines.append(w.text(w.t(view, "ui.heartland.penalty_line", good=good_name(view, line["good"]),
+                                    cubes=w.t(view, "ui.cubes", count=line["cubes"]),
+                                    each=w.money(view, line["each"]), total=w.money(view, line["total"])), 15))
         if not detail["penalty_lines"]:
-            lines.append(w.text(w.t(shell, "ui.heartland.no_penalty"), 15))
+            lines.append(w.text(w.t(view, "ui.heartland.no_penalty"), 15))
         cards.append(ft.Container(ft.Column(lines, spacing=2), border=ft.Border.all(2, colour), border_radius=10,
                                   padding=10))
-    for line in tie_lines(standings, functools.partial(w.money, shell), w.t(shell, "ui.heartland.fewer_cubes"),
-                          lambda s: w.t(shell, "ui.cubes", count=s.detail["cubes"]), shell.language):
+    for line in tie_lines(standings, functools.partial(w.money, view), w.t(view, "ui.heartland.fewer_cubes"),
+                          lambda s: w.t(view, "ui.cubes", count=s.detail["cubes"]), view.language):
         cards.append(w.text(line, 15, key="tie-break"))
-    penalties = ", ".join(w.t(shell, "ui.heartland.penalty_of", good=good_name(shell, good), cost=w.money(shell, cost))
+    penalties = ", ".join(w.t(view, "ui.heartland.penalty_of", good=good_name(view, good), cost=w.money(view, cost))
                           for good, cost in PENALTY_PER_CUBE.items())
-    cards.append(w.text(w.t(shell, "ui.heartland.penalties", penalties=penalties), 12, colour=w.QUIET))
-    cards.append(w.rules_button(shell, "end", key="rules-end"))
+    cards.append(w.text(w.t(view, "ui.heartland.penalties", penalties=penalties), 12, colour=w.QUIET))
+    cards.append(w.rules_button(view, "end", key="rules-end"))
     return ft.Column(cards, spacing=8)
 
 
-def ranked(shell: Shell, standing: Any) -> str:
-    line = w.t(shell, "ui.rank", ordinal=ordinal(standing.rank, shell.language), player=standing.player)
-    return w.t(shell, "ui.winner_mark", line=line) if standing.winner else line
+def result(view: View) -> ft.Control:
+    """The end screen again (a finished game's detail)."""
+    assert view.session is not None
+    return end_screen(view, view.session.state)
+
+
+def ranked(view: View, standing: Any) -> str:
+    line = w.t(view, "ui.rank", ordinal=ordinal(standing.rank, view.language), player=standing.player)
+    return w.t(view, "ui.winner_mark", line=line) if standing.winner else line

@@ -12,17 +12,17 @@ from companion.i18n import NAMES
 from companion.messages import LANGUAGES
 
 if TYPE_CHECKING:
-    from companion.app.shell import Shell
+    from companion.app.view import View
 
 
-def build(shell: Shell) -> ft.Control:
-    back = w.icon_button(ft.Icons.ARROW_BACK, w.t(shell, "ui.back_home"), shell.go_home, key="back")
-    header: list[ft.Control] = [ft.Row([back, w.text(w.t(shell, "ui.settings"), 20, bold=True)])]
-    chosen = shell.chosen_language
-    choices: list[ft.Control] = [w.text(w.t(shell, "ui.settings.language"), 15, bold=True)]
-    device = w.t(shell, "ui.settings.device", name=NAMES[shell.device_language])
+def build(view: View) -> ft.Control:
+    back = w.icon_button(ft.Icons.ARROW_BACK, w.t(view, "ui.back_home"), view.act.go_home, key="back")
+    header: list[ft.Control] = [ft.Row([back, w.text(w.t(view, "ui.settings"), 20, bold=True)])]
+    chosen = view.chosen_language
+    choices: list[ft.Control] = [w.text(w.t(view, "ui.settings.language"), 15, bold=True)]
+    device = w.t(view, "ui.settings.device", name=NAMES[view.device_language])
     for code, label in ((None, device), *((language, NAMES[language]) for language in LANGUAGES)):
-        choices.append(w.action(label, functools.partial(shell.set_language, code), key=f"language-{code or 'device'}",
-                                chosen=chosen == code,
-                                describe=w.t(shell, "ui.settings.language.tip", name=label) if code else None))
-    return w.screen(shell, header, choices, key="settings-screen")
+        choices.append(w.action(label, functools.partial(view.act.set_language, code),
+                                key=f"language-{code or 'device'}", chosen=chosen == code,
+                                describe=w.t(view, "ui.settings.language.tip", name=label) if code else None))
+    return w.screen(view, header, choices, key="settings-screen")

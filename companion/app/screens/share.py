@@ -14,7 +14,7 @@ from companion.app import widgets as w
 from companion.app.share import SCOREKEEPER, VIEWER, Guest, Share, display_code
 
 if TYPE_CHECKING:
-    from companion.app.shell import Shell
+    from companion.app.view import View
 
 QR_SIZE = 240
 
@@ -27,53 +27,53 @@ def qr_png(link: str) -> bytes:
     return out.getvalue()
 
 
-def sheet(shell: Shell) -> ft.DialogControl:
-    share = shell.shared
+def sheet(view: View) -> ft.DialogControl:
+    share = view.shared
     if share is None:
-        body: list[ft.Control] = [w.text(w.t(shell, "ui.share.off"), key="share-off")]
-        return w.sheet(shell, w.t(shell, "ui.share"), body, key="share-sheet")
+        body: list[ft.Control] = [w.text(w.t(view, "ui.share.off"), key="share-off")]
+        return w.sheet(view, w.t(view, "ui.share"), body, key="share-sheet")
     body = [
-        w.text(w.t(shell, "ui.share.hint"), 14),
+        w.text(w.t(view, "ui.share.hint"), 14),
         ft.Container(ft.Image(src=qr_png(share.link), width=QR_SIZE, height=QR_SIZE, key="share-qr"),
                      alignment=ft.Alignment.CENTER),
         ft.Text(share.url, size=18, weight=ft.FontWeight.BOLD, key="share-url"),
-        ft.Row([w.text(w.t(shell, "ui.share.code"), 16),
+        ft.Row([w.text(w.t(view, "ui.share.code"), 16),
                 ft.Text(display_code(share.code), size=w.BIG, weight=ft.FontWeight.BOLD, key="share-code")],
                spacing=12),
-        w.text(w.t(shell, "ui.share.connected"), 16, bold=True),
-        *guests(shell, share),
+        w.text(w.t(view, "ui.share.connected"), 16, bold=True),
+        *guests(view, share),
     ]
-    stop = ft.FilledButton(w.t(shell, "ui.share.stop"), key="share-stop", height=w.TARGET,
-                           on_click=lambda _: shell.stop_sharing(), tooltip=w.t(shell, "ui.share.stop.tip"))
-    return w.sheet(shell, w.t(shell, "ui.share"), body, key="share-sheet", footer=[stop])
+    stop = ft.FilledButton(w.t(view, "ui.share.stop"), key="share-stop", height=w.TARGET,
+                           on_click=lambda _: view.act.stop_sharing(), tooltip=w.t(view, "ui.share.stop.tip"))
+    return w.sheet(view, w.t(view, "ui.share"), body, key="share-sheet", footer=[stop])
 
 
-def guests(shell: Shell, share: Share) -> list[ft.Control]:
+def guests(view: View, share: Share) -> list[ft.Control]:
     connected = share.connected()
     if not connected:
-        return [w.text(w.t(shell, "ui.share.nobody"), 14, colour=w.QUIET, key="share-nobody")]
-    return [guest_row(shell, guest) for guest in connected]
+        return [w.text(w.t(view, "ui.share.nobody"), 14, colour=w.QUIET, key="share-nobody")]
+    return [guest_row(view, guest) for guest in connected]
 
 
-def guest_row(shell: Shell, guest: Guest) -> ft.Control:
+def guest_row(view: View, guest: Guest) -> ft.Control:
     key = f"guest-{w.slug(guest.name)}"
     keeper = guest.role == SCOREKEEPER
-    role = w.t(shell, "ui.share.keeps_score" if keeper else "ui.share.follows")
-    label = w.t(shell, "ui.share.stop_keeping" if keeper else "ui.share.let_keep", name=guest.name)
+    role = w.t(view, "ui.share.keeps_score" if keeper else "ui.share.follows")
+    label = w.t(view, "ui.share.stop_keeping" if keeper else "ui.share.let_keep", name=guest.name)
     button = ft.OutlinedButton(
         label, key=f"{key}-role", height=w.TARGET,
-        on_click=lambda _: shell.set_guest_role(guest.id, VIEWER if keeper else SCOREKEEPER),
-        tooltip=w.t(shell, "ui.share.then_follows" if keeper else "ui.share.then_records", name=guest.name),
+        on_click=lambda _: view.act.set_guest_role(guest.id, VIEWER if keeper else SCOREKEEPER),
+        tooltip=w.t(view, "ui.share.then_follows" if keeper else "ui.share.then_records", name=guest.name),
     )
     return ft.Row([ft.Column([w.text(guest.name, 16, bold=True), w.text(role, 13, colour=w.QUIET)], spacing=0,
                              expand=True), button], key=key)
 
 
-def stopped(shell: Shell) -> ft.Control:
+def stopped(view: View) -> ft.Control:
     """A phone's page once the host stopped sharing (or left the game)."""
     column = ft.Column([
-        w.text(w.t(shell, "ui.share.stopped"), 22, bold=True, key="share-stopped"),
-        w.text(w.t(shell, "ui.share.ask_again"), 16),
+        w.text(w.t(view, "ui.share.stopped"), 22, bold=True, key="share-stopped"),
+        w.text(w.t(view, "ui.share.ask_again"), 16),
     ], spacing=12, horizontal_alignment=ft.CrossAxisAlignment.CENTER, alignment=ft.MainAxisAlignment.CENTER,
         expand=True)
     return ft.SafeArea(ft.Container(column, padding=24, expand=True), expand=True, key="stopped")

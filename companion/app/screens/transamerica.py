@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
@@ -14,9 +14,10 @@ from companion.i18n import t
 from companion.rules.transamerica import STARTING_POINTS, TransAmericaState, standings
 
 if TYPE_CHECKING:
-    from companion.app.shell import Shell
+    from companion.app.view import View
 
 TITLE = "TransAmerica"
+CHART_CAPTION = "ui.chart.caption.countdown"  # what its score chart counts
 DANGER = 3  # points at or below which a player is close to ending the game
 
 
@@ -35,37 +36,37 @@ def status_line(state: TransAmericaState, language: str = "en") -> str:
              points=state.points_of(lowest))
 
 
-def build(shell: Shell) -> ft.Control:
-    session = shell.session
+def build(view: View) -> ft.Control:
+    session = view.session
     assert session is not None
     state: TransAmericaState = session.state
-    header = [w.top_bar(shell, TITLE, subtitle(state, shell.language), rules="end" if state.over else "game")]
-    context = log_context(shell)
+    header = [w.top_bar(view, TITLE, subtitle(state, view.language), rules="end" if state.over else "game")]
+    context = log_context(view)
     if state.over:  # only the result: the ranking, best first, and why
-        body: list[ft.Control] = [winners(shell, state)]
-        footer = w.present(w.play_again(shell), w.details_button(shell), w.undo_strip(shell))
-        return w.screen(shell, header, body, footer, key=f"game-{session.id}", beside=[round_table(shell, state)],
+        body: list[ft.Control] = [winners(view, state)]
+        footer = w.present(w.play_again(view), w.details_button(view), w.undo_strip(view))
+        return w.screen(view, header, body, footer, key=f"game-{session.id}", beside=[round_table(view, state)],
                         log=context)
-    body = [countdown_row(shell, state, player) for player in state.players]
-    body.append(w.text(w.t(shell, "ui.transamerica.starter", number=state.round_number, player=state.starter), 16,
+    body = [countdown_row(view, state, player) for player in state.players]
+    body.append(w.text(w.t(view, "ui.transamerica.starter", number=state.round_number, player=state.starter), 16,
                        key="starter"))
     footer: list[ft.Control] = [
-        w.action(w.t(shell, "ui.transamerica.end_round", number=state.round_number),
-                 lambda: open_end_round(shell, state), key="end-round", primary=True),
-        w.undo_strip(shell),
+        w.action(w.t(view, "ui.transamerica.end_round", number=state.round_number),
+                 lambda: open_end_round(view, state), key="end-round", primary=True),
+        w.undo_strip(view),
     ]
-    return w.screen(shell, header, body, footer, key=f"game-{session.id}", beside=[round_table(shell, state)],
+    return w.screen(view, header, body, footer, key=f"game-{session.id}", beside=[round_table(view, state)],
                     log=context)
 
 
-def sheet(shell: Shell) -> ft.DialogControl | None:
-    session = shell.session
+def sheet(view: View) -> ft.DialogControl | None:
+    session = view.session
     assert session is not None
     state: TransAmericaState = session.state
-    if shell.ui.panel == "log":
-        return w.log_panel(shell, log_context(shell))
-    if shell.ui.panel == "end_round" and not state.over:
-        return end_round_panel(shell, state)
+    if view.ui.panel == "log":
+        return w.log_panel(view, log_context(view))
+    if view.ui.panel == "end_round" and not state.over:
+        return end_round_panel(view, state)
     return None
 
 
@@ -73,9 +74,9 @@ def round_of(state: TransAmericaState) -> int:
     return state.round_number
 
 
-def log_context(shell: Shell) -> Callable[[int], str]:
+def log_context(view: View) -> Callable[[int], str]:
     """Line `number` of the log -> "round 3"."""
-    return w.round_context(shell, round_of, "ui.transamerica.log_round")
+    return w.round_context(view, round_of, "ui.transamerica.log_round")
 
 
 def pips(points: int, colour: str) -> ft.Control:
@@ -88,9 +89,9 @@ def pips(points: int, colour: str) -> ft.Control:
     )
 
 
-def countdown_row(shell: Shell, state: TransAmericaState, player: str) -> ft.Control:
+def countdown_row(view: View, state: TransAmericaState, player: str) -> ft.Control:
     points = state.points_of(player)
-    colour = w.player_colour(shell, state.players, player)
+    colour = w.player_colour(view, state.players, player)
     warning = points <= DANGER
     key = w.slug(player)
     # The number right after the track, not across the screen from the name in a wide window.
@@ -98,20 +99,20 @@ def countdown_row(shell: Shell, state: TransAmericaState, player: str) -> ft.Con
         ft.Row([
             ft.Column([w.text(player, 17, bold=True, colour=colour), pips(points, colour)], spacing=4),
             ft.Container(w.big_number(str(points), key=f"points-{key}"), width=64, alignment=ft.Alignment.CENTER_RIGHT),
-            w.text(w.t(shell, "ui.transamerica.close_to_zero") if warning else "", 13, bold=True, key=f"warn-{key}"),
+            w.text(w.t(view, "ui.transamerica.close_to_zero") if warning else "", 13, bold=True, key=f"warn-{key}"),
         ], spacing=12),
         padding=ft.Padding.symmetric(horizontal=8, vertical=4), border_radius=8, key=f"row-{key}",
         border=ft.Border.all(2, ft.Colors.ERROR) if warning else None,
     )
 
 
-def round_table(shell: Shell, state: TransAmericaState) -> ft.Control:
+def round_table(view: View, state: TransAmericaState) -> ft.Control:
     if not state.rounds:
-        return w.text(w.t(shell, "ui.transamerica.no_round"), 14, colour=w.QUIET)
-    columns = [ft.DataColumn(ft.Text(w.t(shell, "ui.transamerica.player")))] + [
-        ft.DataColumn(ft.Text(w.t(shell, "ui.transamerica.round_column", number=number)), numeric=True)
+        return w.text(w.t(view, "ui.transamerica.no_round"), 14, colour=w.QUIET)
+    columns = [ft.DataColumn(ft.Text(w.t(view, "ui.transamerica.player")))] + [
+        ft.DataColumn(ft.Text(w.t(view, "ui.transamerica.round_column", number=number)), numeric=True)
         for number in range(1, len(state.rounds) + 1)
-    ] + [ft.DataColumn(ft.Text(w.t(shell, "ui.transamerica.left")), numeric=True)]
+    ] + [ft.DataColumn(ft.Text(w.t(view, "ui.transamerica.left")), numeric=True)]
     rows = [
         ft.DataRow([ft.DataCell(ft.Text(player))]
                    + [ft.DataCell(ft.Text(f"-{losses[seat]}" if losses[seat] else "0")) for losses in state.rounds]
@@ -122,73 +123,85 @@ def round_table(shell: Shell, state: TransAmericaState) -> ft.Control:
                   scroll=ft.ScrollMode.AUTO)
 
 
-def open_end_round(shell: Shell, state: TransAmericaState) -> None:
-    shell.open_panel("end_round", missing={player: 0 for player in state.players})
+def open_end_round(view: View, state: TransAmericaState) -> None:
+    view.act.open_panel("end_round", missing={player: 0 for player in state.players})
 
 
 MISSING_CHIPS = range(0, 13)  # one tap for any count a round leaves (a hard segment counts 2)
 MAX_MISSING = 99  # typed, for a player very far off
 
 
-def misses(shell: Shell, player: str, count: int) -> str:
-    return w.t(shell, "ui.transamerica.misses", player=player, count=count)
+def misses(view: View, player: str, count: int) -> str:
+    return w.t(view, "ui.transamerica.misses", player=player, count=count)
 
 
-def end_round_panel(shell: Shell, state: TransAmericaState) -> ft.DialogControl:
+def end_round_panel(view: View, state: TransAmericaState) -> ft.DialogControl:
     """One row per player: a tap on how many segments they miss (0 stays 0, the default),
     so a round costs one tap per player who missed something, plus Save."""
-    missing = {player: int(shell.draft_get(("missing", player), 0)) for player in state.players}
+    missing = {player: int(view.draft_get(("missing", player), 0)) for player in state.players}
 
-    rows: list[ft.Control] = [w.text(w.t(shell, "ui.transamerica.missing_hint"), 14)]
+    rows: list[ft.Control] = [w.text(w.t(view, "ui.transamerica.missing_hint"), 14)]
     for player in state.players:
         key = w.slug(player)
         before = state.points_of(player)
         after = before - missing[player]
         rows.append(ft.Row([
-            w.text(player, 17, bold=True, colour=w.player_colour(shell, state.players, player), expand=True),
-            w.text(w.t(shell, "ui.transamerica.before_after", before=before, after=after), 15, bold=after <= 0,
+            w.text(player, 17, bold=True, colour=w.player_colour(view, state.players, player), expand=True),
+            w.text(w.t(view, "ui.transamerica.before_after", before=before, after=after), 15, bold=after <= 0,
                    key=f"after-{key}"),
-            w.number_field(shell, w.t(shell, "ui.number.other"), ("missing", player), key=f"missing-{key}-typed",
+            w.number_field(view, w.t(view, "ui.number.other"), ("missing", player), key=f"missing-{key}-typed",
                            low=0, high=MAX_MISSING),
         ], vertical_alignment=ft.CrossAxisAlignment.CENTER))
-        rows.append(w.chips(shell, MISSING_CHIPS, missing[player],
-                            functools.partial(w.pick_number, shell, ("missing", player)), key=f"missing-{key}",
-                            describe=functools.partial(misses, shell, player)))
+        rows.append(w.chips(view, MISSING_CHIPS, missing[player],
+                            functools.partial(w.pick_number, view, ("missing", player)), key=f"missing-{key}",
+                            describe=functools.partial(misses, view, player)))
     event = {"type": "end_round", "missing": missing}
     ends = [player for player in state.players if state.points_of(player) - missing[player] <= 0]
     if ends:
-        rows.append(w.text(w.t(shell, "ui.transamerica.ends_game", players=w.names(shell, ends)), 15, bold=True,
+        rows.append(w.text(w.t(view, "ui.transamerica.ends_game", players=w.names(view, ends)), 15, bold=True,
                            key="ends-game"))
-    save = w.event_button(shell, w.t(shell, "ui.transamerica.save_round", number=state.round_number), event,
+    save = w.event_button(view, w.t(view, "ui.transamerica.save_round", number=state.round_number), event,
                           key="save-round", primary=True)
-    return w.sheet(shell, w.t(shell, "ui.transamerica.round_title", number=state.round_number), rows,
-                   key="end-round-panel", footer=[w.rules_button(shell, "end_round", key="rules-end-round"), save])
+    return w.sheet(view, w.t(view, "ui.transamerica.round_title", number=state.round_number), rows,
+                   key="end-round-panel", footer=[w.rules_button(view, "end_round", key="rules-end-round"), save])
 
 
-def winners(shell: Shell, state: TransAmericaState) -> ft.Control:
-    assert shell.session is not None
-    standings = shell.session.standings()
+def result(view: View) -> ft.Control:
+    """The end screen again (a finished game's detail): the ranking and every round."""
+    assert view.session is not None
+    state: TransAmericaState = view.session.state
+    return ft.Column([winners(view, state), round_table(view, state)], spacing=10)
+
+
+def winners(view: View, state: TransAmericaState) -> ft.Control:
+    assert view.session is not None
+    standings = view.session.standings()
     names = [standing.player for standing in standings if standing.winner]
     best = standings[0].score
-    headline = (w.t(shell, "ui.transamerica.wins", player=names[0], count=best) if len(names) == 1
-                else w.t(shell, "ui.transamerica.share", players=w.names(shell, names), count=best))
-    order = " · ".join(f"{ordinal(s.rank, shell.language)} {s.player} {s.score}" for s in standings)
-    rows: list[ft.Control] = w.present(w.text(headline, 20, bold=True, key="winner"), w.stopped_line(shell))
+    headline = (w.t(view, "ui.transamerica.wins", player=names[0], count=best) if len(names) == 1
+                else w.t(view, "ui.transamerica.share", players=w.names(view, names), count=best))
+    order = " · ".join(f"{ordinal(s.rank, view.language)} {s.player} {s.score}" for s in standings)
+    rows: list[ft.Control] = w.present(w.text(headline, 20, bold=True, key="winner"), w.stopped_line(view))
     for standing in standings:
         slug = w.slug(standing.player)
         rows.append(ft.Row([
-            w.text(w.t(shell, "ui.rank", ordinal=ordinal(standing.rank, shell.language), player=standing.player), 18,
+            w.text(w.t(view, "ui.rank", ordinal=ordinal(standing.rank, view.language), player=standing.player), 18,
                    bold=standing.winner,
-                   colour=w.player_colour(shell, state.players, standing.player), key=f"rank-{slug}"),
+                   colour=w.player_colour(view, state.players, standing.player), key=f"rank-{slug}"),
             w.big_number(str(standing.score), key=f"points-{slug}"),
         ], alignment=ft.MainAxisAlignment.SPACE_BETWEEN))
     for score in sorted({standing.score for standing in standings}, reverse=True):
         tied = [standing for standing in standings if standing.score == score]
         if len(tied) > 1:
-            rows.append(w.text(w.t(shell, "ui.transamerica.tie", players=w.names(shell, [s.player for s in tied]),
-                                   score=w.t(shell, "ui.points", count=score),
-                                   ordinal=ordinal(tied[0].rank, shell.language)), 15, key="tie-break"))
+            rows.append(w.text(w.t(view, "ui.transamerica.tie", players=w.names(view, [s.player for s in tied]),
+                                   score=w.t(view, "ui.points", count=score),
+                                   ordinal=ordinal(tied[0].rank, view.language)), 15, key="tie-break"))
     rows.append(w.text(order, 14, key="ranking"))
-    rows.append(w.text(w.t(shell, "ui.transamerica.about"), 13, colour=w.QUIET))
-    rows.append(w.rules_button(shell, "end", key="rules-end"))
+    rows.append(w.text(w.t(view, "ui.transamerica.about"), 13, colour=w.QUIET))
+    rows.append(w.rules_button(view, "end", key="rules-end"))
     return ft.Column(rows, spacing=6, key="result")
+
+
+def setup(view: View, draft: dict[str, Any]) -> list[ft.Control]:
+    """New game: nothing to choose; what changes with 2 or 3 players is said."""
+    return [w.text(w.t(view, "ui.new.transamerica.about"), 14)]

@@ -1,0 +1,55 @@
+"""What one page shows: its screen, open sheet and inputs, the game it has open, its language.
+
+One `PageState` per page (a browser tab, a phone, the desktop window), observable: the
+page's root component is drawn again whenever it changes. Only `intents.Intents` changes
+it; screens read it through `view.View`.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import flet as ft
+
+from companion.session import Session
+
+if TYPE_CHECKING:
+    from companion.app.intents import Intents
+
+sheet_numbers = itertools.count(1)
+
+
+@dataclass
+class UiState:
+    screen: str = "home"  # "home", "new", "settings", "game", or "stopped" (a phone whose share ended)
+    panel: str | None = None  # the open sheet: "log", "load", "end_round", ...
+    draft: dict[str, Any] = field(default_factory=dict)  # the open sheet's (or screen's) inputs
+    notice: str | None = None  # the last refusal or warning, in words
+    notice_is_error: bool = True
+    refused: str | None = None  # the key of the control whose tap was refused, marked where it is
+    override: dict[str, Any] | None = None  # the refused event the table may record anyway (its call)
+    sheet_number: int = 0  # tells a sheet apart from the next one opened under the same name
+    where: dict[str, Any] = field(default_factory=dict)  # a screen's place: the game a detail shows, the filters
+
+
+@ft.observable
+@dataclass
+class PageState:
+    ui: UiState = field(default_factory=UiState)
+    session: Session | None = None
+    language: str = "en"
+    connected: bool = True  # False while the page's socket is gone; it is drawn again when it comes back
+    # A finished game looked back on: (its id, the game as read, or why it could not be read).
+    reading: tuple[str, Session | None, str | None] | None = None
+
+    def changed(self) -> None:
+        """Something inside `ui` (a sheet, a draft, a notice) or the game changed: draw again."""
+        self.notify()  # type: ignore[attr-defined]  # from ft.observable
+
+
+# How a screen without a game open for play comes back after a restart: each such screen
+# registers (screen name -> reopen(intents, its remembered place)); False when it cannot.
+REOPEN: dict[str, Callable[[Intents, dict[str, Any]], bool]] = {}

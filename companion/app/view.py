@@ -1,0 +1,105 @@
+"""What a screen is drawn from: the page's state as it is now, its language and theme, and
+the intents its buttons call (`act`). A screen reads everything here and changes nothing
+itself: every change is a call on `act`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from companion import i18n
+from companion.app.share import Share
+from companion.app.state import PageState, UiState
+from companion.messages import Message, RuleError
+from companion.session import Session
+
+if TYPE_CHECKING:
+    from companion.app.data import AppData
+    from companion.app.intents import Intents
+
+
+@dataclass(frozen=True)
+class View:
+    state: PageState
+    act: Intents
+    language: str
+    dark: bool
+    width: float  # the page's width in logical pixels
+    session: Session | None  # the game shown: the one open for play, or one read to look back on
+
+    @classmethod
+    def of(cls, state: PageState, act: Intents, language: str, dark: bool, width: float) -> View:
+        return cls(state, act, language, dark, width, state.session)
+
+    def reading(self, session: Session) -> View:
+        """This view with a finished game read from disk as its game (a detail's end screen)."""
+        return replace(self, session=session)
+
+    @property
+    def ui(self) -> UiState:
+        return self.state.ui
+
+    @property
+    def data(self) -> AppData:
+        """The saved games, to read from (lists, status lines, statistics, remembered habits)."""
+        return self.act.data
+
+    @property
+    def guest(self) -> str | None:
+        return self.act.share.guest
+
+    @property
+    def can_share(self) -> bool:
+        return self.act.share.can_share
+
+    @property
+    def shared(self) -> Share | None:
+        return self.act.share.shared
+
+    @property
+    def chosen_language(self) -> str | None:
+        return self.act.language.chosen
+
+    @property
+    def device_language(self) -> str:
+        return self.act.language.device
+
+    def read_only(self) -> str | None:
+        """Why this page may not change the game (a phone that only follows it), or None."""
+        return self.act.share.read_only()
+
+    def t(self, message_id: str, **params: Any) -> str:
+        """A screen's words in the page's language."""
+        return i18n.t(message_id, self.language, **params)
+
+    def say(self, error: Exception) -> str:
+        """A refusal or a saved game's fault in the page's language (anything else as it reads)."""
+        message = getattr(error, "message", None)
+        return message.text(self.language) if isinstance(message, Message) else str(error)
+
+    # --- what a tap would do ---------------------------------------------------------------
+
+    def check(self, event: dict[str, Any]) -> str | None:
+        """Why the event would be refused now, or None when it is allowed."""
+        return self.preview(event)[1]
+
+    def preview(self, event: dict[str, Any]) -> tuple[str | None, str | None]:
+        """(the sentence it would log, None) when allowed; (None, why not) when refused."""
+        sentence, refusal, _ = self.verdict(event)
+        return sentence, refusal
+
+    def verdict(self, event: dict[str, Any]) -> tuple[str | None, str | None, bool]:
+        """Like `preview`, and whether a refusal is the table's call (it may record anyway)."""
+        if self.session is None:
+            return None, self.t("ui.no_game_open"), False
+        try:
+            return self.session.check(event).text(self.language), None, False
+        except RuleError as error:
+            return None, self.say(error), error.overridable
+
+    def draft_get(self, path: tuple[str, ...], default: Any) -> Any:
+        node: Any = self.ui.draft
+        for name in path[:-1]:
+            node = node.get(name) or {}
+        return node.get(path[-1], default)
