@@ -332,7 +332,10 @@ class Sharing:
             number = self._next_watcher
             self._next_watcher += 1
             self._watchers[number] = watcher
-        return lambda: self._watchers.pop(number, None)  # type: ignore[func-returns-value]
+
+        def stop_hearing() -> None:
+            self._watchers.pop(number, None)
+        return stop_hearing
 
     def subscribe_games(self, watcher: Callable[[str], None]) -> Callable[[], None]:
         """Call `watcher(session_id)` when a page passes on a change of a game (see `relay`)."""
@@ -340,7 +343,10 @@ class Sharing:
             number = self._next_watcher
             self._next_watcher += 1
             self._game_watchers[number] = watcher
-        return lambda: self._game_watchers.pop(number, None)  # type: ignore[func-returns-value]
+
+        def stop_hearing() -> None:
+            self._game_watchers.pop(number, None)
+        return stop_hearing
 
     def game_changed(self, session_id: str, told_by: Callable[[str], None] | None = None) -> None:
         """A page changed this game: tell every other page that listens here."""
