@@ -259,23 +259,31 @@ def press(ui: FlutterPage, button: Button) -> None:
     settle(ui, mark)
 
 
-def open_from_home(ui: FlutterPage, card: str, timeout_s: float = 20) -> None:
-    """Home (closing whatever sheet the app came back with), then the game whose card's words begin with `card`."""
+def open_from_home(ui: FlutterPage, card: str, timeout_s: float = 30) -> None:
+    """Home (closing whatever sheet the app came back with), then the game whose card's words
+    begin with `card`, until its screen shows with no sheet over it."""
+    undo = re.compile(r"^(Undo: .*|Nothing to undo)$")
+    settle(ui, None, quiet_ms=400)  # a page just opened may still be coming back to where the app was
+    opened = False
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         shown = view(ui)
         screen = shown.layer(SCREEN)
-        close = find(shown.layer(shown.title), "Close") if shown.title is not None else None
-        back = find(screen, "Back to all games")
-        opening = next((b for b in screen if b.label.startswith(f"{card}\n")), None)
-        if close is not None:
-            press(ui, close)
-        elif back is not None:
-            press(ui, back)
-        elif opening is not None:
-            press(ui, opening)
-            ui.page.get_by_label(re.compile(r"^(Undo: .*|Nothing to undo)$")).first.wait_for()
+        if shown.title is not None:  # the app came back with a sheet (after the card was tapped, too)
+            opened = False
+            close = find(shown.layer(shown.title), "Close")
+            if close is not None:
+                press(ui, close)
+            continue
+        if opened and find(screen, undo) is not None:
             return
+        back = find(screen, "Back to all games")
+        card_button = next((b for b in screen if b.label.startswith(f"{card}\n")), None)
+        if back is not None and not opened:
+            press(ui, back)
+        elif card_button is not None:
+            press(ui, card_button)
+            opened = True
         else:
             ui.page.wait_for_timeout(200)  # the page is still loading
-    raise AssertionError(f"Home shows no card for {card!r}: {[b.label for b in view(ui).buttons]}")
+    raise AssertionError(f"could not open {card!r} from Home; shown: {[b.label for b in view(ui).buttons]}")
