@@ -3,7 +3,7 @@ counts every tap and typed entry, and (when asked) notes every control that move
 
     finger = Finger(ui, watch_moves=True)
     finger.tap("Fuel 1")
-    finger.pick("Spaces", 12)        # a number under its heading: a chip, a number field, or a stepper
+    finger.pick("Spaces", 12)        # a number under its heading: its chip, or the number field
     assert finger.count == 2
     assert finger.moves == []
 
@@ -11,8 +11,10 @@ A tap is a mouse click at the middle of the button as drawn, once it is in view 
 with the wheel, as a thumb would swipe); after it the finger waits for the server's answer
 and for the page to stop moving (`watch.settle`).
 
-**Movement.** Before and after every tap every button's box is read (by label and
-occurrence within its layer, or by its Semantics identifier). A control in view before the
+**Movement.** Before and after every tap every button's box is read, each known by its
+Semantics identifier if it has one, else by its layer (the open sheet), its label with the
+players' names left out ("End Ann's turn (Bob next)" is the End turn button at every turn)
+and which of that label it is in screen order. A control in view before the
 tap whose box moved or changed size by more than `TOLERANCE_PX` afterwards has moved
 under the finger, with one exception: a list growing below the tap — a control in the
 same scrolling list as the tapped one, whose top was below the tapped control's bottom,
@@ -26,6 +28,7 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 from harness import FlutterPage
 from watch import SCREEN, Button, View, find, frames, in_view, reveal, settle, view
@@ -183,58 +186,36 @@ class Finger:
             self.moves += moves_between(page, after, opener, f"{what} (closing {before.title!r}; {opened} opened it)",
                                         self.taps, self.names)
 
-    def type_number(self, label: str, value: int) -> bool:
-        """Tap the number field labelled `label` and type `value`; False when there is no such field."""
-        field_ = self.ui.text_input(label)
-        if not field_.count():
-            return False
-        self.tap_field(label)
-        self.ui.page.keyboard.press("Control+A")
-        self.ui.page.keyboard.type(str(value))
-        self.typed += 1
-        mark = frames(self.ui)
-        settle(self.ui, mark, timeout_ms=1500)
-        return True
+    def field_after(self, heading: str) -> Any:
+        """The first text field after the text `heading` (the "Other" field of a row of chips), or None."""
+        locator = self.ui.page.locator(
+            f"xpath=//flt-semantics[span[normalize-space(.)={_xpath_text(heading)}]]/following::input[1]")
+        return locator.first if locator.count() else None
 
-    def tap_field(self, label: str) -> None:
-        box = self.ui.text_input(label).first.bounding_box()
-        assert box is not None, f"the field {label!r} is not drawn"
+    def type_number(self, field_: Any, value: int) -> None:
+        """Tap the text field (a Playwright locator) and type `value` over what it holds: a tap and one typed entry."""
+        box = field_.bounding_box()
+        assert box is not None, "the number field is not drawn"
         self.ui.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         self.taps += 1
+        self.ui.page.wait_for_function("() => document.activeElement && document.activeElement.tagName === 'INPUT'")
+        self.ui.page.keyboard.press("Control+A")  # what the field held (a default) goes with the typing
+        mark = frames(self.ui)
+        self.ui.page.keyboard.type(str(value))
+        self.typed += 1
+        settle(self.ui, mark)
 
     def pick(self, heading: str, value: int) -> None:
-        """Set the number under `heading` to `value` as the screen allows: its chip (one tap), else
-        a number field labelled `heading` (a tap and the digits), else the biggest chip below it
-        and the stepper (+5 and +1 taps) from there, as a user would."""
+        """Set the number under `heading` to `value`: its chip (one tap), else the number field
+        after the heading (a tap and the digits). A chip of a later row with that number would
+        be tapped instead if the row has none: what the sheet then says tells it."""
         chip = self.after_heading(heading, str(value))
         if chip is not None:
             self.press(chip)
             return
-        if self.type_number(heading, value):
-            return
-        below = next((chip for n in range(value - 1, 0, -1) if (chip := self.after_heading(heading, str(n)))), None)
-        if below is not None:
-            self.press(below)
-        self.step_to(heading, value)
-
-    def step_to(self, heading: str, value: int) -> None:
-        """Count up with the stepper in the row of `heading` (today's sheets) until it shows `value`."""
-        shown = self.stepped(heading)
-        while shown < value:
-            step = 5 if value - shown >= 5 and self.after_heading(heading, "+5") else 1
-            button = self.after_heading(heading, f"+{step}")
-            assert button is not None, f"no way to enter {value} under {heading!r}: no chip, field or stepper"
-            self.press(button)
-            shown = self.stepped(heading)
-        assert shown == value, f"{heading!r} shows {shown}, not {value}"
-
-    def stepped(self, heading: str) -> int:
-        """The number a stepper shows, the first number after its heading."""
-        locator = self.ui.page.locator(
-            f"xpath=//flt-semantics[span[normalize-space(.)={_xpath_text(heading)}]]"
-            "/following::flt-semantics/span[normalize-space(.) != '']"
-            "[translate(normalize-space(.), '0123456789', '') = ''][1]")
-        return int(locator.first.text_content() or "0")
+        typed = self.field_after(heading)
+        assert typed is not None, f"no chip {value} and no number field under {heading!r}"
+        self.type_number(typed, value)
 
 
 def _xpath_text(text: str) -> str:

