@@ -36,6 +36,18 @@ from watch import SCREEN, Button, View, find, frames, in_view, reveal, settle, v
 TOLERANCE_PX = 2.0
 FIND_TIMEOUT_S = 5.0
 
+# Which of the page's inputs comes first after a text matching the pattern, in document order (-1: none).
+_FIELD_AFTER_JS = """([pattern, flags]) => {
+    const heading = new RegExp(pattern, flags);
+    const inputs = Array.from(document.querySelectorAll("input"));
+    let seen = false;
+    for (const node of document.querySelectorAll("flt-semantics > span, input")) {
+        if (node.tagName === "INPUT") { if (seen) return inputs.indexOf(node); }
+        else if (heading.test(node.textContent.trim())) seen = true;
+    }
+    return -1;
+}"""
+
 
 @dataclass(frozen=True)
 class Move:
@@ -186,11 +198,15 @@ class Finger:
             self.moves += moves_between(page, after, opener, f"{what} (closing {before.title!r}; {opened} opened it)",
                                         self.taps, self.names)
 
-    def field_after(self, heading: str) -> Any:
-        """The first text field after the text `heading` (the "Other" field of a row of chips), or None."""
-        locator = self.ui.page.locator(
-            f"xpath=//flt-semantics[span[normalize-space(.)={_xpath_text(heading)}]]/following::input[1]")
-        return locator.first if locator.count() else None
+    def field_after(self, heading: str | re.Pattern[str]) -> Any:
+        """The first text field after the text `heading` (the words, or a pattern they match):
+        the "Other" field of a row of chips. None when there is none."""
+        if isinstance(heading, re.Pattern):
+            pattern, flags = heading.pattern, "i" if heading.flags & re.IGNORECASE else ""
+        else:
+            pattern, flags = f"^{re.escape(heading)}$", ""
+        index = self.ui.page.evaluate(_FIELD_AFTER_JS, [pattern, flags])
+        return self.ui.page.locator("input").nth(index) if index >= 0 else None
 
     def type_number(self, field_: Any, value: int) -> None:
         """Tap the text field (a Playwright locator) and type `value` over what it holds: a tap and one typed entry."""

@@ -32,10 +32,11 @@ from test_app_e2e import see, type_text
 from watch import open_from_home, open_watched
 
 APP = "companion.app.main:main"
-# The typed fields, by the words of their label (the exact label is the screen's choice).
-TARGET_FIELD = re.compile(r"target", re.IGNORECASE)
-PRICE_FIELD = re.compile(r"price", re.IGNORECASE)
-AMOUNT_FIELD = re.compile(r"amount", re.IGNORECASE)
+# The typed fields, by words of their label or of the heading they follow (the exact words
+# are the screen's choice): "Custom target" + "Other", "Price", "Amount" + "Other".
+TARGET_FIELD = re.compile("target", re.IGNORECASE)
+PRICE_FIELD = re.compile("price", re.IGNORECASE)
+AMOUNT_FIELD = re.compile("amount", re.IGNORECASE)
 
 
 @pytest.fixture(scope="module")
@@ -75,7 +76,7 @@ def undo(ui: FlutterPage) -> None:
     Finger(ui).tap(re.compile(r"^Undo: "))
 
 
-def number_field(ui: FlutterPage, label: re.Pattern[str], heading: str | None = None) -> Any:
+def number_field(ui: FlutterPage, label: re.Pattern[str], heading: re.Pattern[str] | None = None) -> Any:
     """The text field whose label says `label`, else the first one after the text `heading`, or None."""
     labels: list[str] = ui.page.evaluate(
         "() => Array.from(document.querySelectorAll('input[aria-label], textarea[aria-label]'))"
@@ -86,11 +87,12 @@ def number_field(ui: FlutterPage, label: re.Pattern[str], heading: str | None = 
     return Finger(ui).field_after(heading) if heading else None
 
 
-def type_into(counted: Counted, label: re.Pattern[str], heading: str | None, value: int, what: str) -> None:
+def type_into(counted: Counted, label: re.Pattern[str], heading: re.Pattern[str] | None, value: int,
+              what: str) -> None:
     """Type `value` into the number field for `what`: it must keep the digits and refuse a letter."""
     field_ = number_field(counted.ui, label, heading)
     assert field_ is not None, (f"no number field for {what} (a text field labelled /{label.pattern}/"
-                                + (f", or one after the words {heading!r})" if heading else ")"))
+                                + (f", or one after words matching /{heading.pattern}/)" if heading else ")"))
     counted.finger.type_number(field_, value)
     counted.ui.page.keyboard.type("x")  # not a number: the field keeps what it had
     assert field_.input_value() == str(value), f"the field for {what} shows {field_.input_value()!r}, not {value}"
@@ -187,7 +189,7 @@ def test_a_price_and_a_correction_can_be_typed(ui: FlutterPage) -> None:
 
     counted.start()
     counted.finger.tap("Correct money")
-    type_into(counted, AMOUNT_FIELD, "Amount", 25, "a correction")
+    type_into(counted, AMOUNT_FIELD, AMOUNT_FIELD, 25, "a correction")
     counted.finger.tap("Save: Ann +$25, now $30")
     see(ui, "Last: Ann +$25 (correction), now $30")
     corrected = counted.total()
@@ -207,7 +209,7 @@ def test_a_custom_target_is_typed(ui: FlutterPage) -> None:
         see(ui, f"{seat}. {name}")
     counted = Counted(ui)
     counted.finger.tap(re.compile(r"^Custom "))
-    type_into(counted, TARGET_FIELD, "Custom target $", 25, "the custom target")
+    type_into(counted, TARGET_FIELD, TARGET_FIELD, 25, "the custom target")
     see(ui, "Custom $25")
     taps = counted.total()
     counted.finger.tap("Start game")
