@@ -14,19 +14,21 @@ and for the page to stop moving (`watch.settle`).
 **Movement.** Before and after every tap every button's box is read, each known by its
 Semantics identifier if it has one, else by its layer (the open sheet), its label with the
 players' names left out ("End Ann's turn (Bob next)" is the End turn button at every turn)
-and which of that label it is in screen order. A control in view before the
-tap whose box moved or changed size by more than `TOLERANCE_PX` afterwards has moved
-under the finger, with one exception: a list growing below the tap — a control in the
-same scrolling list as the tapped one, whose top was below the tapped control's bottom,
-may move straight down. A sheet hides the page; when it closes, the page's buttons are
-compared with the page as it was when the sheet opened (the "tap" then being the one that
-opened it): what the sheet recorded must not push the page around either.
+and which of that label it is in screen order. (A label shown more or fewer times after the
+tap than before is not compared: its occurrences cannot be told apart.) A control in view
+before the tap whose box moved or changed size by more than `TOLERANCE_PX` afterwards has
+moved under the finger, with one exception: a list growing below the tap — a control in
+the same scrolling list as the tapped one, whose top was below the tapped control's
+bottom, may move straight down. A sheet hides the page; when it closes, the page's buttons
+are compared with the page as it was when the sheet opened (the "tap" then being the one
+that opened it): what the sheet recorded must not push the page around either.
 """
 
 from __future__ import annotations
 
 import re
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -107,12 +109,16 @@ def keyed(shown: View, names: tuple[str, ...]) -> dict[tuple[str, str, int], But
 
 def moves_between(before: View, after: View, tapped: Button, tap: str, event: int,
                   names: tuple[str, ...] = ()) -> list[Move]:
-    """The controls in view in `before` that moved in `after` (see the module's doc)."""
-    now = keyed(after, names)
+    """The controls in view in `before` that moved in `after` (see the module's doc). A label
+    shown more or fewer times after the tap than before is left out: which of them is which
+    cannot be told ("Horse 0" in both tribes' panels, then in one)."""
+    was, now = keyed(before, names), keyed(after, names)
+    times_before = Counter(key[:2] for key in was)
+    times_after = Counter(key[:2] for key in now)
     found = []
-    for key, button in keyed(before, names).items():
+    for key, button in was.items():
         later = now.get(key)
-        if later is None or not in_view(button):
+        if later is None or not in_view(button) or times_before[key[:2]] != times_after[key[:2]]:
             continue
         move = Move(button.name(), tap, event, later.x - button.x, later.y - button.y, later.width - button.width,
                     later.height - button.height)
