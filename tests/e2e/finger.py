@@ -37,6 +37,7 @@ from watch import SCREEN, Button, View, find, frames, in_view, reveal, settle, v
 
 TOLERANCE_PX = 2.0
 FIND_TIMEOUT_S = 5.0
+CHIP_WAIT_S = 1.5
 
 # Which of the page's inputs comes first after a text matching the pattern, in document order (-1: none).
 _FIELD_AFTER_JS = """([pattern, flags]) => {
@@ -171,10 +172,9 @@ class Finger:
             f"/following::flt-semantics[@role='button'][normalize-space(text())={_xpath_text(label)}][1]")
         if not locator.count():
             return None
-        box = locator.first.bounding_box()
+        node = locator.first.get_attribute("id")
         shown = view(self.ui)
-        return next((b for b in shown.layer(self.top(shown)) if box and b.label == label
-                     and abs(b.x - box["x"]) < 1 and abs(b.y - box["y"]) < 1), None)
+        return next((b for b in shown.layer(self.top(shown)) if b.node == node), None)
 
     # --- tapping and typing ---------------------------------------------------------------
 
@@ -231,7 +231,9 @@ class Finger:
         """Set the number under `heading` to `value`: its chip (one tap), else the number field
         after the heading (a tap and the digits). A chip of a later row with that number would
         be tapped instead if the row has none: what the sheet then says tells it."""
-        chip = self.after_heading(heading, str(value))
+        deadline = time.monotonic() + CHIP_WAIT_S  # a sheet just opened may still be adding its rows
+        while (chip := self.after_heading(heading, str(value))) is None and time.monotonic() < deadline:
+            self.ui.page.wait_for_timeout(100)
         if chip is not None:
             self.press(chip)
             return

@@ -74,7 +74,7 @@ _BUTTONS_JS = """() => {
         const list = scroller(e);
         const shown = list ? list.getBoundingClientRect() : {top: 0, bottom: window.innerHeight};
         return {
-            label: own(e) || tip || e.getAttribute("aria-label") || "(unlabelled)",
+            node: e.id, label: own(e) || tip || e.getAttribute("aria-label") || "(unlabelled)",
             text: own(e), tip: tip || null, layer,
             x: box.x, y: box.y, width: box.width, height: box.height,
             disabled: e.getAttribute("aria-disabled") === "true",
@@ -96,6 +96,7 @@ _VIEW_JS = f"() => ({{buttons: ({_BUTTONS_JS})(), shown: ({_TEXTS_JS})()}})"
 
 @dataclass(frozen=True)
 class Button:
+    node: str  # its semantics node's id in the page (kept while Flutter keeps the node)
     label: str  # its words, or an icon's tooltip
     text: str  # its own words ("" for an icon)
     tip: str | None  # the tooltip around it (a sentence it would record, or why it is refused)
