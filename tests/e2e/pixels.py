@@ -87,17 +87,23 @@ def measure(analyser: Any, png: bytes, buttons: list[Button], scale: float) -> l
             for button, seen in zip(buttons, found, strict=True) if seen is not None]
 
 
-def still_screenshot(page: Any, *, unlike: bytes | None = None, timeout_s: float = 8.0) -> bytes:
+@dataclass(frozen=True)
+class Shot:
+    png: bytes  # at the page's device scale, to measure
+    small: bytes  # at one pixel per CSS pixel: to tell whether the drawing changed, quickly
+
+
+def still_screenshot(page: Any, *, unlike: Shot | None = None, timeout_s: float = 8.0) -> Shot:
     """A screenshot once painting has caught up and stopped: unlike `unlike` (what was drawn
-    before the change being looked at) and the same in two shots 200 ms apart. The canvas
+    before the change being looked at) and the same in two shots 150 ms apart. The canvas
     can lag the semantics tree (a sheet's opening, a new screen's first frame, an ink
-    ripple are drawn with no DOM change to wait for)."""
+    ripple are drawn with no DOM change to wait for). The shots compared are small ones."""
     deadline = time.monotonic() + timeout_s
-    shot = page.screenshot()
+    small = page.screenshot(scale="css")
     while time.monotonic() < deadline:
-        page.wait_for_timeout(200)
-        again = page.screenshot()
-        if again == shot and again != unlike:
-            return again
-        shot = again
+        page.wait_for_timeout(150)
+        again = page.screenshot(scale="css")
+        if again == small and (unlike is None or again != unlike.small):
+            return Shot(page.screenshot(), again)
+        small = again
     raise AssertionError("the page did not stop painting (or never painted the change) in time")

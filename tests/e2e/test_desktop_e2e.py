@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 from harness import SCREENSHOTS_DIR, FlutterPage, open_browsers, require_browser, serve_app
-from pixels import still_screenshot
+from pixels import Shot, still_screenshot
 from seeds import great_plains_spirits, nothing, seed
 from test_app_e2e import see
 from watch import SCREEN, open_from_home, open_watched, view
@@ -41,13 +41,13 @@ def desktop(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FlutterPage]:
         yield open_watched(browsers, server.url)
 
 
-def shoot(ui: FlutterPage, name: str, before: bytes | None = None) -> bytes:
+def shoot(ui: FlutterPage, name: str, before: Shot | None = None) -> Shot:
     """Save test-artifacts/screenshots/desktop-<name>.png once it is painted (unlike `before`)."""
     SCREENSHOTS_DIR.mkdir(parents=True, exist_ok=True)
     ui.page.mouse.move(1, 1)
-    png = still_screenshot(ui.page, unlike=before)
-    (SCREENSHOTS_DIR / f"desktop-{name}.png").write_bytes(png)
-    return png
+    shot = still_screenshot(ui.page, unlike=before)
+    (SCREENSHOTS_DIR / f"desktop-{name}.png").write_bytes(shot.png)
+    return shot
 
 
 def stretched(ui: FlutterPage, screen: str) -> list[str]:

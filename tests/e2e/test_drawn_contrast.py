@@ -5,8 +5,9 @@ themselves when tapped (End turn before an action, Unload with nothing to unload
 before its price) included. Disabled buttons are not tappable and are left out; so are
 icons (they have no text).
 
-Screens: Home, New game, a Heartland turn and its Load, Unload and correction sheets, a
-TransAmerica round and its sheet, a Great Plains turn and its zone sheet."""
+Screens: Home, New game, a Heartland turn (before and after moving) and its Load, Unload
+(before a price) and Correct money sheets, a TransAmerica round and its sheet, a Great
+Plains turn and its zone sheet: every kind of button, muted or not, in each theme."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from typing import Any
 import pytest
 from finger import Finger
 from harness import FlutterPage, open_browsers, require_browser, serve_app
-from pixels import Contrast, measure, still_screenshot
+from pixels import Contrast, Shot, measure, still_screenshot
 from seeds import great_plains_spirits, heartland_hauling, nothing, seed
 from test_app_e2e import see
 from watch import in_view, open_from_home, open_watched, settle, view
@@ -34,7 +35,7 @@ class Drawn:
     analyser: Any  # a blank page that counts the pixels
     found: list[tuple[str, str, Contrast]]  # (theme, screen, measure)
     theme: str = "light"  # the theme the page shows now
-    drawn: bytes | None = None  # the last screenshot: the next one must show the change
+    drawn: Shot | None = None  # the last screenshot: the next one must show the change
 
     def look(self, screen: str) -> None:
         """Measure every tappable text of what is shown now, in the theme shown, then in the other."""
@@ -43,14 +44,15 @@ class Drawn:
             if theme != self.theme:
                 page.emulate_media(color_scheme=theme)
                 self.theme = theme
-                settle(self.ui, None, quiet_ms=300)
+                settle(self.ui, None, quiet_ms=200)
             page.mouse.move(1, 1)  # no hover tint on the last button tapped
-            png = self.drawn = still_screenshot(page, unlike=self.drawn)
+            self.drawn = still_screenshot(page, unlike=self.drawn)
             shown = view(self.ui)
             layer = shown.title if shown.title is not None else ""
             tappable = [b for b in shown.layer(layer) if b.text and not b.disabled and in_view(b)]
             assert tappable, f"{screen}: no button to measure"
-            self.found += [(theme, screen, contrast) for contrast in measure(self.analyser, png, tappable, SCALE)]
+            measured = measure(self.analyser, self.drawn.png, tappable, SCALE)
+            self.found += [(theme, screen, contrast) for contrast in measured]
 
 
 @pytest.fixture(scope="module")
@@ -94,12 +96,10 @@ def test_every_tappable_text_reads_at_4_5_to_1_as_drawn(drawn: Drawn) -> None:
         ("Heartland turn (nothing done yet)", lambda f: see(ui, "Round 1 · Ann's turn")),
         ("Heartland Load sheet", lambda f: f.tap("Load")),
         ("Heartland Correct money sheet", closing_then("Correct money")),
-        ("Heartland Correct cargo sheet", closing_then("Correct cargo")),
     ])
     visit(drawn, "Heartland · Ann, Bob and Cid", [
         ("Heartland turn (moved, carrying corn)", lambda f: see(ui, "6 corn")),
         ("Heartland Unload sheet (no price yet)", lambda f: f.tap("Unload")),
-        ("Heartland Unload sheet (a price chosen)", lambda f: f.tap("$4")),
     ])
     visit(drawn, "TransAmerica · Ann, Bob and Cid", [
         ("TransAmerica round", lambda f: see(ui, "Round 1 · Ann starts")),

@@ -60,6 +60,7 @@ PICKS_A_NUMBER = re.compile(r"^([+\-−]?\$?\d+( \$)?|\d+ \(\+\$\d+\)|.* (minus 
 NOT_CRAWLED = re.compile(r"^(Back to all games|Undo.*|Redo.*|Nothing to (undo|redo))$")
 UNDO_ICON = re.compile(r"^(Undo: .*|Nothing to undo)$")
 SETTLE_TIMEOUT_MS = 5000
+QUIET_MS = 60  # after the server's answer: the comparison itself waits for the page to agree
 AGREE_TIMEOUT_S = 4.0
 
 
@@ -127,13 +128,16 @@ class Tap:
 
 @dataclass
 class Memory:
-    """What the crawl of a game learnt, for the next game of the same title (Heartland with 3, then 4):
-    taps that kept their sheet (a rules section, a refused confirm) and the screen's buttons
-    that open no sheet are not tried again; every way from sheet to sheet is."""
+    """What the crawl of a game learnt, for the next game of the same title (Heartland with 3,
+    then 4 players): the game screen's buttons that open no sheet are not tapped again, and a
+    sheet explored then is only opened, checked and closed (it is the same sheet; what
+    differs is the screen around it, and the sheets of players new to this game)."""
 
-    stays: set[tuple[str | None, str]] = field(default_factory=set)  # (panel, label): taps that kept the sheet
     tried: set[str] = field(default_factory=set)  # game-screen buttons tapped
     opens: set[str] = field(default_factory=set)  # …and those of them that open a sheet
+    stays: set[tuple[str | None, str]] = field(default_factory=set)  # (panel, label): taps that kept the sheet
+    explored: set[Node] = field(default_factory=set)
+    leads: dict[Node, set[str]] = field(default_factory=dict)  # the sheets each explored sheet led to
 
 
 @dataclass
@@ -232,16 +236,23 @@ class Crawler:
         mark = frames(self.ui)
         self.ui.page.mouse.click(button.x + button.width / 2, button.y + button.height / 2)
         self._seen = None
-        answered = settle(self.ui, mark, timeout_ms=SETTLE_TIMEOUT_MS)
+        answered = settle(self.ui, mark, quiet_ms=QUIET_MS, timeout_ms=SETTLE_TIMEOUT_MS)
         after = f"tapping {tap} on {where}"
         if not answered:
             self.fail(f"{after}: the page got no answer from the server in {SETTLE_TIMEOUT_MS} ms")
         self.agree(after)
-        # A tap on the game screen shows its effect: a sheet, a notice, the act recorded (or undone).
-        now = self.look()
-        if tap.layer == SCREEN and now.title is None and (now.buttons, now.texts) == (before.buttons, before.texts):
-            self.fail(f"{after}: nothing changed on the screen")
+        if tap.layer == SCREEN and self.node().panel is None:
+            self.changed(before, after)
         self.transitions.append(f"{tap} on {where} -> {self.node()}")
+
+    def changed(self, before: View, after: str) -> None:
+        """A tap on the game screen shows its effect: a notice, the act recorded (or undone)."""
+        deadline = time.monotonic() + AGREE_TIMEOUT_S
+        while (now := self.look()).title is None and (now.buttons, now.texts) == (before.buttons, before.texts):
+            if time.monotonic() > deadline:
+                self.fail(f"{after}: nothing changed on the screen")
+            self.ui.page.wait_for_timeout(100)
+            self.look(again=True)
 
     def wait_for(self, tap: Tap) -> Button | None:
         """The button to tap once it is shown (None if it is not within a few seconds)."""
@@ -314,7 +325,9 @@ class Crawler:
             if node.panel is not None:
                 self.found.add(node.panel)
                 self.memory.opens.add(button.label)
-                if node not in self.visited:
+                if node in self.memory.explored and node not in self.visited:
+                    self.found |= self.memory.leads.get(node, set())  # reached from it in the game before
+                elif node not in self.visited:
                     self.explore([tap], node)
                 continue
             appeared = [b for b in self.look().layer(SCREEN) if b.label not in before]
@@ -334,6 +347,8 @@ class Crawler:
     def explore(self, path: list[Tap], node: Node) -> None:
         """Tap every button of the sheet at `node` (reached by `path`) but those picking a number."""
         self.visited.add(node)
+        self.memory.explored.add(node)
+        leads = self.memory.leads.setdefault(node, set())
         title = self.look().title or ""
         pending = [Tap(b.label, b.nth, title) for b in self.sheet_buttons(title)]
         tried: set[str] = set()
@@ -356,6 +371,7 @@ class Crawler:
                 pending += [Tap(b.label, b.nth, title) for b in self.sheet_buttons(title) if b.label not in before]
             elif now.panel is not None:
                 self.found.add(now.panel)
+                leads.add(now.panel)
                 if now not in self.visited:
                     self.explore([*path, tap], now)
 
