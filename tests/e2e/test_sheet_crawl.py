@@ -6,9 +6,11 @@ The crawler finds the sheets by tapping every button of the game screen (what it
 is undone); in each sheet it taps every button but those that only pick a number (counts,
 prices, steppers). After each tap it compares what the browser shows (the open sheet's
 title and buttons, read from the semantics tree) with what the server means to show (the
-sheet ``ui-state.json`` names, and its draft), and fails on the first difference. After a
-sheet closes, the next tap is on the game screen and its effect is checked too, so a page
-that stopped listening is caught.
+sheet ``ui-state.json`` names, and its draft), and fails on the first difference. Every
+tap on the game screen must change what it shows (a sheet, a notice, the act recorded or
+undone), and the crawl ends by opening the log from the game screen: a page that stopped
+listening is caught too. (Before every sheet shared one dialog slot, `shell.SHEET_SLOT`,
+Log -> Stop game and Load -> Rules left the browser on the old sheet, deaf to taps.)
 
 The app is served as ``companion --web`` serves it (with a share host, so the Share sheet
 is there too) on a data folder with a game of each title left at a point where its screen
