@@ -55,7 +55,8 @@ def still(finger: Finger, game: str) -> None:
     print(f"\n{game}: {finger.taps} taps, {len(finger.moves)} movements")
     for move in finger.moves:
         print(f"  tap {move.event}: {move}")
-    assert not finger.moves, f"{game}: controls moved under the finger\n{report(finger.moves)}"
+    if finger.moves:
+        pytest.fail(f"{game}: controls moved under the finger\n{report(finger.moves)}", pytrace=False)
 
 
 def new_game(finger: Finger, game_button: str | None, *players: str) -> None:
