@@ -17,6 +17,14 @@ from harness import AppServer, FlutterPage, open_browser, require_browser, serve
 
 APP_TARGET = "companion.app.main:main"
 _FAILED = pytest.StashKey[bool]()
+_HERE = Path(__file__).parent
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test in this folder drives Chromium: marked `e2e`, so `-m "not e2e"` leaves them out."""
+    for item in items:
+        if _HERE in item.path.parents:
+            item.add_marker(pytest.mark.e2e)
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)

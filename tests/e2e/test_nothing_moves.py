@@ -1,0 +1,161 @@
+"""Nothing moves under the finger: a whole game of each title in Chromium at 412×915, from
+Home to the end screen, with every button's box read before and after every tap
+(`finger.Finger`, which also defines the one movement allowed: a list growing below the
+tap). Every movement of more than 2 px is collected, printed, and fails the test, grouped
+by the tap that caused it."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator
+
+import pytest
+from finger import Finger, Move
+from harness import Browsers, FlutterPage, open_browsers, require_browser, serve_app
+from test_app_e2e import see, type_text
+from watch import open_watched
+
+APP = "companion.app.main:main"
+
+
+@pytest.fixture(scope="module")
+def browsers() -> Iterator[Browsers]:
+    require_browser()
+    with open_browsers() as opened:
+        yield opened
+
+
+@pytest.fixture
+def ui(browsers: Browsers, tmp_path_factory: pytest.TempPathFactory) -> Iterator[FlutterPage]:
+    with serve_app(APP, data_dir=tmp_path_factory.mktemp("moves") / "data") as server:
+        page = open_watched(browsers, server.url)
+        try:
+            yield page
+        finally:
+            page.page.context.close()
+
+
+def report(moves: list[Move]) -> str:
+    """The movements, one line per kind of tap: how many times it moved things, and what moved how."""
+    by_tap: dict[str, dict[str, None]] = defaultdict(dict)
+    events: dict[str, set[int]] = defaultdict(set)
+    for move in moves:
+        by_tap[move.tap][f"{move.control} {move.how()}"] = None
+        events[move.tap].add(move.event)
+    lines = []
+    for tap, moved in by_tap.items():
+        times = f" (×{len(events[tap])})" if len(events[tap]) > 1 else ""
+        shown = list(moved)
+        more = f" and {len(shown) - 8} more" if len(shown) > 8 else ""
+        lines.append(f"- {tap}{times}: {'; '.join(shown[:8])}{more}")
+    return "\n".join(lines)
+
+
+def still(finger: Finger, game: str) -> None:
+    print(f"\n{game}: {finger.taps} taps, {len(finger.moves)} movements")
+    for move in finger.moves:
+        print(f"  tap {move.event}: {move}")
+    if finger.moves:
+        pytest.fail(f"{game}: controls moved under the finger\n{report(finger.moves)}", pytrace=False)
+
+
+def new_game(finger: Finger, game_button: str | None, *players: str) -> None:
+    see(finger.ui, "Companion")
+    finger.tap("+ New game")
+    see(finger.ui, "New game")
+    if game_button:
+        finger.tap(game_button)
+    for seat, name in enumerate(players, start=1):
+        type_text(finger.ui, "Player name", name)
+        finger.tap("Add")
+        see(finger.ui, f"{seat}. {name}")
+
+
+def test_a_whole_heartland_game(ui: FlutterPage) -> None:
+    finger = Finger(ui, watch_moves=True, names=("Ann", "Bob"))
+    new_game(finger, None, "Ann", "Bob")
+    finger.tap("Custom $40")
+    finger.tap("Start game")
+    see(ui, "Round 1 · Ann's turn")
+
+    finger.tap("2 · $2")  # the first act of the game
+    see(ui, "Last: Ann moved 2 spaces for $2")
+    finger.tap("Load")
+    finger.tap("5", nth=0)  # corn
+    see(ui, "Last: Ann loaded 5 corn")
+    finger.tap("End Ann's turn (Bob next)")
+
+    finger.tap("Fuel 1")
+    finger.tap("Load")
+    finger.tap("2", nth=2)  # cattle
+    see(ui, "Last: Bob loaded 2 cattle")
+    finger.tap("Unload")  # refused: one action a turn
+    see(ui, "Bob has already chosen to load this turn; only one action per turn.")
+    finger.tap("End Bob's turn (Ann next)")
+
+    finger.tap("Correct money")
+    finger.tap("+8")
+    finger.tap("Save: Ann +$8, now $11")
+    see(ui, "Last: Ann +$8 (correction), now $11")
+    finger.tap("Fuel 2")
+    finger.tap("Unload")
+    finger.tap("$15")  # the price, then the count
+    finger.tap("2 (+$30)")  # the counts of 5 cubes wrap to two rows once their earnings show
+    see(ui, "Final round — Bob plays")  # $41 reaches the $40 target
+    finger.tap("End Ann's turn (Bob next)")
+
+    finger.tap("Fuel 1")
+    finger.tap("Discard $1")
+    finger.tap("End Bob's turn: last turn of the game")
+    see(ui, "Game over", "1st Ann — winner")
+    still(finger, "Heartland")
+
+
+def test_a_whole_transamerica_game(ui: FlutterPage) -> None:
+    finger = Finger(ui, watch_moves=True, names=("Ann", "Bob", "Cid"))
+    new_game(finger, "TransAmerica · 2–6 players", "Ann", "Bob", "Cid")
+    finger.tap("Start game")
+    see(ui, "Round 1 · Ann starts")
+
+    finger.tap("End round 1")
+    finger.pick("Bob", 4)
+    finger.pick("Cid", 6)
+    finger.tap("Save round 1")
+    see(ui, "Round 2 · Bob starts")
+
+    finger.tap("End round 2")
+    finger.pick("Ann", 3)
+    finger.pick("Cid", 7)
+    finger.tap("Save round 2")  # Cid reaches 0
+    see(ui, "Game over after 2 rounds")
+    still(finger, "TransAmerica")
+
+
+def test_a_whole_great_plains_game(ui: FlutterPage) -> None:
+    finger = Finger(ui, watch_moves=True, names=("Ann", "Bob"))
+    new_game(finger, "Great Plains · 2 players", "Ann", "Bob")
+    finger.tap("Start game")
+    for cave in range(6):
+        finger.tap(f"Place cave ({cave + 1} of 6) · {('Ann', 'Bob')[cave % 2]}")
+    finger.tap("+ Horse")  # Ann holds a spirit from now on
+    finger.tap("+ Bear")
+    finger.tap("Use Horse 1")
+    finger.tap("Place token · Ann")
+    for placed in range(3, 40):
+        finger.tap(f"Place token · {('Ann', 'Bob')[placed % 2]}")
+    see(ui, "All tokens placed · scoring the prairies")
+
+    for spaces, water, fox, snake in ((6, 1, 3, 1), (4, 0, 0, 2)):
+        finger.tap("+ Zone")
+        finger.pick("Spaces", spaces)
+        if water:
+            finger.pick("Water sources", water)
+        if fox:
+            finger.pick("Fox tokens", fox)
+        if snake:
+            finger.pick("Snake tokens", snake)
+        finger.tap("Add zone")
+    see(ui, "Fox 7 · Snake 4")
+    finger.tap("Scoring done")
+    see(ui, "Ann (Fox) wins 7–4")
+    still(finger, "Great Plains")
