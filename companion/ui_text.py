@@ -288,6 +288,8 @@ register(SOURCE_LANGUAGE, {
     "ui.great_plains.wins": "{player} ({tribe}) wins {score}",
     "ui.great_plains.share": "{players} share the victory",
     "ui.great_plains.more_spirits": "more spirits kept",
+    "ui.great_plains.scoring_hint": "Every token is down. Count each prairie zone and add it with + Zone, then tap "
+                                    "Scoring done.",
     "ui.great_plains.zone_missed": "A zone missed? Undo “Scoring done”, add the zone, then tap Scoring done again.",
     "ui.great_plains.zone_missed_later": "A zone missed? Open the game, undo “Scoring done”, add the zone, then tap "
                                          "Scoring done again.",

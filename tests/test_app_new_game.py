@@ -86,7 +86,11 @@ async def test_known_names_come_back_as_chips() -> None:
         await screen.tap("known-eve")
         await screen.tap("known-ann")
         assert seats(screen) == ["1. Eve", "2. Ann"]
-        assert not screen.exists("known-ann") and screen.exists("known-bob")
+        # Ann's chip stays where it was, marked as playing: another tap says so and adds nothing.
+        assert not is_filled(screen.find("known-bob")) and chosen(screen, "known-ann")
+        await screen.tap("known-ann")
+        assert notice(screen) == "Ann is already playing; each name must be different."
+        assert seats(screen) == ["1. Eve", "2. Ann"]
         await screen.type("player-name", "Zoé")
         await screen.tap("add-player")
         assert seats(screen) == ["1. Eve", "2. Ann", "3. Zoé"]

@@ -53,7 +53,8 @@ def Root(state: PageState, act: Intents, screen: Draw, sheet: DrawSheet) -> ft.C
 @ft.component
 def PageBody(state: PageState, act: Intents, screen: Draw, sheet: DrawSheet) -> ft.Control:
     """The screen, and the open sheet as a dialog on top of it."""
-    view = View.of(state, act, ft.use_context(LANGUAGE), ft.use_context(THEME), float(act.page.width or 412))
+    view = View.of(state, act, ft.use_context(LANGUAGE), ft.use_context(THEME), float(act.page.width or 412),
+                   float(act.page.height or 915))
     drawn = act.stale.drawing(state.session)
     shown = screen(view)
     dialog = sheet(view)

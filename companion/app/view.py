@@ -25,12 +25,13 @@ class View:
     act: Intents
     language: str
     dark: bool
-    width: float  # the page's width in logical pixels
+    width: float  # the page's size in logical pixels
+    height: float
     session: Session | None  # the game shown: the one open for play, or one read to look back on
 
     @classmethod
-    def of(cls, state: PageState, act: Intents, language: str, dark: bool, width: float) -> View:
-        return cls(state, act, language, dark, width, state.session)
+    def of(cls, state: PageState, act: Intents, language: str, dark: bool, width: float, height: float) -> View:
+        return cls(state, act, language, dark, width, height, state.session)
 
     def reading(self, session: Session) -> View:
         """This view with a finished game read from disk as its game (a detail's end screen)."""

@@ -416,6 +416,15 @@ def sheet_width(view: View) -> float:
     return min(480.0, float(page_width) - 2 * SHEET_INSET - 2 * SHEET_PADDING)
 
 
+SHEET_FRAME = 236  # the page's height a sheet's inputs leave: its margins, title, notice slot and buttons
+
+
+def sheet_height(view: View) -> float:
+    """The height of a sheet's inputs: the page less the sheet's frame, whatever they hold, so
+    the sheet never grows under the finger and its buttons stay where they are."""
+    return max(160.0, float(view.height or 915) - SHEET_FRAME)
+
+
 class Sheet(ft.AlertDialog):
     """An AlertDialog that is never frozen. Flet marks controls it reached through a redrawn
     component as frozen, and one page patch can reach an open dialog that way; closing a
@@ -450,10 +459,11 @@ def sheet(view: View, title: str, body: list[ft.Control], *, key: str,
     width = sheet_width(view)
     return Sheet(
         title=ft.Text(title, size=18, weight=ft.FontWeight.BOLD, key="panel-title"),
-        # The dialog scrolls its title and inputs itself and keeps the actions pinned; a
-        # scrolling Column here would stretch every sheet to the full height of the page.
-        content=ft.Column(body, tight=True, spacing=8, width=width, key=key),
-        scrollable=True,
+        # Inputs of one height that scroll within it, the title above and the buttons pinned
+        # below: nothing on a sheet moves when what it holds grows (a price tapped, a count
+        # that ends the game).
+        content=ft.Column(body, spacing=8, width=width, height=sheet_height(view), scroll=ft.ScrollMode.AUTO,
+                          key=key),
         actions=[ft.Column(bottom, spacing=4, width=width, tight=True)],
         modal=True,  # a stray tap beside a half-filled sheet must not throw its inputs away
         # Anchored at the top: a centred dialog moved every chip up when the sheet grew (a price tapped).
@@ -488,9 +498,10 @@ def is_filled(button: ft.Control) -> bool:
     return style is not None and style.bgcolor == ft.Colors.PRIMARY
 
 
-def choice(label: str, chosen: bool, on_tap: Callable[[], None], *, key: str) -> ft.Control:
-    """One of a few options (a game, a target, a language): filled with a tick when chosen."""
-    return action(label, on_tap, key=key, chosen=chosen)
+def choice(label: str, chosen: bool, on_tap: Callable[[], None], *, key: str, expand: bool = False) -> ft.Control:
+    """One of a few options (a game, a target, a language): filled with a tick when chosen.
+    `expand` shares a row's width among its options, so a tick or a label changing moves none."""
+    return action(label, on_tap, key=key, chosen=chosen, expand=expand)
 
 
 def number_field(view: View, label: str, path: tuple[str, ...], *, key: str, low: int, high: int,

@@ -26,6 +26,7 @@ ZONE_SPACES = tuple(range(1, 13))
 ZONE_WATER = tuple(range(0, 4))
 ZONE_TOKENS = tuple(range(0, 7))
 MAX_SPACES = 200  # the board is 7 tiles; typed
+TURN_AREA_HEIGHT = 160  # Place token, the spirit row and the supply
 MAX_WATER = 50
 
 
@@ -64,8 +65,8 @@ def build(view: View) -> ft.Control:
                                      vertical_alignment=ft.CrossAxisAlignment.STRETCH, intrinsic_height=True,
                                      key="tribes")]
     beside: list[ft.Control] = [scoring(view, state)]
-    if not state.over and not state.scoring:
-        beside.insert(0, turn_actions(view, state))
+    if not state.over:
+        beside.insert(0, turn_area(view, state))
     place = "end" if state.over else ("scoring" if state.scoring else "game")
     header = [w.top_bar(view, TITLE, subtitle(state, view.language), rules=place)]
     footer: list[ft.Control] = [w.undo_strip(view)]
@@ -146,6 +147,14 @@ def tribe_panel(view: View, state: GreatPlainsState, player: str) -> ft.Control:
     )
 
 
+def turn_area(view: View, state: GreatPlainsState) -> ft.Control:
+    """The turn's buttons, in a room as tall for caves, tokens and the scoring that follows:
+    the scoring below them stays where it is when the last token is placed."""
+    content = (turn_actions(view, state) if not state.scoring
+               else w.text(w.t(view, "ui.great_plains.scoring_hint"), 15, key="scoring-hint"))
+    return ft.Container(content, height=TURN_AREA_HEIGHT, key="turn-area")
+
+
 def turn_actions(view: View, state: GreatPlainsState) -> ft.Control:
     player = state.current_player or ""
     if state.cave_phase:
@@ -187,16 +196,16 @@ def scoring(view: View, state: GreatPlainsState) -> ft.Control:
     assert view.session is not None
     order = " – ".join(name(state.tribe(player), view.language) for player in state.players)
     rows: list[ft.Control] = [w.text(w.t(view, "ui.great_plains.scoring", order=order), 17, bold=True)]
-    rows.extend(w.text(zone_line(view, state, number, zone), 15, key=f"zone-{number}")
-                for number, zone in enumerate(state.zones, start=1))
     totals = " · ".join(f"{name(state.tribe(p), view.language)} {state.points_of(p)}" for p in state.players)
     rows.append(w.big_number(totals, key="totals"))
     if state.over:
         rows.append(winner(view, state))
-    if not state.over:
+    else:  # above the zones: a zone added grows the list below it, never moves the button
         rows.append(w.action(w.t(view, "ui.great_plains.add_zone"), lambda: view.act.open_panel("zone", spaces=1,
                                                                                               water=0, tokens={}),
                              key="add-zone"))
+    rows.extend(w.text(zone_line(view, state, number, zone), 15, key=f"zone-{number}")
+                for number, zone in enumerate(state.zones, start=1))
     return ft.Column(rows, spacing=6)
 
 
@@ -273,15 +282,16 @@ def setup(view: View, draft: dict[str, Any]) -> list[ft.Control]:
     players: list[str] = draft["players"]
     if not players:
         return [w.text(w.t(view, "ui.new.great_plains.add_two"), 14)]
-    first_buttons = player_choice(view, draft, "first", "ui.new.great_plains.first")
-    first_buttons.append(ft.OutlinedButton(w.t(view, "ui.new.great_plains.draw"), key="first-random",
-                                           icon=ft.Icons.CASINO,
-                                           height=w.BUTTON_HEIGHT,
-                                           on_click=lambda _: view.act.set_draft(first=random.choice(players))))
+    # Each player's choices share their row, and the draw has a row of its own: a player added
+    # (or a name's tick) moves none of them sideways.
+    draw = ft.OutlinedButton(w.t(view, "ui.new.great_plains.draw"), key="first-random", icon=ft.Icons.CASINO,
+                             height=w.BUTTON_HEIGHT,
+                             on_click=lambda _: view.act.set_draft(first=random.choice(players)))
     return [w.text(w.t(view, "ui.new.great_plains.fox"), 15, bold=True),
-            ft.Row(player_choice(view, draft, "fox", "ui.new.great_plains.is_fox"), wrap=True),
+            ft.Row(player_choice(view, draft, "fox", "ui.new.great_plains.is_fox"), spacing=6),
             w.text(w.t(view, "ui.new.great_plains.who_first"), 15, bold=True),
-            ft.Row(first_buttons, wrap=True)]
+            ft.Row(player_choice(view, draft, "first", "ui.new.great_plains.first"), spacing=6),
+            ft.Row([draw])]
 
 
 def player_choice(view: View, draft: dict[str, Any], option: str, label_id: str) -> list[ft.Control]:
@@ -292,5 +302,5 @@ def player_choice(view: View, draft: dict[str, Any], option: str, label_id: str)
     for player in players:
         buttons.append(w.choice(w.t(view, label_id, player=player), player == current,
                                 functools.partial(view.act.set_draft, **{option: player}),
-                                key=f"{option}-{w.slug(player)}"))
+                                key=f"{option}-{w.slug(player)}", expand=True))
     return buttons

@@ -67,14 +67,16 @@ def game_picker(view: View, draft: dict[str, Any]) -> ft.Control:
         label = f"{game.title} · {players}"
         buttons.append(w.choice(label, chosen, functools.partial(view.act.set_draft, game=game_id),
                                 key=f"game-{game_id}"))
-    return ft.Column([w.text(w.t(view, "ui.new.game"), 15, bold=True), *buttons], spacing=6)
+    # Full width: a tick appearing on the chosen one resizes nothing.
+    return ft.Column([w.text(w.t(view, "ui.new.game"), 15, bold=True), *buttons], spacing=6,
+                     horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
 
 def players_editor(view: View, draft: dict[str, Any]) -> ft.Control:
+    """The name field and the names played before on top, the seats below: a player added
+    grows the list under the finger, never moves Add or a name chip."""
     players: list[str] = draft["players"]
     rows: list[ft.Control] = [w.text(w.t(view, "ui.new.players"), 15, bold=True)]
-    for seat, name in enumerate(players):
-        rows.append(player_row(view, players, seat, name))
 
     def add(_: Any = None) -> None:  # the name as typed so far (kept quietly, not drawn again)
         add_player(view, str(draft_of(view).get("name", "")))
@@ -85,16 +87,18 @@ def players_editor(view: View, draft: dict[str, Any]) -> ft.Control:
                      on_change=lambda e: view.act.set_draft(quiet=True, name=e.control.value), on_submit=add),
         ft.FilledButton(w.t(view, "ui.new.add"), on_click=add, key="add-player", height=w.BUTTON_HEIGHT),
     ]))
-    known = [name for name in view.data.known_players()
-             if name_key(name) not in {name_key(player) for player in players}][:12]
+    playing = {name_key(player) for player in players}
+    known = view.data.known_players()[:12]
     if known:
+        # A name stays where it is once added, marked as playing (the chips beside it keep their place).
         rows.append(w.text(w.t(view, "ui.new.played_before"), 13))
         rows.append(ft.Row([
-            ft.OutlinedButton(w.t(view, "ui.new.add_known", name=name), key=f"known-{w.slug(name)}",
-                              height=w.BUTTON_HEIGHT,
-                              on_click=lambda _, name=name: add_player(view, name))
+            w.action(w.t(view, "ui.new.add_known", name=name), functools.partial(add_player, view, name),
+                     key=f"known-{w.slug(name)}", view=view, chosen=name_key(name) in playing,
+                     refusal=w.t(view, "ui.new.already_playing", name=name) if name_key(name) in playing else None)
             for name in known
         ], wrap=True))
+    rows.extend(player_row(view, players, seat, name) for seat, name in enumerate(players))
     return ft.Column(rows, spacing=6)
 
 
