@@ -37,8 +37,9 @@ handled, "Upstream defect"):
 9. The client loads `rive_native.js` from jsDelivr on every start (hard-coded in
    `main.dart.js`): the address is made local (answered 404; nothing here uses Rive).
 
-What the CanvasKit renderer never loads is trimmed (the dart2wasm build, skwasm, symbols,
-source maps, Pyodide's Node.js launcher and type files, micropip's wheels). Big text files
+What no renderer here loads is trimmed (opt-in renderers, debugging symbols, source maps,
+Pyodide's Node.js launcher and type files, micropip's wheels); each browser downloads only
+the one of Flutter's two builds it runs. Big text files
 (JavaScript, WebAssembly) also go in gzip-compressed beside the plain ones: the service
 worker downloads those and unpacks them, so a first visit downloads about half as much on
 any host.
@@ -47,6 +48,7 @@ any host.
 from __future__ import annotations
 
 import concurrent.futures
+import dataclasses
 import fnmatch
 import gzip
 import hashlib
@@ -74,18 +76,22 @@ START_MODULE = "companion_start"  # Upstream defect 6: the entry is a module of 
 PYODIDE = "314.0.7"  # the core flet-web 1.0.5 ships; another one is refused (its wheels would not fit)
 THEME_COLOUR = "#2E7D32"
 
-# Upstream defect 7: Flutter's stub worker; and what the CanvasKit renderer never loads.
+# Upstream defect 7: Flutter's stub worker; and what no renderer of this site loads.
 TRIMMED = (
     "flutter_service_worker.js",
-    "main.dart.wasm", "main.dart.mjs",  # the dart2wasm build, for the skwasm renderer only
-    "canvaskit/skwasm*", "canvaskit/wimp*", "canvaskit/experimental_webparagraph/*",
+    "canvaskit/wimp*", "canvaskit/experimental_webparagraph/*",  # opt-in renderers
     "*.symbols", "*.map",
     "pyodide/python", "pyodide/python.bat", "pyodide/python.exe", "pyodide/python_cli_entry.mjs",  # Node.js
     "pyodide/*.d.ts", "pyodide/package.json", "pyodide/pyodide.js",  # types; the classic-worker build
     "pyodide/micropip-*.whl", "pyodide/packaging-*.whl",  # Upstream defect 4: micropip never runs
     "icons/*", "favicon.png", "manifest.json",  # Companion's own, from companion/assets
 )
-LAZY = ("assets/NOTICES",)  # Flutter's licence text: on the site, cached when first asked for
+# Cached when first asked for, not at install: each browser loads one of Flutter's builds
+# (Chromium the dart2wasm one with skwasm, others dart2js with CanvasKit) the moment the app
+# starts, and never the other; and Flutter's licence text, shown on request only.
+LAZY = ("main.dart.js", "main.dart.wasm", "main.dart.mjs", "canvaskit/*", "assets/NOTICES")
+CHROMIUM_LOADS = ("main.dart.wasm", "main.dart.mjs", "canvaskit/skwasm.js", "canvaskit/skwasm.wasm")
+OTHERS_LOAD = ("main.dart.js", "canvaskit/canvaskit.js", "canvaskit/canvaskit.wasm")
 COMPRESSED = (".js", ".mjs", ".wasm", ".json", ".otf", ".ttf", ".bin", ".frag", ".html", ".zip")
 # Packages with compiled parts: how the browser gets each.
 BROWSER_WHEELS = {"msgpack"}  # from the package index, built for Pyodide
@@ -110,7 +116,8 @@ class Site:
     version: str
     files: int
     size: int  # bytes on the host
-    download: int  # bytes a first visit downloads (what the service worker caches)
+    download: int  # bytes a first visit downloads in Chromium (all the service worker caches)
+    download_elsewhere: int  # the same in other browsers (Flutter's other build)
     trimmed: int  # bytes of the client left out
 
 
@@ -143,10 +150,10 @@ def build(target: str | os.PathLike[str], *, out: Callable[[str], None] = DEFAUL
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    site = Site(target, site.version, site.files, site.size, site.download, site.trimmed)
+    site = dataclasses.replace(site, directory=target)
     out(f"companion: published to {target}: {site.files} files, {mb(site.size)} on the host; a first visit "
-        f"downloads {mb(site.download)} and then runs offline ({mb(site.trimmed)} of the client that CanvasKit "
-        f"never loads left out)")
+        f"downloads {mb(site.download)} ({mb(site.download_elsewhere)} outside Chromium) and then runs offline "
+        f"({mb(site.trimmed)} of the client that no renderer here loads left out)")
     return site
 
 
@@ -188,8 +195,16 @@ def read_pyodide(core: Path) -> Pyodide:
     return Pyodide(version, python, platform)
 
 
+def matches(path: str, patterns: Iterable[str]) -> bool:
+    return any(fnmatch.fnmatchcase(path, pattern) for pattern in patterns)
+
+
 def trimmed(path: str) -> bool:
-    return any(fnmatch.fnmatchcase(path, pattern) for pattern in TRIMMED)
+    return matches(path, TRIMMED)
+
+
+def lazy(path: str) -> bool:
+    return matches(path, LAZY)
 
 
 def files_under(root: Path) -> Iterator[tuple[str, Path]]:
@@ -223,12 +238,13 @@ def replace_once(text: str, pattern: str, replacement: str, what: str) -> str:
 def patch_client(site: Path) -> None:
     from companion.app.web import RIVE_CDN, RIVE_LOCAL
 
-    # Upstream defect 9: the Rive CDN address, replaced by a local one of the same length.
-    main = site / "main.dart.js"
-    body = main.read_bytes()
-    if RIVE_CDN not in body:
-        raise PublishError("flet-web's client changed: main.dart.js no longer names the Rive CDN")
-    main.write_bytes(body.replace(RIVE_CDN, RIVE_LOCAL))
+    # Upstream defect 9: the Rive CDN address, replaced by a local one of the same length
+    # (so the WebAssembly build stays valid).
+    for name in ("main.dart.js", "main.dart.wasm"):
+        body = (site / name).read_bytes()
+        if RIVE_CDN not in body:
+            raise PublishError(f"flet-web's client changed: {name} no longer names the Rive CDN")
+        (site / name).write_bytes(body.replace(RIVE_CDN, RIVE_LOCAL))
     # Upstream defect 7: Flutter's loader registers its self-unregistering worker (and so
     # replaces ours) whenever the page has one: no worker settings, no registration.
     bootstrap = site / "flutter_bootstrap.js"
@@ -282,7 +298,9 @@ flet.micropipIncludePre = false;
 flet.pyodideUrl = "./pyodide/pyodide.mjs";
 flet.canvasKitBaseUrl = "./canvaskit/";
 flet.fontFallbackBaseUrl = "assets/fonts/";
-flet.webRenderer = "canvaskit";
+// Flutter chooses: skwasm (dart2wasm) in Chromium, which draws a tap's change several times
+// sooner here than CanvasKit (flet publish's default), and CanvasKit (dart2js) elsewhere.
+flet.webRenderer = "auto";
 flet.routeUrlStrategy = "hash";
 flet.entrypointBaseUrl = "./";
 flet.assetBase = "./";
@@ -556,47 +574,49 @@ def compress(site: Path) -> None:
         if len(packed) <= 0.9 * len(data):
             file.with_name(file.name + ".gz").write_bytes(packed)
 
-    chosen = [file for path, file in files_under(site)
-              if path.endswith(COMPRESSED) and path not in LAZY and file.stat().st_size >= 4096]
+    chosen = [file for path, file in files_under(site) if path.endswith(COMPRESSED) and file.stat().st_size >= 4096]
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         list(pool.map(one, chosen))  # zlib lets go of the GIL: both cores work
 
 
-def precached(site: Path) -> Iterable[tuple[str, Path]]:
-    """Every file the service worker caches at install (not the gzip copies, nor itself)."""
+def cached(site: Path) -> Iterable[tuple[str, Path]]:
+    """Every file the service worker caches (not the gzip copies, nor itself)."""
     for path, file in files_under(site):
         if path.endswith(".gz") and (site / path[:-3]).is_file():
             continue
-        if path in (SERVICE_WORKER, MARKER) or path in LAZY:
-            continue
-        yield path, file
+        if path not in (SERVICE_WORKER, MARKER):
+            yield path, file
 
 
 def write_service_worker(site: Path, trimmed_bytes: int) -> Site:
-    """service-worker.js with this build's file list: path, SHA-256, bytes to download, gzip copy or not.
+    """service-worker.js with this build's file list: path, SHA-256, bytes to download, gzip
+    copy or not, cached when first asked for or not.
 
     Its version is a digest of that list, so a build that changes any file is a new
     worker, which the browser installs (downloading only the changed files) the next time
     the app is opened online."""
     from companion.app.web import FALLBACK_FONTS
 
-    entries: list[tuple[str, str, int, bool]] = []
-    for path, file in precached(site):
+    entries: list[tuple[str, str, int, bool, bool]] = []
+    for path, file in cached(site):
         packed = file.with_name(file.name + ".gz")
         size = packed.stat().st_size if packed.is_file() else file.stat().st_size
-        entries.append((path, hashlib.sha256(file.read_bytes()).hexdigest(), size, packed.is_file()))
+        entries.append((path, hashlib.sha256(file.read_bytes()).hexdigest(), size, packed.is_file(), lazy(path)))
     fonts = {family: f"fonts/{name}" for family, name in sorted(FALLBACK_FONTS.items())}
     template = (HERE / SERVICE_WORKER).read_text(encoding="utf-8")
-    listed = json.dumps({"files": entries, "fonts": fonts, "lazy": list(LAZY)}, separators=(",", ":"))
+    listed = json.dumps({"files": entries, "fonts": fonts}, separators=(",", ":"))
     version = hashlib.sha256((listed + template).encode()).hexdigest()[:16]
     build = json.dumps({"version": version, **json.loads(listed)}, separators=(",", ":"))
     worker = replace_once(template, r"/\*BUILD\*/\{\}", build, f"{SERVICE_WORKER}'s BUILD slot")
     (site / SERVICE_WORKER).write_text(worker, encoding="utf-8")
-    download = sum(entry[2] for entry in entries) + len(worker.encode())
-    (site / MARKER).write_text(json.dumps({"version": version, "download": download}, indent=2) + "\n",
-                               encoding="utf-8")
+    at_install = sum(size for _, _, size, _, later in entries if not later) + len(worker.encode())
+    sizes = {path: size for path, _, size, _, _ in entries}
+    download = at_install + sum(sizes[path] for path in CHROMIUM_LOADS)
+    elsewhere = at_install + sum(sizes[path] for path in OTHERS_LOAD)
+    (site / MARKER).write_text(json.dumps({"version": version, "download": download,
+                                           "download_elsewhere": elsewhere}, indent=2) + "\n", encoding="utf-8")
     size = sum(file.stat().st_size for _, file in files_under(site))
-    return Site(site, version, sum(1 for _ in files_under(site)), size, download, trimmed_bytes)
+    return Site(site, version, sum(1 for _ in files_under(site)), size, download, elsewhere, trimmed_bytes)
 
 
 # --------------------------------------------------------------------------- command line

@@ -1,8 +1,11 @@
 // Companion's offline copy (written by `companion publish`): every file of this build is
-// cached when it installs and served from that cache from then on, with or without a
-// network. A new build is a new worker (BUILD.version is a digest of its files): it
-// downloads only the files that changed, checks each against its SHA-256, takes over and
-// drops the old cache. Saved games are in IndexedDB, not in this cache: updates keep them.
+// cached when it installs, but for the "lazy" ones (Flutter's two builds, of which a browser
+// runs one, and the licence text), cached the first time the page asks for them (the page
+// waits for this worker before it starts Flutter); from then on everything is served from
+// the cache, with or without a network. A new build is a new worker (BUILD.version is a
+// digest of its files): it downloads only the files that changed, and the lazy files this
+// browser had, checks each against its SHA-256, takes over and drops the old cache. Saved
+// games are in IndexedDB, not in this cache: updates keep them.
 "use strict";
 
 const BUILD = /*BUILD*/{};
@@ -58,20 +61,27 @@ async function answer(request) {
   if (!hit && (path === "" || request.mode === "navigate")) hit = await cache.match(BASE + "index.html");
   if (hit) return hit;
   try {
-    const response = await fetch(request);
-    if (response.ok && BUILD.lazy.includes(path)) await cache.put(BASE + path, response.clone());
+    const file = FILES.get(path);
+    if (!file) return await fetch(request);
+    const response = await download(path, file[1], file[3]);
+    await cache.put(BASE + path, response.clone());
     return response;
   } catch (error) {
     return new Response("", { status: 504, statusText: "Offline" });
   }
 }
 
+const FILES = new Map(BUILD.files.map((file) => [file[0], file]));
+
 async function install() {
   const cache = await caches.open(CACHE);
-  const earlier = await earlierCopies();
-  const total = BUILD.files.reduce((sum, file) => sum + file[2], 0);
+  const { earlier, used } = await earlierCopies();
+  // A lazy file an earlier build had cached is one this browser runs: an update brings it
+  // now, so that the next start works offline.
+  const wanted = BUILD.files.filter(([path, , , , later]) => !later || used.has(path));
+  const total = wanted.reduce((sum, file) => sum + file[2], 0);
   let done = 0;
-  const queue = BUILD.files.slice();
+  const queue = wanted.slice();
   async function next() {
     for (let file = queue.shift(); file; file = queue.shift()) {
       const [path, digest, size, packed] = file;
@@ -86,9 +96,11 @@ async function install() {
   await cache.put(LISTED, new Response(JSON.stringify(listed), { headers: { "content-type": "application/json" } }));
 }
 
-// The files of earlier builds still cached, by "path digest": an update downloads only what changed.
+// The files of earlier builds still cached, by "path digest" (an update downloads only what
+// changed), and the paths among them.
 async function earlierCopies() {
-  const found = new Map();
+  const earlier = new Map();
+  const used = new Set();
   for (const name of await caches.keys()) {
     if (!name.startsWith(PREFIX) || name === CACHE) continue;
     const cache = await caches.open(name);
@@ -96,10 +108,13 @@ async function earlierCopies() {
     if (!listed) continue;
     for (const [path, digest] of Object.entries(await listed.json())) {
       const response = await cache.match(BASE + path);
-      if (response) found.set(path + " " + digest, response);
+      if (response) {
+        earlier.set(path + " " + digest, response);
+        used.add(path);
+      }
     }
   }
-  return found;
+  return { earlier, used };
 }
 
 async function download(path, digest, packed) {
