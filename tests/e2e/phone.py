@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -42,12 +44,13 @@ class StaticSite:
         self.port = port or free_port()
         self.origin = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
+        self._log = tempfile.NamedTemporaryFile(prefix="static-site-", suffix=".log", delete=False)  # noqa: SIM115
 
     def start(self) -> StaticSite:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "http.server", "--bind", "127.0.0.1", "--directory", str(self.folder),
              str(self.port)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+            stdout=subprocess.DEVNULL, stderr=self._log, start_new_session=True)
         deadline = time.monotonic() + 20
         while True:
             try:
@@ -65,6 +68,11 @@ class StaticSite:
         proc, self.proc = self.proc, None
         if proc is not None:
             stop_process_group(proc)
+
+    def served(self) -> list[str]:
+        """The paths this server was asked for (GET), in order."""
+        self._log.flush()
+        return re.findall(r'"GET (\S+) HTTP', Path(self._log.name).read_text(errors="replace"))
 
     def __enter__(self) -> StaticSite:
         return self.start()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -19,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import PROJECT_ROOT, FlutterPage
+from harness import PROJECT_ROOT, FlutterPage, free_port
 from phone import Phone, StaticSite, phones
 from test_app_e2e import GOODS, new_game, see, step, tap, tap_icon
 
@@ -247,6 +248,48 @@ def test_a_tap_shown_survives_killing_the_browser_and_the_app_opens_with_no_serv
         tap(ui, "Save round 2")
         see(ui, "Round 3 · Ann starts")
         assert saved_games_in_indexeddb(ui).count('"end_round"') == 2
+        nothing_left_the_site(phone)
+
+
+CACHES_JS = "() => caches.keys()"
+
+
+def test_a_new_build_updates_the_app_downloading_only_what_changed_and_keeps_the_games(
+        built: tuple[Path, str], tmp_path: Path) -> None:
+    first, second = tmp_path / "first", tmp_path / "second"
+    shutil.copytree(built[0], first)
+    shutil.copytree(built[0], second)
+    # A new build where one file changed (a rebuild writes its service worker again).
+    changed = second / "flet-config.js"
+    changed.write_text(changed.read_text(encoding="utf-8") + "\n// the next build\n", encoding="utf-8")
+    new = publish.write_service_worker(second, 0).version
+    port = free_port()
+    with phones() as launch:
+        with StaticSite(first, port) as site:
+            phone = launch(tmp_path / "phone", site.origin)
+            ui = phone.open()
+            short_transamerica(ui)
+            home(ui)
+            (old_cache,) = ui.page.evaluate(CACHES_JS)
+            assert old_cache != f"companion-{new}"
+        with StaticSite(second, port) as site:
+            ui.page.reload()  # the browser looks for a new service worker as the app opens
+            deadline = time.monotonic() + 60
+            while ui.page.evaluate(CACHES_JS) != [f"companion-{new}"] and time.monotonic() < deadline:
+                ui.page.wait_for_timeout(200)
+            assert ui.page.evaluate(CACHES_JS) == [f"companion-{new}"]
+            # Only the new worker and the changed file came from the host; the rest was kept.
+            assert set(site.served()) <= {"/", "/index.html", "/service-worker.js", "/flet-config.js"}, site.served()
+            assert "/flet-config.js" in site.served()
+            ui.page.reload()
+            ui.enable_semantics()
+            finished_card(ui, "TransAmerica")  # the games are kept
+            assert "the next build" in ui.page.evaluate("() => fetch('flet-config.js').then((got) => got.text())")
+        phone.close()
+        # And the new version opens with no server.
+        phone = launch(tmp_path / "phone", f"http://127.0.0.1:{port}")
+        ui = phone.open()
+        finished_card(ui, "TransAmerica")
         nothing_left_the_site(phone)
 
 
