@@ -265,6 +265,15 @@ def refusal(page: Any, reason: str) -> None:
     page.add(ft.SafeArea(ft.Text(i18n.t("ui.browser.no_storage", language=language, reason=reason), size=16)))
 
 
+def warm_up() -> None:
+    """Pay now, while Flutter is still loading, what the first page would pay: Flet builds its
+    theme classes (hundreds of dataclasses, made when first used) in a quarter of a second
+    in the browser."""
+    from companion.app import theme
+
+    theme.theme(dark=False)
+
+
 def run() -> None:
     """Start the app in this tab: the folder loads while the client registers."""
     import flet as ft
@@ -276,6 +285,7 @@ def run() -> None:
     storage = BROWSER = BrowserStorage(Durable(lambda: syncfs(False)))
     hold_screen_until_durable(storage.durable)
     opened = asyncio.get_event_loop().create_task(open_data(storage))
+    warm_up()
     app: list[Callable[[Any], None]] = []
 
     async def main(page: Any) -> None:
