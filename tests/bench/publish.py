@@ -72,10 +72,14 @@ class CountingHandler(http.server.SimpleHTTPRequestHandler):
             CountingHandler.sent += len(data)
 
 
+class QuietServer(http.server.ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        pass  # a browser closing a connection early (a page closed mid-download) is not news
+
+
 def serve(folder: Path) -> tuple[str, http.server.ThreadingHTTPServer]:
     port = free_port()
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), functools.partial(CountingHandler,
-                                                                                      directory=str(folder)))
+    server = QuietServer(("127.0.0.1", port), functools.partial(CountingHandler, directory=str(folder)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return f"http://127.0.0.1:{port}", server
 
