@@ -174,6 +174,11 @@ def test_each_title_plays_with_no_network_and_is_there_after_a_reload(site: Stat
         short_great_plains(ui)
         home(ui)
 
+        # Statistics, from the finished games' results.
+        tap_icon(ui, "Statistics")
+        ui.page.get_by_text(re.compile(r"^\d+ games? played$")).first.wait_for(state="attached")
+        tap_icon(ui, "Back to all games")
+
         # Settings says whether the browser may clear the games (it asked to keep them).
         tap_icon(ui, "Settings")
         see(ui, "Saved games")
@@ -190,6 +195,10 @@ def test_each_title_plays_with_no_network_and_is_there_after_a_reload(site: Stat
         see(ui, "Finished")
         for title in ("Heartland", "TransAmerica", "Great Plains"):
             finished_card(ui, title)
+        # The day's backup was made in IndexedDB too.
+        tap_icon(ui, "Your games: export, import, backups")
+        ui.page.get_by_role("button", name="Restore", exact=True).first.wait_for(state="attached")
+        tap(ui, "Close")
         # No share button in this build: a tab cannot host the table.
         finished_card(ui, "TransAmerica").first.click()  # its result, chart (flet-charts) and log
         see(ui, "1. Round 1 ended: Ann connected all cities; Bob -13")
