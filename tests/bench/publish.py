@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import functools
 import http.server
+import shutil
 import statistics
 import subprocess
 import sys
@@ -126,6 +127,13 @@ def main() -> int:
     parser.add_argument("--taps", type=int, default=20)
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="companion-bench-publish-"))
+    try:
+        return measure(args, work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def measure(args: argparse.Namespace, work: Path) -> int:
     site = args.site
     if site is None:
         site = work / "site"
