@@ -1,4 +1,5 @@
-"""Command line: `companion [--web] [--share] [--share-host ADDRESS] [--port N] [--data DIR] [--lang en|fr|es]`.
+"""Command line: `companion [--web] [--share] [--share-host ADDRESS] [--port N] [--data DIR] [--lang en|fr|es]`,
+and `companion publish DIR` (the phone app as a static site: companion/publish).
 
 Every problem ends as one line on stderr and exit code 1 (2 for a bad argument), never a
 traceback: the data folder, the port and the address to share on are checked before the
@@ -29,7 +30,9 @@ log = logging.getLogger(__name__)
 
 
 def parse(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="companion", description="A table-side companion for board games.")
+    parser = argparse.ArgumentParser(prog="companion", description="A table-side companion for board games.",
+                                     epilog="companion publish DIR builds the phone app: a static site that runs "
+                                            "offline (see companion publish --help).")
     parser.add_argument("--web", action="store_true", help="serve the app to a browser on 127.0.0.1 instead "
                                                            "of opening a window")
     parser.add_argument("--port", type=int, default=8550, help="the web port, on 127.0.0.1 and on the shared "
@@ -50,8 +53,13 @@ def fail(sentence: str) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
     try:
-        return run(parse(sys.argv[1:] if argv is None else argv))
+        if argv and argv[0] == "publish":  # `companion publish DIR`: the phone app as a static site
+            from companion.publish import main as publish
+
+            return publish(list(argv[1:]))
+        return run(parse(argv))
     except KeyboardInterrupt:  # Ctrl-C before the server took over the signal
         return 130
     except Exception as error:  # a bug: still one line for the user; the details go to the log

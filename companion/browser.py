@@ -1,0 +1,306 @@
+"""The app inside a browser tab, with no server: the phone build (`companion publish`).
+
+Pyodide runs this module in the page's Python worker (`runpy`, as `__main__`). The data
+folder is Pyodide's in-memory file system mounted on IndexedDB (IDBFS): it is loaded from
+IndexedDB once before the store opens, and every change the store makes (a write, an
+append, a move, a removal) is copied back with `FS.syncfs(false)`. Nothing the app sends to
+the screen leaves the worker until that copy is done, so a tap shown on screen has reached
+IndexedDB, as a tap shown elsewhere has reached the disk. Then the same `main` as every
+other way in runs (`companion.app.main.make_main`), without sharing: a tab cannot host a
+table, though the browser can still join one.
+
+The browser is asked to keep the games (`navigator.storage.persist()`, by the page: a
+worker may not ask); Settings says whether it agreed (`storage_note`).
+
+Nothing here touches Pyodide at import, so the rest (`SyncedFolder`, `Durable`) is tested
+with plain Python.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass
+from typing import Any
+
+from companion.messages import SOURCE_LANGUAGE, register
+from companion.store.storage import DiskFolder, Entry, Folder, Lock, Signature
+
+log = logging.getLogger(__name__)
+
+DATA_DIR = "/data"  # where IndexedDB is mounted in the worker's file system
+
+register(SOURCE_LANGUAGE, {
+    "ui.settings.storage": "Saved games",
+    "ui.settings.storage.kept": "Kept in this browser, which has agreed not to clear them to make room.",
+    "ui.settings.storage.may_clear": "Kept in this browser, which may clear them when the phone runs short of "
+                                     "space. Export your games now and then (Your games, on Home).",
+    "ui.settings.storage.failed": "This browser refused to keep the last change ({reason}). Export your games now "
+                                  "(Your games, on Home).",
+    "ui.browser.no_storage": "This browser does not let Companion keep games ({reason}). Open it in a normal "
+                             "(not private) window.",
+})
+
+
+class SyncedFolder:
+    """A data folder that says when it changed: `changed()` after every write, append, move,
+    removal, new folder or new time (even one that failed half-way: syncing is harmless)."""
+
+    def __init__(self, folder: Folder, changed: Callable[[], None]) -> None:
+        self._folder = folder
+        self._changed = changed
+
+    def _after(self, action: Callable[..., None], *args: Any) -> None:
+        try:
+            action(*args)
+        finally:
+            self._changed()
+
+    def write(self, name: str, data: bytes) -> None:
+        self._after(self._folder.write, name, data)
+
+    def append(self, name: str, data: bytes) -> None:
+        self._after(self._folder.append, name, data)
+
+    def remove(self, name: str) -> None:
+        self._after(self._folder.remove, name)
+
+    def move(self, source: str, target: str) -> None:
+        self._after(self._folder.move, source, target)
+
+    def set_mtime(self, name: str, mtime_ns: int) -> None:
+        self._after(self._folder.set_mtime, name, mtime_ns)
+
+    def ensure(self, sub: str) -> None:
+        self._after(self._folder.ensure, sub)
+
+    # What only reads, or leaves nothing behind, needs no copy.
+    def read(self, name: str) -> bytes | None:
+        return self._folder.read(name)
+
+    def stat(self, name: str) -> Signature | None:
+        return self._folder.stat(name)
+
+    def scan(self, sub: str) -> list[Entry]:
+        return self._folder.scan(sub)
+
+    def names(self, sub: str) -> list[str]:
+        return self._folder.names(sub)
+
+    def signatures(self, sub: str) -> dict[str, Signature]:
+        return self._folder.signatures(sub)
+
+    def exists(self, name: str) -> bool:
+        return self._folder.exists(name)
+
+    def lock(self, name: str) -> Lock:
+        return self._folder.lock(name)
+
+    def probe(self, sub: str) -> None:
+        self._folder.probe(sub)
+
+
+class Durable:
+    """Holds what goes to the screen while the folder's changes are being copied to IndexedDB.
+
+    `changed()` starts a copy (`sync`), or asks for one more after the copy in flight, which
+    may have missed the change. `send(deliver)` delivers at once when every change is copied,
+    else after the last copy, in the order sent. A copy that fails is said in `problem`, and
+    what was held is delivered anyway: a frozen screen would help nobody.
+    """
+
+    def __init__(self, sync: Callable[[], Awaitable[None]],
+                 start: Callable[[Coroutine[Any, Any, None]], Any] | None = None) -> None:
+        self._sync = sync
+        self._start = start or (lambda work: asyncio.get_event_loop().create_task(work))
+        self._dirty = False
+        self._syncing = False
+        self._held: list[Callable[[], None]] = []
+        self.problem: str | None = None
+        self.copies = 0
+
+    @property
+    def settled(self) -> bool:
+        return not self._dirty and not self._syncing
+
+    def changed(self) -> None:
+        self._dirty = True
+        if not self._syncing:
+            self._syncing = True
+            self._start(self._copy())
+
+    def send(self, deliver: Callable[[], None]) -> None:
+        if self.settled:
+            deliver()
+        else:
+            self._held.append(deliver)
+
+    async def _copy(self) -> None:
+        try:
+            while self._dirty:
+                self._dirty = False
+                try:
+                    await self._sync()
+                    self.copies += 1
+                    self.problem = None
+                except Exception as error:  # quota, a closed database: said on Settings, the app goes on
+                    log.error("the games could not be copied to IndexedDB: %s", error)
+                    self.problem = str(error) or type(error).__name__
+        finally:
+            self._syncing = False
+            held, self._held = self._held, []
+            for deliver in held:
+                deliver()
+
+
+@dataclass
+class BrowserStorage:
+    """What Settings says about where the games are kept (see `storage_note`)."""
+
+    durable: Durable
+    persisted: bool | None = None  # None until the browser answered
+
+
+BROWSER: BrowserStorage | None = None  # set when the app runs in a browser tab with no server
+
+
+def storage_note() -> tuple[str, dict[str, str]] | None:
+    """Settings' line about the browser's storage (a message id and its parameters), or None
+    outside the phone build or before the browser answered."""
+    if BROWSER is None:
+        return None
+    if BROWSER.durable.problem is not None:
+        return "ui.settings.storage.failed", {"reason": BROWSER.durable.problem}
+    if BROWSER.persisted is None:
+        return None
+    return ("ui.settings.storage.kept" if BROWSER.persisted else "ui.settings.storage.may_clear"), {}
+
+
+# --------------------------------------------------------------------------- in Pyodide only
+
+
+async def syncfs(populate: bool) -> None:
+    """Emscripten's `FS.syncfs`: True loads IndexedDB into the folder, False copies the folder back."""
+    import pyodide_js  # type: ignore[import-not-found]
+    from pyodide.ffi import create_once_callable  # type: ignore[import-not-found]
+
+    done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+
+    def finished(error: Any = None) -> None:
+        if not done.done():
+            done.set_result(error)
+
+    pyodide_js.FS.syncfs(populate, create_once_callable(finished))
+    error = await done
+    if error is not None and type(error).__name__ != "JsNull":  # success passes null
+        raise OSError(str(getattr(error, "message", None) or error))
+
+
+def mount() -> None:
+    import os
+
+    import pyodide_js
+
+    os.makedirs(DATA_DIR, exist_ok=True)
+    fs = pyodide_js.FS
+    fs.mount(fs.filesystems.IDBFS, {}, DATA_DIR)
+
+
+def hold_screen_until_durable(durable: Durable) -> None:
+    """Every message to the screen goes through `durable.send`, already encoded (Flet marks
+    what it sent while encoding, so the next diff must not wait for the copy)."""
+    from flet.messaging.pyodide_connection import PyodideConnection
+
+    connect = PyodideConnection.connect
+
+    async def held_connect(self: PyodideConnection, send_callback: Any) -> None:
+        def send(data: bytes) -> None:
+            durable.send(functools.partial(send_callback, data))
+
+        await connect(self, send)  # type: ignore[no-untyped-call]
+
+    PyodideConnection.connect = held_connect  # type: ignore[method-assign]
+
+
+async def ask_persisted(storage: BrowserStorage) -> None:
+    """Whether the browser agreed to keep this site's data (the page asked it to)."""
+    try:
+        import js  # type: ignore[import-not-found]
+
+        manager = getattr(js.navigator, "storage", None)
+        storage.persisted = bool(await manager.persisted()) if manager is not None else False
+    except Exception as error:  # an old browser: say it may clear them
+        log.info("navigator.storage.persisted() unavailable: %s", error)
+        storage.persisted = False
+
+
+async def open_data(storage: BrowserStorage) -> Any:
+    """The app's data over the IndexedDB folder; StoreError or OSError when the browser refuses."""
+    from companion.app.data import AppData
+    from companion.store import Store
+
+    mount()
+    await syncfs(True)
+    store = Store(DATA_DIR, folder=SyncedFolder(DiskFolder(DATA_DIR), storage.durable.changed))
+    store.check_usable()
+    asyncio.get_running_loop().create_task(ask_persisted(storage))
+    return AppData(store)
+
+
+def refusal(page: Any, reason: str) -> None:
+    """The whole page, when there is nowhere to keep games: one sentence."""
+    import flet as ft
+
+    from companion import i18n
+
+    try:
+        import js
+
+        device = [str(tag) for tag in js.navigator.languages]
+    except Exception:  # an old browser: English
+        device = []
+    language = i18n.choose(device=device, environ={})
+    page.add(ft.SafeArea(ft.Text(i18n.t("ui.browser.no_storage", language=language, reason=reason), size=16)))
+
+
+def warm_up() -> None:
+    """Pay now, while Flutter is still loading, what the first page would pay: Flet builds its
+    theme classes (hundreds of dataclasses, made when first used) in a quarter of a second
+    in the browser."""
+    from companion.app import theme
+
+    theme.theme(dark=False)
+
+
+def run() -> None:
+    """Start the app in this tab: the folder loads while the client registers."""
+    import flet as ft
+
+    from companion.app.main import make_main
+    from companion.store import StoreError
+
+    global BROWSER
+    storage = BROWSER = BrowserStorage(Durable(lambda: syncfs(False)))
+    hold_screen_until_durable(storage.durable)
+    opened = asyncio.get_event_loop().create_task(open_data(storage))
+    warm_up()
+    app: list[Callable[[Any], None]] = []
+
+    async def main(page: Any) -> None:
+        try:
+            data = await opened
+        except (StoreError, OSError) as error:
+            log.error("no storage: %s", error)
+            refusal(page, str(error).rstrip("."))
+            return
+        if not app:
+            app.append(make_main(data))
+        app[0](page)
+
+    ft.run(main)
+
+
+if __name__ == "__main__":
+    run()

@@ -1,0 +1,96 @@
+// Companion's phone build: ask the browser to keep the games, cache the app for offline
+// use (service-worker.js), then start Flutter (flutter_bootstrap.js) from that cache.
+(function () {
+  "use strict";
+  let started = false;
+
+  function start() {
+    if (started) return;
+    started = true;
+    startPython();
+    const script = document.createElement("script");
+    script.src = "flutter_bootstrap.js";
+    script.async = true;
+    document.body.appendChild(script);
+  }
+
+  // python.js starts Python (Pyodide, then the app) only once Flutter has loaded and asks
+  // for it; started here, both load at once, and Flutter's ask gets the running worker.
+  function startPython() {
+    if (typeof flet !== "object" || !flet.pyodide || typeof jsConnect !== "function" ||
+        typeof _apps !== "object") return;  // another python.js than this build's: left as it is
+    const worker = new Worker("python-worker.js", { type: "module" });
+    const early = [];  // what Python says before Flutter listens (its prints)
+    let said = null;
+    let heard = () => {};
+    const ready = new Promise((resolve) => { heard = resolve; });
+    let listener = (message) => early.push(message);
+    worker.onmessage = (event) => {
+      if (typeof event.data === "string") {
+        said = event.data;
+        heard();
+      } else {
+        listener(event.data);
+      }
+    };
+    worker.postMessage({
+      pyodideUrl: flet.pyodideUrl, args: {}, documentUrl: document.URL, appPackageUrl: flet.appPackageUrl,
+      micropipIncludePre: flet.micropipIncludePre, pythonModuleName: flet.pythonModuleName,
+    });
+    const connect = jsConnect;
+    let taken = false;
+    globalThis.jsConnect = async function (appId, args, dartOnMessage) {
+      if (taken || Object.keys(args || {}).length) return connect(appId, args, dartOnMessage);
+      taken = true;
+      _apps[appId] = { dartOnMessage: dartOnMessage, worker: worker };
+      listener = dartOnMessage;
+      early.splice(0).forEach((message) => dartOnMessage(message));
+      await ready;
+      if (said !== "initialized") {
+        console.error("Python worker init error:", said);
+        await jsDisconnect(appId);
+        throw said;
+      }
+    };
+  }
+
+  // Saved games live in IndexedDB; without this a browser short of space may clear them.
+  // Not awaited: some browsers ask the user. Settings says what the browser decided.
+  if (navigator.storage && navigator.storage.persist) {
+    navigator.storage.persist().catch(() => {});
+  }
+
+  const workers = navigator.serviceWorker;
+  if (!workers) {  // not a secure context (plain http): the app runs, but not offline
+    start();
+    return;
+  }
+  if (workers.controller) {  // cached already: start at once; a new build installs meanwhile
+    start();
+  }
+
+  // Only numbers, so no language is needed: "12.3 / 28.0 MB" while the first visit downloads.
+  workers.onmessage = (event) => {
+    const progress = document.getElementById("loading-progress");
+    const data = event.data || {};
+    if (progress && data.type === "companion-progress" && !started) {
+      progress.textContent = `${(data.done / 1e6).toFixed(1)} / ${(data.total / 1e6).toFixed(1)} MB`;
+    }
+  };
+
+  workers.register("service-worker.js", { updateViaCache: "none" }).then((registration) => {
+    if (started) return;
+    const installing = registration.installing || registration.waiting;
+    if (!installing) {  // active, yet this page is not controlled (a forced reload): from the network
+      start();
+      return;
+    }
+    workers.addEventListener("controllerchange", start, { once: true });
+    installing.addEventListener("statechange", () => {
+      if (installing.state === "redundant") start();  // the download failed: run online this time
+    });
+  }, (error) => {
+    console.warn("Companion: no offline copy:", error);
+    start();
+  });
+})();

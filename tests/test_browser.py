@@ -1,0 +1,230 @@
+"""The phone build's own parts that plain Python can run (companion/browser.py): the folder
+that says when it changed, and the gate that holds the screen until IndexedDB has the change.
+
+The browser itself (Pyodide, IDBFS, the service worker) is tested in Chromium:
+tests/e2e/test_phone_e2e.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from collections.abc import Generator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion import browser
+from companion.browser import BrowserStorage, Durable, SyncedFolder
+from companion.store import Store
+from companion.store.storage import DiskFolder, Folder
+
+
+class Counted:
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __call__(self) -> None:
+        self.count += 1
+
+
+def synced_store(tmp_path: Path) -> tuple[Store, Counted]:
+    changed = Counted()
+    store = Store(tmp_path, folder=SyncedFolder(DiskFolder(tmp_path), changed))
+    return store, changed
+
+
+def test_every_change_a_game_makes_is_told_before_it_returns(tmp_path: Path) -> None:
+    store, changed = synced_store(tmp_path)
+    before = changed.count
+    session = store.new("transamerica", ["Ann", "Bob"], {})
+    assert changed.count > before
+    for change in (lambda: session.apply({"type": "end_round", "missing": {"Ann": 0, "Bob": 4}}),
+                   session.undo, session.redo):
+        before = changed.count
+        change()
+        assert changed.count > before, "a change reported done was never copied"
+    assert session.id is not None
+    store.close_session(session.id)
+    before = changed.count
+    store.delete(session.id)
+    assert changed.count > before
+
+
+def test_a_change_that_fails_half_way_is_copied_too(tmp_path: Path) -> None:
+    changed = Counted()
+    folder = SyncedFolder(DiskFolder(tmp_path), changed)
+    with pytest.raises(OSError):
+        folder.append("missing.json", b"{}")  # the file is not there
+    assert changed.count == 1
+
+
+def test_the_synced_folder_has_every_operation_of_a_folder() -> None:
+    """A folder operation added later would otherwise reach the disk without a copy."""
+    wanted = {name for name, _ in inspect.getmembers(DiskFolder, inspect.isfunction) if not name.startswith("_")}
+    wanted |= {name for name in dir(Folder) if not name.startswith("_")}
+    wanted.discard("path")  # DiskFolder's own helper, not part of a folder
+    assert wanted <= set(vars(SyncedFolder)), sorted(wanted - set(vars(SyncedFolder)))
+
+
+# --- Durable: the screen waits for IndexedDB -------------------------------------------
+
+
+class Sync:
+    """A copy to IndexedDB that the test finishes (or fails) when it chooses."""
+
+    def __init__(self) -> None:
+        self.in_flight: asyncio.Future[None] | None = None
+        self.started = 0
+
+    async def __call__(self) -> None:
+        self.started += 1
+        self.in_flight = asyncio.get_running_loop().create_future()
+        try:
+            await self.in_flight
+        finally:
+            self.in_flight = None
+
+    def finish(self, error: Exception | None = None) -> None:
+        assert self.in_flight is not None
+        if error is None:
+            self.in_flight.set_result(None)
+        else:
+            self.in_flight.set_exception(error)
+
+
+async def settle() -> None:
+    for _ in range(5):
+        await asyncio.sleep(0)
+
+
+def test_what_is_sent_after_a_change_waits_for_its_copy() -> None:
+    async def scenario() -> None:
+        sync, shown = Sync(), []
+        durable = Durable(sync)
+        durable.send(lambda: shown.append("before"))
+        assert shown == ["before"]  # nothing to copy: at once
+        durable.changed()
+        durable.send(lambda: shown.append("tap"))
+        await settle()
+        assert shown == ["before"] and sync.started == 1
+        sync.finish()
+        await settle()
+        assert shown == ["before", "tap"]
+        assert durable.settled and durable.copies == 1
+
+    asyncio.run(scenario())
+
+
+def test_a_change_made_during_a_copy_gets_a_copy_of_its_own() -> None:
+    async def scenario() -> None:
+        sync, shown = Sync(), []
+        durable = Durable(sync)
+        durable.changed()
+        await settle()
+        durable.changed()  # the copy in flight may have missed it
+        durable.send(lambda: shown.append("tap"))
+        sync.finish()
+        await settle()
+        assert shown == [] and sync.started == 2
+        sync.finish()
+        await settle()
+        assert shown == ["tap"]
+
+    asyncio.run(scenario())
+
+
+def test_a_failed_copy_is_said_and_the_screen_goes_on() -> None:
+    async def scenario() -> None:
+        sync, shown = Sync(), []
+        durable = Durable(sync)
+        browser.BROWSER = BrowserStorage(durable, persisted=True)
+        durable.changed()
+        durable.send(lambda: shown.append("tap"))
+        await settle()
+        sync.finish(OSError("QuotaExceededError"))
+        await settle()
+        assert shown == ["tap"]
+        assert browser.storage_note() == ("ui.settings.storage.failed", {"reason": "QuotaExceededError"})
+        durable.changed()  # the next copy that works clears it
+        await settle()
+        sync.finish()
+        await settle()
+        assert browser.storage_note() == ("ui.settings.storage.kept", {})
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        browser.BROWSER = None
+
+
+def test_settings_says_nothing_outside_the_browser_and_what_the_browser_answered() -> None:
+    assert browser.BROWSER is None
+    assert browser.storage_note() is None
+    try:
+        browser.BROWSER = BrowserStorage(Durable(Sync()))
+        assert browser.storage_note() is None  # not answered yet
+        browser.BROWSER.persisted = False
+        assert browser.storage_note() == ("ui.settings.storage.may_clear", {})
+    finally:
+        browser.BROWSER = None
+
+
+class Step:
+    """What a coroutine waits for while the hypothesis test below drives it by hand."""
+
+    def __await__(self) -> Generator[Step, Any, None]:
+        yield self
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["change", "send", "finish", "fail"]), max_size=40))
+def test_nothing_is_shown_before_every_change_made_before_it_was_copied(actions: list[str]) -> None:
+    """Any order of changes, sends and copies finishing: each message is delivered once, in
+    the order sent, and only after a copy started after every change made before it."""
+    changes = 0  # changes made so far
+    copied = 0  # changes covered by a finished copy
+    copying: list[tuple[Any, int]] = []  # the copy in flight: (its coroutine, changes when it started)
+    delivered: list[int] = []
+    sent = 0
+
+    async def sync() -> None:
+        copying.append((None, changes))
+        await Step()
+
+    def start(work: Any) -> None:
+        work.send(None)  # runs to the first copy
+        copying[-1] = (work, copying[-1][1])
+
+    durable = Durable(sync, start=start)
+
+    def run_copy(error: Exception | None) -> None:
+        nonlocal copied
+        work, covered = copying.pop()
+        copied = max(copied, covered)
+        try:
+            work.throw(error) if error is not None else work.send(None)
+        except StopIteration:
+            return
+        copying[-1] = (work, copying[-1][1])  # another copy started: the same coroutine goes on
+
+    for action in [*actions, *["finish"] * 50]:
+        if action == "change":
+            changes += 1
+            durable.changed()
+        elif action == "send":
+            sent += 1
+            needed, number = changes, sent
+
+            def deliver(needed: int = needed, number: int = number) -> None:
+                assert copied >= needed, "shown before its change was copied"
+                delivered.append(number)
+
+            durable.send(deliver)
+        elif copying:
+            run_copy(OSError("refused") if action == "fail" else None)
+    assert not copying and durable.settled
+    assert delivered == list(range(1, sent + 1))
