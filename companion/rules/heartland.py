@@ -123,7 +123,7 @@ class HeartlandState:
     @property
     def over(self) -> bool:
         """The end check: the final round has been played out (or the table stopped the game)."""
-        return self.stopped is not None or (self.final_round and not self.final_round_players)
+        return self.stopped is not None or (self.triggered_by is not None and not self.final_round_players)
 
     @property
     def current_player(self) -> str | None:
