@@ -54,8 +54,6 @@ EXPORTS = "exports"
 BACKUPS = "backups"
 BACKUPS_KEPT = 7
 BACKUP_PREFIX = "companion-"
-# BoardGameGeek's id of each game, where known: https://boardgamegeek.com/boardgame/111417/great-heartland-hauling-co.
-BGG_IDS = {"heartland": 111417}
 BGSTATS_CREATE_PLAY = "https://app.bgstatsapp.com/createPlay.html?data="
 
 messages.register(
@@ -184,9 +182,6 @@ class Refusal(NamedTuple):
         if isinstance(session, Message):
             return cls(session.text(), why.text(), why, session)
         return cls(session, why.text(), why)
-
-    def session_text(self, language: str) -> str:
-        return self.named.text(language) if self.named is not None else self.session
 
     def reason_text(self, language: str) -> str:
         return self.why.text(language)
@@ -385,14 +380,15 @@ def bgstats_play_url(session: Session, summary: SessionSummary) -> str:
     https://www.bgstatsapp.com/support/push-plays-to-bg-stats-from-other-apps-or-websites/
     (`createPlay.html?data=` + URL-encoded JSON: playDate "YYYY-MM-DD HH:MM:SS", durationMin,
     comments, game {name, bggId, highestWins, noPoints, sourceGameId}, players [{name, score,
-    rank, winner, startPlayer}]). Every game here is won by the highest score.
+    rank, winner, startPlayer}]). Every game here is won by the highest score; the start
+    player is the one to play at the set-up (the first seat when the app follows no turns).
     """
-    starter = session.options.get("first", session.players[0])
+    rules = session.game
+    starter = rules.current_player(rules.setup(session.players, session.options)) or session.players[0]
     standings = {standing.player: standing for standing in session.standings()}
-    game: dict[str, Any] = {"name": session.game.title, "highestWins": True, "noPoints": False,
-                            "sourceGameId": session.game.id}
-    if session.game.id in BGG_IDS:
-        game["bggId"] = BGG_IDS[session.game.id]
+    game: dict[str, Any] = {"name": rules.title, "highestWins": True, "noPoints": False, "sourceGameId": rules.id}
+    if rules.bgg_id is not None:
+        game["bggId"] = rules.bgg_id
     play: dict[str, Any] = {
         "playDate": datetime.fromtimestamp(summary.created).strftime("%Y-%m-%d %H:%M:%S"),
         "durationMin": max(1, round((summary.updated - summary.created) / 60)),

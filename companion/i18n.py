@@ -95,8 +95,6 @@ def number(value: int, language: str = SOURCE_LANGUAGE) -> str:
 register(
     SOURCE_LANGUAGE,
     {
-        "money.amount": "${amount}",
-        "money.negative": "-${amount}",
         "number.group": ",",
     },
 )

@@ -12,6 +12,10 @@ Templates are `str.format` sentences with two additions:
   Plural-Forms: French says "0 cube", English "0 cubes");
 - a parameter whose value has a term registered as `term.<parameter>.<value>` (goods,
   spirits, actions…) is shown as that term, translated like any other message.
+
+A parameter may also be a sentence (`Message`, rendered in the same language), a list of
+names ("Ann, Bob and Cy", joined as the language joins them), `Money` ("$12", "12 $") or
+`Listed` parts ("Ann -3, Bob -2"): the rules hand over data, never English.
 """
 
 from __future__ import annotations
@@ -154,12 +158,25 @@ def term(kind: str, value: str, language: str = SOURCE_LANGUAGE) -> str:
     return template(term_id(kind, value), language) or value
 
 
+class Money(int):
+    """An amount of money in a sentence: "$12" or "-$3" in English, "12 $" or "-3 $" in French."""
+
+
+class Listed(tuple[Any, ...]):
+    """Parts of a sentence shown one after the other, separated by commas ("Ann -3, Bob -2")."""
+
+
 def _plain(key: str, value: Any, language: str) -> Any:
     """A sentence inside a sentence is rendered in the same language; several are joined by '; '."""
     if isinstance(value, Described):
         return value.message.text(language)
     if isinstance(value, Message):
         return value.text(language).rstrip(".")
+    if isinstance(value, Money):
+        amount = int(value)
+        return render("money.negative" if amount < 0 else "money.amount", {"amount": abs(amount)}, language)
+    if isinstance(value, Listed):
+        return ", ".join(str(_plain(key, item, language)) for item in value)
     if isinstance(value, (list, tuple)) and value and all(isinstance(item, Message) for item in value):
         return "; ".join(_plain(key, item, language) for item in value)
     if isinstance(value, (list, tuple)):
@@ -229,6 +246,9 @@ register(
     "en",
     {
         "list.and": "and",
+        "money.amount": "${amount}",
+        "money.negative": "-${amount}",
+        "label.named": "{name}",
         "event.not_a_dict": "An event must be a set of named fields, not {value}.",
         "event.no_type": "The event has no 'type'; allowed types: {allowed}.",
         "event.unknown_type": "Unknown event type '{type}'; allowed types: {allowed}.",
@@ -251,6 +271,7 @@ register(
         "field.player": "'{field}' must name a player of this game ({allowed}), not {value}.",
         "field.per_player": "'{field}' must give a number for each player ({allowed}).",
         "field.per_player_extra": "'{field}' names {value}, who is not a player of this game.",
+        "field.of_player": "{field} of {player}",
         "value.empty_text": "an empty text",
         "value.nothing": "nothing",
         "value.true": "true",
@@ -262,6 +283,14 @@ register(
         "game.over": "The game is over; no more {type} events can be recorded.",
         "game.unknown": "Unknown game {game}; known games: {allowed}.",
         "game.log.stopped": "The game was stopped: {note}",
+        "game.event.end_game": "Stop the game",
+        "game.field.note": "Why",
+        "game.field.player": "Player",
+        "game.status.in_progress": "in progress",
+        "game.status.won": "{players} won {score}",
+        "game.status.shared": "{players} shared the win {score}",
+        "game.status.points": "with {count} {count:point|points}",
+        "game.status.money": "({money})",
         "players.not_a_list": "The players must be a list of names.",
         "players.count": "{title} is for {low} to {high} players, not {count}.",
         "players.count_exact": "{title} is for exactly {low} players, not {count}.",

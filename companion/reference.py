@@ -2,7 +2,8 @@
 
 A section has an id ("loading", "winner"…) so a screen opens the reference where the
 table is: the Load sheet at loading, an end screen at the winner and its tie-breaks.
-`PLACES` says which section each place of the app opens. The English text is here, one
+Which sections a game has, and which one each place of the app opens, are facts of the
+game (`Game.reference`, in `rules/<game>.py`). The English text is here, one
 template per title and body (`reference.<game>.<section>.title` / `.body`); French and
 Spanish are in the catalogues like every other message. A body is paragraphs separated
 by a blank line; a paragraph whose lines start with "- " is a list.
@@ -13,24 +14,11 @@ rules are silent or disagree (RULES.md's **Decision**s and the README's rule dec
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from companion.messages import SOURCE_LANGUAGE, register, template
-
-SECTIONS: dict[str, tuple[str, ...]] = {
-    "heartland": ("turn", "moving", "loading", "unloading", "discarding", "money", "target", "final_round",
-                  "penalties", "winner", "variants", "decisions"),
-    "transamerica": ("round", "round_end", "countdown", "start_player", "end", "winner", "variants", "decisions"),
-    "great_plains": ("setup", "turn", "spirits", "end", "scoring", "winner", "variants", "decisions"),
-}
-
-# Where each place of the app opens the reference; "game" is the game screen itself.
-PLACES: dict[str, dict[str, str]] = {
-    "heartland": {"game": "turn", "final_round": "final_round", "load": "loading", "unload": "unloading",
-                  "adjust": "decisions", "upgrade": "variants", "end": "winner", "log": "turn"},
-    "transamerica": {"game": "countdown", "end_round": "round_end", "end": "winner", "log": "round"},
-    "great_plains": {"game": "turn", "scoring": "scoring", "zone": "scoring", "end": "winner", "log": "turn"},
-}
+from companion.rules import GAMES
 
 
 @dataclass(frozen=True)
@@ -44,8 +32,14 @@ class Section:
         return tuple(tuple(paragraph.split("\n")) for paragraph in self.paragraphs)
 
 
+def section_ids(game_id: str) -> tuple[str, ...]:
+    """The sections of a game's reference in reading order (`Game.reference`); none for a game without one."""
+    game = GAMES.get(game_id)
+    return () if game is None or game.reference is None else game.reference.sections
+
+
 def section(game_id: str, section_id: str, language: str = SOURCE_LANGUAGE) -> Section:
-    if section_id not in SECTIONS.get(game_id, ()):
+    if section_id not in section_ids(game_id):
         raise KeyError(f"{game_id} has no reference section {section_id!r}")
     title = template(f"reference.{game_id}.{section_id}.title", language) or section_id
     body = template(f"reference.{game_id}.{section_id}.body", language) or ""
@@ -54,15 +48,33 @@ def section(game_id: str, section_id: str, language: str = SOURCE_LANGUAGE) -> S
 
 def sections(game_id: str, language: str = SOURCE_LANGUAGE) -> list[Section]:
     """Every section of a game's reference, in reading order; none for a game without one."""
-    return [section(game_id, section_id, language) for section_id in SECTIONS.get(game_id, ())]
+    return [section(game_id, section_id, language) for section_id in section_ids(game_id)]
 
 
 def opening(game_id: str, place: str) -> str | None:
     """The section a place of the app opens at ("load" opens "loading"); None for a game without a reference."""
-    places = PLACES.get(game_id)
-    if places is None:
-        return None
-    return places.get(place, SECTIONS[game_id][0])
+    game = GAMES.get(game_id)
+    return None if game is None or game.reference is None else game.reference.opening(place)
+
+
+class _Sections(Mapping[str, tuple[str, ...]]):
+    """Each game's sections by game id, as the registry has them now: for screens that look
+    a game's reference up by id (prefer `section_ids`)."""
+
+    def __getitem__(self, game_id: str) -> tuple[str, ...]:
+        found = section_ids(game_id)
+        if not found:
+            raise KeyError(game_id)
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return (game_id for game_id, game in GAMES.items() if game.reference is not None)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+SECTIONS: Mapping[str, tuple[str, ...]] = _Sections()
 
 
 register(SOURCE_LANGUAGE, {

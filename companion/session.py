@@ -21,7 +21,7 @@ from typing import Any, TypeVar, overload
 
 from companion.messages import Message, RuleError, quoted
 from companion.rules import GAMES
-from companion.rules.base import MAX_ITEMS, RULES, Game, Standing, Stopped, check_depth, describe_value
+from companion.rules.base import MAX_ITEMS, RULES, Game, Standing, check_depth, describe_value
 
 # The newest session format this version writes and reads; it reads every older one too.
 FORMAT_VERSION = 2
@@ -108,6 +108,39 @@ class Prefix(Sequence[T]):
 
     def __repr__(self) -> str:
         return repr(self._items[: self._length])
+
+
+class States(Sequence[Any]):
+    """The states after 0, 1, ... `cursor` applied events of a session, worked out as they are
+    read: going through them in order replays each event once (see `Session.state_at`)."""
+
+    __slots__ = ("_session",)
+
+    def __init__(self, session: Session) -> None:
+        self._session = session
+
+    def __len__(self) -> int:
+        return self._session.cursor + 1
+
+    @overload
+    def __getitem__(self, index: int) -> Any: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Any]: ...
+
+    def __getitem__(self, index: int | slice) -> Any:
+        if isinstance(index, slice):
+            return [self[position] for position in range(len(self))[index]]
+        position = index + len(self) if index < 0 else index
+        if not 0 <= position < len(self):
+            raise IndexError("no such state in the session")
+        return self._session.state_at(position)
+
+    def __iter__(self) -> Iterator[Any]:
+        session = self._session
+        for block in range(session.cursor // CHECKPOINT_EVERY + 1):
+            yield from session._block_states(block, min(block * CHECKPOINT_EVERY + CHECKPOINT_EVERY - 1,
+                                                        session.cursor))
 
 
 class StaleError(RuleError):
@@ -281,6 +314,11 @@ class Session:
         self._blocks.move_to_end(block)
 
     @property
+    def states(self) -> States:
+        """The state after each applied event, the set-up first (for a chart of the whole game)."""
+        return States(self)
+
+    @property
     def events(self) -> list[dict[str, Any]]:
         """A copy of the applied events (all of them: prefer `last_event` to look one up)."""
         return copy.deepcopy(self._log[: self._cursor])
@@ -340,8 +378,7 @@ class Session:
     @property
     def stopped_note(self) -> str | None:
         """Why the table stopped the game (`end_game`), or None when it was not stopped."""
-        state = self.state
-        return state.note if isinstance(state, Stopped) else None
+        return self.game.stopped_note(self.state)
 
     @property
     def current_player(self) -> str | None:

@@ -6,9 +6,9 @@ A player is a name compared as the rules compare names (case, Unicode and compat
 forms and invisible marks ignored); a renamed player (`rename_player`) keeps their history
 through the alias map saved in the data folder as `players.json`.
 
-`score_series(session)` replays one game for its chart: Heartland money by round (the
-final cargo penalty as a step of its own), TransAmerica points by round, Great Plains
-points by scored zone.
+`score_series(session)` is one game's chart, in the steps the game itself gives
+(`Game.score_steps`: Heartland money by round with the final cargo penalty as a step of
+its own, TransAmerica points by round, Great Plains points by scored zone).
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from companion.messages import RuleError, has_lone_surrogate, register
-from companion.rules.base import Stopped, _clean_name, _clean_saved_name, name_key
-from companion.rules.transamerica import STARTING_POINTS
+from companion.rules import GAMES
+from companion.rules.base import Step, _clean_name, _clean_saved_name, name_key
 from companion.session import Session
 from companion.store import SessionSummary, StoreError
 from companion.store.errors import os_reason
@@ -115,7 +115,9 @@ class PlayerStats:
 class Statistics:
     game: str | None  # the game counted, None for all of them
     plays: int
-    average_length: float | None  # rounds (zones for Great Plains); None when games of different kinds are counted
+    # In the game's `length_unit` (rounds; zones for Great Plains); None when games of
+    # different kinds are counted, or the game has no length to count.
+    average_length: float | None
     players: list[PlayerStats]  # most wins first, then most plays, then name
     # head_to_head[a][b]: the games in which a finished ahead of b (a tie counts for neither)
     head_to_head: dict[str, dict[str, int]] = field(default_factory=dict)
@@ -178,8 +180,14 @@ def statistics(
                      key=lambda stats: (-stats.wins, -stats.plays, player_key(stats.name)))
     names = {key: tally.name for key, tally in tallies.items()}
     head_to_head = {names[key]: {names[other]: count for other, count in row.items()} for key, row in beaten.items()}
-    average_length = None if mixed or not chosen else length / len(chosen)
+    counted = not mixed and bool(chosen) and _has_length(chosen[0].game)
+    average_length = length / len(chosen) if counted else None
     return Statistics(game, len(chosen), average_length, players, head_to_head)
+
+
+def _has_length(game_id: str) -> bool:
+    game = GAMES.get(game_id)
+    return game is not None and game.length is not None
 
 
 def statistics_by_game(finished: Iterable[SessionSummary], **filters: Any) -> dict[str, Statistics]:
@@ -212,15 +220,9 @@ def _player_stats(tally: _Tally, mixed: bool) -> PlayerStats:
 # --- a game's score over time ---------------------------------------------------------
 
 
-class Step(NamedTuple):
-    kind: str  # "start", "round" (after round `number`), "penalty" (Heartland's cargo), "zone", "final"
-    number: int  # the round or zone just counted (0 at the start)
-    values: tuple[int, ...]  # by seat: money (Heartland) or points
-
-
 class ScoreSeries(NamedTuple):
     players: tuple[str, ...]
-    unit: str  # "money" or "points"
+    unit: str  # the game's unit: "money" or "points"
     steps: list[Step]
 
     def of(self, player: str) -> list[int]:
@@ -230,58 +232,5 @@ class ScoreSeries(NamedTuple):
 
 def score_series(session: Session) -> ScoreSeries:
     """The chart of a game, as far as its cursor: one step per round or zone counted."""
-    state = _unstopped(session.state)
-    if session.game.id == "heartland":
-        return ScoreSeries(session.players, "money", _heartland_steps(session))
-    if session.game.id == "transamerica":
-        return ScoreSeries(session.players, "points", _transamerica_steps(state))
-    if session.game.id == "great_plains":
-        return ScoreSeries(session.players, "points", _great_plains_steps(state))
-    standings = {standing.player: standing.score for standing in session.standings()}
-    return ScoreSeries(session.players, "points", [Step("final", 0, tuple(standings[p] for p in session.players))])
-
-
-def _unstopped(state: Any) -> Any:
-    return state.state if isinstance(state, Stopped) else state
-
-
-def _heartland_steps(session: Session) -> list[Step]:
-    game, players = session.game, session.players
-    state = game.setup(players, session.options)
-    steps = [Step("start", 0, tuple(truck.money for truck in state.trucks))]
-    counted = 0
-    for event in session.events:
-        state = _unstopped(game.apply_event(state, players, event, saved=True)[0])
-        if state.round - 1 > counted:  # a round just ended
-            counted = state.round - 1
-            steps.append(Step("round", counted, tuple(truck.money for truck in state.trucks)))
-    turn = state.turn
-    if (turn.number, turn.move, turn.action) != (counted * len(players) + 1, None, None):
-        # the round in progress, or a final round that ended before every seat had played again
-        counted += 1
-        steps.append(Step("round", counted, tuple(truck.money for truck in state.trucks)))
-    penalties = tuple(truck.penalty for truck in state.trucks)
-    # A game stopped early with empty trucks has no cargo to pay for: a flat step would read as one.
-    if session.is_over and (any(penalties) or not isinstance(session.state, Stopped)):
-        steps.append(Step("penalty", counted, tuple(truck.money - penalty
-                                                    for truck, penalty in zip(state.trucks, penalties, strict=True))))
-    return steps
-
-
-def _transamerica_steps(state: Any) -> list[Step]:
-    points = [STARTING_POINTS] * len(state.players)
-    steps = [Step("start", 0, tuple(points))]
-    for number, losses in enumerate(state.rounds, start=1):
-        points = [before - lost for before, lost in zip(points, losses, strict=True)]
-        steps.append(Step("round", number, tuple(points)))
-    return steps
-
-
-def _great_plains_steps(state: Any) -> list[Step]:
-    points = [0] * len(state.players)
-    steps = [Step("start", 0, tuple(points))]
-    for number, zone in enumerate(state.zones, start=1):
-        if zone.winner_seat is not None:
-            points[zone.winner_seat] += zone.points
-        steps.append(Step("zone", number, tuple(points)))
-    return steps
+    game = session.game
+    return ScoreSeries(session.players, game.unit, game.steps(session.players, session.states))

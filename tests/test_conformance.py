@@ -4,10 +4,15 @@ Each game only brings a `Table`: who may sit down, which options, the events a t
 might plausibly record (legal or not), and what must always hold for that game. Adding
 a game to GAMES means adding a Table here; everything else runs unchanged, stopping the
 game (`end_game`) and recording events against the rules (`override`) included.
+
+The strategies are built once for each situation they depend on (the players, whose turn
+it is, the phase), never once per step: hypothesis checks a strategy the first time it
+draws from it, and doing that for a new strategy at every step was most of the time.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -39,9 +44,8 @@ def seated(low: int, high: int) -> st.SearchStrategy[list[str]]:
     return st.integers(low, high).map(lambda count: list(NAMES[:count]))
 
 
-def mostly_current(session: Session) -> st.SearchStrategy[str]:
-    current = session.current_player
-    return st.sampled_from(([current] * 6 if current else []) + list(session.players))
+def mostly_current(players: tuple[str, ...], current: str | None) -> st.SearchStrategy[str]:
+    return st.sampled_from(([current] * 6 if current else []) + list(players))
 
 
 def event(kind: str, **fields: st.SearchStrategy[Any]) -> EventStrategy:
@@ -52,7 +56,12 @@ def event(kind: str, **fields: st.SearchStrategy[Any]) -> EventStrategy:
 
 
 def heartland_events(session: Session) -> EventStrategy:
-    player = mostly_current(session)
+    return heartland_events_for(session.players, session.current_player)
+
+
+@functools.cache
+def heartland_events_for(players: tuple[str, ...], current: str | None) -> EventStrategy:
+    player = mostly_current(players, current)
     good = st.sampled_from(("corn", "soybeans", "cattle", "pigs"))
     cubes = st.integers(1, 5)
     end_turn = event("end_turn", player=player)
@@ -87,7 +96,12 @@ def heartland_always(session: Session) -> None:
 
 
 def transamerica_events(session: Session) -> EventStrategy:
-    players = list(session.players)
+    return transamerica_events_for(session.players)
+
+
+@functools.cache
+def transamerica_events_for(seats: tuple[str, ...]) -> EventStrategy:
+    players = list(seats)
     losses = st.lists(st.integers(0, 6), min_size=len(players), max_size=len(players))
 
     def round_of(drawn: tuple[list[int], int, bool]) -> dict[str, Any]:
@@ -114,16 +128,23 @@ def transamerica_always(session: Session) -> None:
 
 
 def great_plains_events(session: Session) -> EventStrategy:
-    player = mostly_current(session)
+    state = session.state
+    return great_plains_events_for(session.players, session.current_player, state.cave_phase, state.scoring)
+
+
+@functools.cache
+def great_plains_events_for(players: tuple[str, ...], current: str | None, cave_phase: bool,
+                            scoring: bool) -> EventStrategy:
+    player = mostly_current(players, current)
     spirit = st.sampled_from(("horse", "eagle", "bear"))
-    placing = event("place_cave", player=player) if session.state.cave_phase else st.one_of(
+    placing = event("place_cave", player=player) if cave_phase else st.one_of(
         event("place_token", player=player),
         event("place_token", player=player, spirit=spirit),
     )
-    tokens = st.dictionaries(st.sampled_from(session.players), st.integers(0, 6), max_size=2)
+    tokens = st.dictionaries(st.sampled_from(players), st.integers(0, 6), max_size=2)
     zone = event("zone", spaces=st.integers(1, 12), water=st.integers(0, 3), tokens=tokens)
     scoring_done = event("scoring_done")
-    if session.state.scoring:
+    if scoring:
         return st.one_of(zone, zone, zone, scoring_done, event("use_spirit", player=player, spirit=spirit), placing)
     return st.one_of(
         placing,
@@ -190,22 +211,35 @@ TABLES: dict[str, Table] = {
 # --- what every game promises ---------------------------------------------------------------
 
 
+DAMAGE = st.sampled_from(("not_a_dict", "drop", "extra", "wrong_value", "unknown_type"))
+NOT_A_DICT = st.sampled_from((None, "end_turn", 3, "the event"))
+UNKNOWN_TYPE = st.sampled_from(("teleport", "", 7, None))
+EXTRA_FIELD = st.sampled_from(("bonus", "Type", "note"))
+WRONG_VALUE = st.sampled_from(WRONG_VALUES)
+
+
+@functools.cache
+def one_of_fields(fields: tuple[str, ...]) -> st.SearchStrategy[str]:
+    return st.sampled_from(fields)
+
+
 def malformed(data: st.DataObject, plausible: Any) -> Any:
     """A plausible event bent out of shape: a field dropped, added or given a wrong value."""
     if not isinstance(plausible, dict):
         return plausible
-    damage = data.draw(st.sampled_from(("not_a_dict", "drop", "extra", "wrong_value", "unknown_type")))
+    damage = data.draw(DAMAGE)
     fields = [name for name in plausible if name != "type"]
     if damage == "not_a_dict":
-        return data.draw(st.sampled_from((None, "end_turn", 3, [plausible])))
+        shape = data.draw(NOT_A_DICT)
+        return [plausible] if shape == "the event" else shape
     if damage == "unknown_type":
-        return {**plausible, "type": data.draw(st.sampled_from(("teleport", "", 7, None)))}
+        return {**plausible, "type": data.draw(UNKNOWN_TYPE)}
     if damage == "extra":
-        return {**plausible, data.draw(st.sampled_from(("bonus", "Type", "note"))): 1}
-    name = data.draw(st.sampled_from(fields or ["type"]))
+        return {**plausible, data.draw(EXTRA_FIELD): 1}
+    name = data.draw(one_of_fields(tuple(fields) or ("type",)))
     if damage == "drop":
         return {key: value for key, value in plausible.items() if key != name}
-    return {**plausible, name: data.draw(st.sampled_from(WRONG_VALUES))}
+    return {**plausible, name: data.draw(WRONG_VALUE)}
 
 
 def assert_sensible_standings(session: Session) -> None:
@@ -280,6 +314,12 @@ def assert_replays(session: Session, game_id: str) -> None:
     assert session.state == state and session.to_dict() == saved
 
 
+OPENINGS = st.sampled_from((0, 0, 34, 38, 40))
+LENGTHS = st.integers(20, 100)
+STEPS = st.sampled_from(("event",) * 24 + ("override",) * 4 + ("malformed",) * 4
+                        + ("undo", "undo", "redo", "undo_redo", "stop"))
+
+
 def test_every_registered_game_has_a_table() -> None:
     assert set(TABLES) == set(GAMES)
 
@@ -295,11 +335,10 @@ def test_every_registered_game_has_a_table() -> None:
 def test_random_play_keeps_every_promise(game_id: str, data: st.DataObject) -> None:
     table = TABLES[game_id]
     session = Session.new(game_id, data.draw(table.players), options=data.draw(table.options))
-    table.opening(session, data.draw(st.sampled_from((0, 0, 34, 38, 40)), label="opening"))
+    table.opening(session, data.draw(OPENINGS, label="opening"))
     assert_always(session, table)
-    steps = ("event",) * 24 + ("override",) * 4 + ("malformed",) * 4 + ("undo", "undo", "redo", "undo_redo", "stop")
-    for _ in range(data.draw(st.integers(20, 100), label="steps")):
-        step = data.draw(st.sampled_from(steps))
+    for _ in range(data.draw(LENGTHS, label="steps")):
+        step = data.draw(STEPS)
         if step == "undo" and session.can_undo:
             session.undo()
         elif step == "redo" and session.can_redo:

@@ -90,8 +90,9 @@ def test_each_place_opens_the_part_that_matters_there() -> None:
     assert {reference.opening(game_id, "end") for game_id in GAMES} == {"winner"}
     assert reference.opening("heartland", "somewhere new") == "turn"  # a place without its own part: the start
     assert reference.opening("a game without a reference", "end") is None
-    for game_id, places in reference.PLACES.items():
-        assert set(places.values()) <= set(reference.SECTIONS[game_id])
+    for game_id, game in GAMES.items():
+        assert game.reference is not None
+        assert set(game.reference.places.values()) <= set(reference.SECTIONS[game_id])
 
 
 def test_a_section_a_game_does_not_have_is_refused() -> None:

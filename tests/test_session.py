@@ -345,3 +345,17 @@ def test_a_change_from_a_stale_screen_records_nothing():
     assert session.cursor == 1 and session.state.points == (13, 11)
     session.undo(at=session.version)
     assert session.cursor == 0
+
+
+def test_the_states_of_a_game_run_from_its_set_up_to_its_undo_position() -> None:
+    session = Session.new("transamerica", ["Ann", "Bob"])
+    for _ in range(150):  # past two kept states (one every 64 events)
+        session.apply({"type": "end_round", "missing": {"Ann": 0, "Bob": 0}})
+    for _ in range(10):
+        session.undo()
+    states = session.states
+    assert len(states) == 141 and states[-1] == session.state and states[0] == session.state_at(0)
+    assert list(states) == [session.state_at(cursor) for cursor in range(141)]
+    assert [state.round_number for state in states[60:70:3]] == [61, 64, 67, 70]
+    with pytest.raises(IndexError):
+        states[141]

@@ -123,9 +123,9 @@ RACE: Game[RaceState] = Game(
     setup=lambda players, options: RaceState(players, (0, 0)),
     normalize_options=lambda players, options: {},
     events={"lap": EventKind({"player": PlayerField(), "laps": IntField(1, 2)}, lap)},
-    is_over=lambda state: max(state.laps) >= 3,
-    current_player=lambda state: None,
-    standings=race_standings,
+    end_if=lambda state: max(state.laps) >= 3,
+    player_to_act=lambda state: None,
+    ranking=race_standings,
     messages={"race.one_lap": "A car runs one lap at a time.", "race.log.lap": "{player} ran a lap"},
 )
 

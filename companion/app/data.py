@@ -6,8 +6,8 @@ game is not deleted while any tab has it. Faults arrive as `StoreError` sentence
 an OSError); reading questions (the list, names to suggest, status lines) answer even
 then, and where the app was is kept by `ui_state.py`, which never fails.
 
-Each game's status line is worked out by its screen's `status_line` when the store saves
-the game's entry in the index, never when the list is drawn; `home()` gives the list the
+Each game's status line is worked out by the game itself (`Game.status_line`, a message)
+when the store saves the game's entry in the index, never when the list is drawn; `home()` gives the list the
 home screen shows one page at a time, from the store's summaries (no file is read).
 """
 
@@ -20,7 +20,6 @@ from datetime import date
 from typing import Any, NamedTuple
 
 from companion import archive, stats
-from companion.app.screens import game_screen
 from companion.app.ui_state import UiStateFile, View
 from companion.messages import LANGUAGES, translations
 from companion.rules import GAMES
@@ -33,8 +32,8 @@ HOME_PAGE = 20  # games drawn at first in each part of the home screen; more on 
 
 def status_of(game_id: str, state: Any) -> dict[str, str]:
     """The line the home screen shows for a game in this state, in every language."""
-    screen = game_screen(game_id)
-    return {language: str(screen.status_line(state, language)) for language in LANGUAGES}
+    line = GAMES[game_id].status_line(state)
+    return {language: line.text(language) for language in LANGUAGES}
 
 
 class HomeList(NamedTuple):

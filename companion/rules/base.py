@@ -1,21 +1,34 @@
 """What every game module provides, and the checks every event goes through.
 
 A game is one plain description (`Game`): how to set up, which events exist with their
-fields, how each event changes the state, when the game is over, who stands where.
-Nothing here imports Flet or touches storage.
+fields, how each event changes the state, the check that says the game is over (run after
+every event), who stands where; and what the other layers need to know of it: how long a
+game was, its score over time for the chart, the unit scores are counted in, its rules
+reference, its line on Home, its BoardGameGeek id. Every such fact has a default, so a new
+game needs none of them. Event kinds and their fields describe themselves (words, ranges,
+choices), so a screen can build a form for any of them. Nothing here imports Flet or
+touches storage.
 """
 
 from __future__ import annotations
 
 import functools
-import inspect
 import types
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
-from companion.messages import QUOTED_CHARACTERS, Described, Message, RuleError, has_lone_surrogate, join_names, quoted
+from companion.messages import (
+    QUOTED_CHARACTERS,
+    Described,
+    Listed,
+    Message,
+    Money,
+    RuleError,
+    has_lone_surrogate,
+    quoted,
+)
 
 State = TypeVar("State")
 Event = Mapping[str, Any]
@@ -106,19 +119,26 @@ def check_depth(value: Any, what: str) -> None:
             pending.extend((inner, depth + 1) for pair in item.items() for inner in pair)
 
 
+# Every field names itself on a form with `label` (a message id; empty: the field's own
+# name, see `Game.field_label`).
+
+
 @dataclass(frozen=True)
 class IntField:
     low: int
     high: int | None = None
+    label: str = ""
 
     def check(self, name: str, value: Any, players: Sequence[str]) -> Any:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise self._error(name, value)
-        if value < self.low or (self.high is not None and value > self.high):
-            raise self._error(name, value)
+        if not self.fits(value):
+            raise self.refusal(name, value)
         return value
 
-    def _error(self, name: str, value: Any) -> RuleError:
+    def fits(self, value: Any) -> bool:
+        return (isinstance(value, int) and not isinstance(value, bool) and value >= self.low
+                and (self.high is None or value <= self.high))
+
+    def refusal(self, name: str, value: Any) -> RuleError:
         if self.high is None:
             return RuleError("field.int_min", field=name, low=self.low, value=describe_value(value))
         return RuleError("field.int", field=name, low=self.low, high=self.high, value=describe_value(value))
@@ -126,6 +146,8 @@ class IntField:
 
 @dataclass(frozen=True)
 class BoolField:
+    label: str = ""
+
     def check(self, name: str, value: Any, players: Sequence[str]) -> Any:
         if not isinstance(value, bool):
             raise RuleError("field.bool", field=name, value=describe_value(value))
@@ -139,19 +161,21 @@ _SAVED_EXTRAS: Mapping[str, FieldCheck] = types.MappingProxyType({OVERRIDE: Bool
 
 @dataclass(frozen=True)
 class ChoiceField:
+    """One of `choices`; a choice reads as the term `term.<field>.<choice>` where one is registered."""
+
     choices: tuple[str, ...]
+    label: str = ""
 
     def check(self, name: str, value: Any, players: Sequence[str]) -> Any:
         if not isinstance(value, str) or value not in self.choices:
-            raise RuleError(
-                "field.choice", field=name, allowed=", ".join(self.choices), value=describe_value(value)
-            )
+            raise RuleError("field.choice", field=name, allowed=Listed(self.choices), value=describe_value(value))
         return value
 
 
 @dataclass(frozen=True)
 class TextField:
     high: int = 60
+    label: str = ""
 
     def check(self, name: str, value: Any, players: Sequence[str]) -> Any:
         if not isinstance(value, str) or not value.strip() or len(value.strip()) > self.high:
@@ -163,11 +187,13 @@ class TextField:
 
 @dataclass(frozen=True)
 class PlayerField:
+    """One of the game's players (any of them: the rules say when it must be the current one)."""
+
+    label: str = ""
+
     def check(self, name: str, value: Any, players: Sequence[str]) -> Any:
         if not isinstance(value, str) or value not in players:
-            raise RuleError(
-                "field.player", field=name, allowed=join_names(list(players)), value=describe_value(value)
-            )
+            raise RuleError("field.player", field=name, allowed=list(players), value=describe_value(value))
         return value
 
 
@@ -178,18 +204,21 @@ class PerPlayerField:
 
     each: IntField
     every: bool = True
+    label: str = ""
 
     def check(self, name: str, value: Any, players: Sequence[str]) -> Any:
         if not isinstance(value, Mapping):
-            raise RuleError("field.per_player", field=name, allowed=join_names(list(players)))
+            raise RuleError("field.per_player", field=name, allowed=list(players))
         for key in value:
             if key not in players:
                 raise RuleError("field.per_player_extra", field=name, value=describe_value(key))
         if self.every and set(value) != set(players):
-            raise RuleError("field.per_player", field=name, allowed=join_names(list(players)))
-        return {
-            player: self.each.check(f"{name} of {player}", value.get(player, 0), players) for player in players
-        }
+            raise RuleError("field.per_player", field=name, allowed=list(players))
+        counts = {player: value.get(player, 0) for player in players}
+        for player, count in counts.items():
+            if not self.each.fits(count):
+                raise self.each.refusal(Described("field.of_player", field=name, player=player), count)
+        return counts
 
 
 FieldCheck = IntField | BoolField | ChoiceField | TextField | PlayerField | PerPlayerField
@@ -200,11 +229,14 @@ class EventKind(Generic[State]):
     """One kind of event: its fields and the pure function that applies it.
 
     `apply(state, event)` returns the new state and the log sentence, or raises RuleError.
+    `label` is the message id naming it in words (a button's label; empty: its type, see
+    `Game.event_label`); the fields in `optional` may be left out.
     """
 
     fields: Mapping[str, FieldCheck]
     apply: Callable[[State, dict[str, Any]], tuple[State, Message]]
     optional: frozenset[str] = frozenset()
+    label: str = ""
 
 
 @dataclass(frozen=True)
@@ -228,72 +260,63 @@ def table_call(event: Mapping[str, Any], refusal: RuleError) -> None:
 
 @dataclass(frozen=True)
 class Stopped(Generic[State]):
-    """A game the table stopped early (`end_game`): its state as it stood, and why.
-
-    It reads as the game's own state with `over` true and `current_player` None: fields
-    read through, and the state's properties and methods are worked out on this object,
-    so whatever derives from `over` follows (Great Plains' `scoring` is false, say), and
-    whatever shows a game keeps working once it is stopped.
-    """
+    """A game the table stopped early (`end_game`), for a game whose state cannot say so
+    itself: its state as it stood, and why. `Game.is_over`, `current_player` and
+    `standings` answer for it; a game whose screen reads its state keeps the stop in that
+    state instead (`STOP_IN_PLACE`)."""
 
     state: State
     note: str
-
-    @property
-    def over(self) -> bool:
-        return True
-
-    @property
-    def current_player(self) -> None:
-        return None
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("__") or name == "state":  # copy and pickle probe before `state` exists
-            raise AttributeError(name)
-        found = inspect.getattr_static(type(self.state), name, None)
-        if isinstance(found, property) and found.fget is not None:
-            return found.fget(self)
-        if inspect.isfunction(found):
-            return types.MethodType(found, self)
-        return getattr(self.state, name)
 
 
 def stop(state: Any, event: dict[str, Any]) -> tuple[Any, Message]:
     return Stopped(state, event["note"]), Message("game.log.stopped", {"note": event["note"]})
 
 
+def stop_in_place(state: Any, event: dict[str, Any]) -> tuple[Any, Message]:
+    """The stop kept in the game's own state, a frozen dataclass with a `stopped: str | None`
+    field that its end check, its current player and its standings take into account."""
+    return replace(state, stopped=event["note"]), Message("game.log.stopped", {"note": event["note"]})
+
+
+# Fields many events share.
+PLAYER = PlayerField(label="game.field.player")
+NOTE = TextField(60, label="game.field.note")
 # Every game can be stopped by its table: the standings as they stand become final.
-END_GAME: EventKind[Any] = EventKind({"note": TextField(60)}, stop)
+END_GAME: EventKind[Any] = EventKind({"note": NOTE}, stop, label="game.event.end_game")
+STOP_IN_PLACE: EventKind[Any] = EventKind({"note": NOTE}, stop_in_place, label="game.event.end_game")
 
 
-def _stop_aware(game: Game[Any]) -> None:
-    """Let the game's own is_over, current_player and standings answer for a stopped game too."""
-    is_over, current_player, standings = game.is_over, game.current_player, game.standings
-    if getattr(is_over, "stop_aware", False):
-        return
+class Step(NamedTuple):
+    """One point of a game's score over time, as its chart draws it."""
 
-    def over(state: Any) -> bool:
-        return True if isinstance(state, Stopped) else is_over(state)
+    kind: str  # "start", "round" (after round `number`), "penalty" (Heartland's cargo), "zone", "final"
+    number: int  # the round or zone just counted (0 at the start)
+    values: tuple[int, ...]  # by seat, in the game's unit (`Game.unit`)
 
-    def current(state: Any) -> str | None:
-        return None if isinstance(state, Stopped) else current_player(state)
 
-    def final(state: Any) -> list[Standing]:
-        if not isinstance(state, Stopped):
-            return standings(state)
-        return [replace(standing, winner=standing.rank == 1) for standing in standings(state.state)]
+@dataclass(frozen=True)
+class Reference:
+    """A game's rules reference: its sections in reading order (the text of each is the
+    `reference.<game>.<section>.title` and `.body` templates), and the section each place
+    of the app opens at ("load": "loading"; any other place opens the first)."""
 
-    over.stop_aware = True  # type: ignore[attr-defined]
-    for name, function in (("is_over", over), ("current_player", current), ("standings", final)):
-        object.__setattr__(game, name, function)
+    sections: tuple[str, ...]
+    places: Mapping[str, str] = field(default_factory=dict)
+
+    def opening(self, place: str) -> str:
+        return self.places.get(place, self.sections[0])
 
 
 @dataclass(frozen=True)
 class Game(Generic[State]):
-    """One game: set-up, its events, the end check and the standings.
+    """One game: set-up, its events, the end check and the standings, then what the other
+    layers need to know of it, each with a default.
 
     Every game also takes `end_game {note}` (the table stops it; see `Stopped`) and an
     optional `"override": true` on any event (see `apply_event`), without a line of its own.
+    Ask `is_over`, `current_player` and `standings` (they answer for a stopped game too),
+    not the game's own `end_if`, `player_to_act` and `ranking`.
     """
 
     id: str
@@ -303,19 +326,89 @@ class Game(Generic[State]):
     setup: Callable[[tuple[str, ...], dict[str, Any]], State]
     normalize_options: Callable[[tuple[str, ...], Mapping[str, Any]], dict[str, Any]]
     events: Mapping[str, EventKind[State]]
-    is_over: Callable[[State], bool]
-    current_player: Callable[[State], str | None]
-    standings: Callable[[State], list[Standing]]
+    end_if: Callable[[State], bool]  # the end of the game: a check over the state, asked after every event
+    player_to_act: Callable[[State], str | None]
+    ranking: Callable[[State], list[Standing]]
     messages: Mapping[str, str]
     accepted_after_end: frozenset[str] = frozenset()
-
-    def __post_init__(self) -> None:
-        _stop_aware(self)
+    short_title: str = ""  # what Home calls it ("Heartland"); empty: the title
+    unit: str = "points"  # what a score counts: "points" or "money"
+    bgg_id: int | None = None  # BoardGameGeek's id, sent to BG Stats
+    # Rounds (or the game's own `length_unit`) played in a state; None: the game has none to count.
+    length: Callable[[State], int] | None = None
+    length_unit: str = "rounds"
+    # The chart's steps from the states after 0, 1, ... applied events (the last is the game
+    # as it stands); None: one step, the standings.
+    score_steps: Callable[[Sequence[State]], list[Step]] | None = None
+    reference: Reference | None = None
+    status: Callable[[State], Message] | None = None  # Home's line for a game in this state
 
     @functools.cached_property
     def all_events(self) -> Mapping[str, EventKind[Any]]:
         """The game's own events and `end_game`, which every game takes."""
-        return {**self.events, "end_game": END_GAME}
+        return {**self.events, "end_game": self.events.get("end_game", END_GAME)}
+
+    # --- what the session, the store and the screens ask ------------------------------
+
+    def is_over(self, state: Any) -> bool:
+        """True once the game has ended by its rules or been stopped."""
+        return isinstance(state, Stopped) or self.end_if(state)
+
+    def current_player(self, state: Any) -> str | None:
+        return None if isinstance(state, Stopped) else self.player_to_act(state)
+
+    def standings(self, state: Any) -> list[Standing]:
+        """Who stands where; once a game is stopped, rank 1 wins."""
+        if not isinstance(state, Stopped):
+            return self.ranking(state)
+        return [replace(standing, winner=standing.rank == 1) for standing in self.ranking(state.state)]
+
+    def stopped_note(self, state: Any) -> str | None:
+        """Why the table stopped the game in `state`, or None when it did not."""
+        if isinstance(state, Stopped):
+            return state.note
+        if self.all_events["end_game"] is STOP_IN_PLACE:
+            note: str | None = state.stopped
+            return note
+        return None
+
+    @property
+    def home_title(self) -> str:
+        return self.short_title or self.title
+
+    def length_of(self, state: Any) -> int:
+        """How long the game in `state` lasted, in `length_unit`; 0 for a game with no such count."""
+        if self.length is None:
+            return 0
+        return self.length(state.state if isinstance(state, Stopped) else state)
+
+    def steps(self, players: Sequence[str], states: Sequence[Any]) -> list[Step]:
+        """The chart of a game from its states (see `score_steps`); by default one step, the standings."""
+        if self.score_steps is not None:
+            return self.score_steps(states)
+        final = {standing.player: standing.score for standing in self.standings(states[-1])}
+        return [Step("final", 0, tuple(final[player] for player in players))]
+
+    def status_line(self, state: Any) -> Message:
+        """The line Home shows for a game in `state`: the game's own, else who won or "in progress"."""
+        if self.status is not None and not isinstance(state, Stopped):
+            return self.status(state)
+        if not self.is_over(state):
+            return Message("game.status.in_progress")
+        standings = self.standings(state)
+        if self.unit == "money":
+            return result_line(standings, Message("game.status.money", {"money": Money(standings[0].score)}))
+        return result_line(standings, Message("game.status.points", {"count": standings[0].score}))
+
+    def event_label(self, kind: str) -> Message:
+        """The words naming an event kind (a button's label): its `label`, else its type."""
+        label = self.all_events[kind].label
+        return Message(label) if label else Message("label.named", {"name": kind})
+
+    def field_label(self, kind: str, name: str) -> Message:
+        """The words naming a field of an event kind on a form: its `label`, else its name."""
+        label = self.all_events[kind].fields[name].label
+        return Message(label) if label else Message("label.named", {"name": name})
 
     def check_players(self, players: Any) -> tuple[str, ...]:
         """A new game's player names, normalised; refuses empty, invisible, twin or garbling names."""
@@ -353,11 +446,11 @@ class Game(Generic[State]):
         check_depth(event, "event")
         events = self.all_events
         if "type" not in event:
-            raise RuleError("event.no_type", allowed=", ".join(events))
+            raise RuleError("event.no_type", allowed=Listed(events))
         kind_name = event["type"]
         if not isinstance(kind_name, str) or kind_name not in events:
-            raise RuleError("event.unknown_type", type=describe_value(kind_name).strip("'"), allowed=", ".join(events))
-        if self.is_over(state) and (isinstance(state, Stopped) or kind_name not in self.accepted_after_end):
+            raise RuleError("event.unknown_type", type=describe_value(kind_name).strip("'"), allowed=Listed(events))
+        if self.is_over(state) and (kind_name not in self.accepted_after_end or self.stopped_note(state) is not None):
             raise RuleError("game.over", type=kind_name)
         kind = events[kind_name]
         extras = _SAVED_EXTRAS if saved else _EXTRAS
@@ -405,6 +498,13 @@ class Game(Generic[State]):
             raise RuleError("event.nothing_to_override", type=clean["type"])
         reasons = tuple(refusal.message for refusal in broken)
         return new_state, Message("event.overridden", {"sentence": sentence, "reasons": reasons}), clean
+
+
+def result_line(standings: Sequence[Standing], score: Message) -> Message:
+    """'Ann won ($44)', 'Ann and Cy shared the win with 9 points': a finished game on Home."""
+    winners = [standing.player for standing in standings if standing.winner]
+    message_id = "game.status.won" if len(winners) == 1 else "game.status.shared"
+    return Message(message_id, {"players": winners, "score": score})
 
 
 def _clean_saved_name(raw: Any) -> tuple[str, str]:
@@ -456,7 +556,7 @@ def check_option_names(title: str, options: Any, allowed: Sequence[str]) -> Mapp
     for name in options:
         if name not in allowed:
             raise RuleError("options.unknown", option=describe_value(name).strip("'"), title=title,
-                            allowed=", ".join(allowed))
+                            allowed=Listed(allowed))
     return options
 
 

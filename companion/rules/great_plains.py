@@ -12,28 +12,31 @@ more spirits kept, then is shared.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.messages import Message, RuleError
 from companion.rules.base import (
+    PLAYER,
     RULES,
+    STOP_IN_PLACE,
     ChoiceField,
     EventKind,
     Game,
     IntField,
     PerPlayerField,
-    PlayerField,
+    Reference,
     Standing,
+    Step,
     check_option_names,
     describe_value,
     rank_by,
     require_turn,
+    result_line,
     table_call,
 )
 
-TRIBES = ("fox", "snake")
 SPIRITS = ("horse", "eagle", "bear")
 CAVES = 3
 TOKENS = 20
@@ -67,7 +70,8 @@ class GreatPlainsState:
     """Caves, tokens and spirits by seat (the order of `players`), and the zones counted so far.
 
     `scored` is set by `scoring_done`; `ended_at_last_token` marks a game recorded by the
-    first version, which ended at the last token and still took zones afterwards.
+    first version, which ended at the last token and still took zones afterwards; `stopped`
+    says why the table stopped the game early.
     """
 
     players: tuple[str, ...]
@@ -80,10 +84,7 @@ class GreatPlainsState:
     spirits: tuple[tuple[int, ...], ...] = ((0, 0, 0), (0, 0, 0))
     zones: tuple[Zone, ...] = ()
     counted: tuple[int, ...] = (0, 0)  # tokens counted in zones so far, by seat; kept so a zone is O(1)
-
-    @property
-    def snake(self) -> str:
-        return next(player for player in self.players if player != self.fox)
+    stopped: str | None = None
 
     def tribe(self, player: str) -> str:
         return "fox" if player == self.fox else "snake"
@@ -106,7 +107,8 @@ class GreatPlainsState:
 
     @property
     def over(self) -> bool:
-        return self.scored or self.ended_at_last_token
+        """The end check: the table confirmed the scoring (or stopped the game)."""
+        return self.scored or self.ended_at_last_token or self.stopped is not None
 
     @property
     def current_player(self) -> str | None:
@@ -187,8 +189,7 @@ def place_token(state: GreatPlainsState, event: dict[str, Any]) -> tuple[GreatPl
     if state.supply[kind] == 0:
         return state, Message("great_plains.log.token_spirit_gone", {**placed, "spirit": spirit})
     spirits = tuple(_bump(held, kind, 1) if index == seat else held for index, held in enumerate(state.spirits))
-    article = "an" if spirit[0] in "aeiou" else "a"
-    sentence = Message("great_plains.log.token_spirit", {**placed, "spirit": spirit, "article": article})
+    sentence = Message(f"great_plains.log.token_{spirit}", {**placed, "spirit": spirit})
     return replace(state, spirits=spirits), sentence
 
 
@@ -222,12 +223,15 @@ def zone(state: GreatPlainsState, event: dict[str, Any]) -> tuple[GreatPlainsSta
     new_zone = Zone(spaces, water, tuple(counts[player] for player in state.players))
     counted = tuple(before + added for before, added in zip(state.counted, new_zone.tokens, strict=True))
     state = replace(state, zones=(*state.zones, new_zone), counted=counted)
-    params = {"number": len(state.zones), "spaces": spaces, "water": water,
-              "score": "–".join(str(count) for count in new_zone.tokens)}
+    params = {"number": len(state.zones), "spaces": spaces, "water": water, "score": _score(*new_zone.tokens)}
     if new_zone.winner_seat is None:
         return state, Message("great_plains.log.zone_tied", params)
     winner = state.players[new_zone.winner_seat]
     return state, Message("great_plains.log.zone", {**params, "winner": winner, "points": new_zone.points})
+
+
+def _score(first: int, second: int) -> Message:
+    return Message("great_plains.score", {"first": first, "second": second})
 
 
 def scoring_done(state: GreatPlainsState, event: dict[str, Any]) -> tuple[GreatPlainsState, Message]:
@@ -263,22 +267,59 @@ def standings(state: GreatPlainsState) -> list[Standing]:
     return sorted(result, key=lambda standing: (standing.rank, state.seat(standing.player)))
 
 
-PLAYER = PlayerField()
-SPIRIT = ChoiceField(SPIRITS)
+def length(state: GreatPlainsState) -> int:
+    """Zones scored."""
+    return len(state.zones)
+
+
+def score_steps(states: Sequence[GreatPlainsState]) -> list[Step]:
+    """Points at the start and after each zone scored."""
+    state = states[-1]
+    points = [0] * len(state.players)
+    steps = [Step("start", 0, tuple(points))]
+    for number, counted in enumerate(state.zones, start=1):
+        if counted.winner_seat is not None:
+            points[counted.winner_seat] += counted.points
+        steps.append(Step("zone", number, tuple(points)))
+    return steps
+
+
+def status(state: GreatPlainsState) -> Message:
+    """Home's line: whose turn and the tokens placed, then the prairies' totals; once over, who won."""
+    if state.over:
+        final = standings(state)
+        return result_line(final, _score(final[0].score, final[1].score))
+    if state.scoring:
+        (first, second) = state.players
+        return Message("great_plains.status.scoring", {"first": first, "first_points": state.points_of(first),
+                                                       "second": second, "second_points": state.points_of(second)})
+    return Message("great_plains.status", {"player": state.current_player or "", "placed": sum(state.tokens),
+                                           "total": TOKENS * 2})
+
+
+REFERENCE = Reference(
+    sections=("setup", "turn", "spirits", "end", "scoring", "winner", "variants", "decisions"),
+    places={"game": "turn", "scoring": "scoring", "zone": "scoring", "end": "winner", "log": "turn"},
+)
+
+SPIRIT = ChoiceField(SPIRITS, label="great_plains.field.spirit")
 
 EVENTS: dict[str, EventKind[GreatPlainsState]] = {
-    "place_cave": EventKind({"player": PLAYER}, place_cave),
-    "place_token": EventKind({"player": PLAYER, "spirit": SPIRIT}, place_token, optional=frozenset({"spirit"})),
-    "use_spirit": EventKind({"player": PLAYER, "spirit": SPIRIT}, use_spirit),
+    "place_cave": EventKind({"player": PLAYER}, place_cave, label="great_plains.event.place_cave"),
+    "place_token": EventKind({"player": PLAYER, "spirit": SPIRIT}, place_token, optional=frozenset({"spirit"}),
+                             label="great_plains.event.place_token"),
+    "use_spirit": EventKind({"player": PLAYER, "spirit": SPIRIT}, use_spirit, label="great_plains.event.use_spirit"),
     "zone": EventKind(
         {
-            "spaces": IntField(1, MAX_ZONE_SPACES),
-            "water": IntField(0, MAX_ZONE_WATER),
-            "tokens": PerPlayerField(IntField(0, TOKENS), every=False),
+            "spaces": IntField(1, MAX_ZONE_SPACES, label="great_plains.field.spaces"),
+            "water": IntField(0, MAX_ZONE_WATER, label="great_plains.field.water"),
+            "tokens": PerPlayerField(IntField(0, TOKENS), every=False, label="great_plains.field.tokens"),
         },
         zone,
+        label="great_plains.event.zone",
     ),
-    "scoring_done": EventKind({}, scoring_done),
+    "scoring_done": EventKind({}, scoring_done, label="great_plains.event.scoring_done"),
+    "end_game": STOP_IN_PLACE,
 }
 
 MESSAGES = {
@@ -294,7 +335,9 @@ MESSAGES = {
     "great_plains.zone_too_many": "{player} has placed {placed} {placed:token|tokens}, but the zones count {counted}.",
     "great_plains.log.cave": "{player} placed a cave ({placed} of {of})",
     "great_plains.log.token": "{player} placed a token ({placed} of {of})",
-    "great_plains.log.token_spirit": "{player} placed a token ({placed} of {of}) and took {article} {spirit} spirit",
+    "great_plains.log.token_horse": "{player} placed a token ({placed} of {of}) and took a horse spirit",
+    "great_plains.log.token_eagle": "{player} placed a token ({placed} of {of}) and took an eagle spirit",
+    "great_plains.log.token_bear": "{player} placed a token ({placed} of {of}) and took a bear spirit",
     "great_plains.log.token_spirit_gone": "{player} placed a token ({placed} of {of}) on a {spirit}; "
     "none was left to take",
     "great_plains.log.use_horse": "{player} used a horse spirit to place two spaces away",
@@ -305,6 +348,18 @@ MESSAGES = {
     "great_plains.log.scoring_done": "Scoring done; the game is over",
     "great_plains.log.zone_tied": "Zone {number}: {spaces} {spaces:space|spaces} + {water} water, {score}: "
     "tied, nobody scores",
+    "great_plains.score": "{first}–{second}",
+    "great_plains.status": "{player}'s turn · tokens {placed}/{total}",
+    "great_plains.status.scoring": "Scoring the prairies · {first} {first_points} · {second} {second_points}",
+    "great_plains.event.place_cave": "Place cave",
+    "great_plains.event.place_token": "Place token",
+    "great_plains.event.use_spirit": "Use a spirit",
+    "great_plains.event.zone": "Zone",
+    "great_plains.event.scoring_done": "Scoring done",
+    "great_plains.field.spirit": "Spirit",
+    "great_plains.field.spaces": "Spaces",
+    "great_plains.field.water": "Water sources",
+    "great_plains.field.tokens": "Tokens",
     # Words that fill a sentence's {spirit}, translated with it.
     "term.spirit.horse": "horse",
     "term.spirit.eagle": "eagle",
@@ -319,9 +374,14 @@ GAME: Game[GreatPlainsState] = Game(
     setup=setup,
     normalize_options=normalize_options,
     events=EVENTS,
-    is_over=is_over,
-    current_player=current_player,
-    standings=standings,
+    end_if=is_over,
+    player_to_act=current_player,
+    ranking=standings,
     messages=MESSAGES,
     accepted_after_end=frozenset({"zone"}),
+    length=length,
+    length_unit="zones",
+    score_steps=score_steps,
+    reference=REFERENCE,
+    status=status,
 )

@@ -14,25 +14,31 @@ the victory is shared. What the table may decide against these rules is raised t
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import itertools
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from companion.messages import Message, RuleError
+from companion.messages import Message, Money, RuleError
 from companion.rules.base import (
+    NOTE,
+    PLAYER,
     RULES,
+    STOP_IN_PLACE,
     BoolField,
     ChoiceField,
     EventKind,
     Game,
     IntField,
-    PlayerField,
+    Reference,
     Standing,
+    Step,
     TextField,
     check_option_names,
     describe_value,
     rank_by,
     require_turn,
+    result_line,
     table_call,
 )
 
@@ -50,6 +56,7 @@ TARGETS = {
     "blog": {2: 50, 3: 40, 4: 30},
 }
 OPTIONS = ("target", "short_haul", "alternate_routes", "truck_stops")
+BGG_ID = 111417  # https://boardgamegeek.com/boardgame/111417/great-heartland-hauling-co
 
 
 _D = TypeVar("_D")
@@ -68,7 +75,6 @@ class Truck:
     money: int = STARTING_MONEY
     cargo: tuple[int, ...] = (0, 0, 0, 0)
     upgrade: str | None = None
-    upgrade_cost: int = 0
 
     def carried(self, good: str) -> int:
         return self.cargo[GOODS.index(good)]
@@ -109,10 +115,15 @@ class HeartlandState:
     turn: Turn = Turn()
     triggered_by: str | None = None
     final_round_players: tuple[str, ...] = ()
-    over: bool = False
+    stopped: str | None = None  # why the table stopped the game early
 
     def truck(self, player: str) -> Truck:
         return self.trucks[self.players.index(player)]
+
+    @property
+    def over(self) -> bool:
+        """The end check: the final round has been played out (or the table stopped the game)."""
+        return self.stopped is not None or (self.triggered_by is not None and not self.final_round_players)
 
     @property
     def current_player(self) -> str | None:
@@ -132,10 +143,6 @@ class HeartlandState:
     def last_turn(self) -> bool:
         """The turn being played is the last one of the game."""
         return self.final_round and self.final_round_players == (self.current_player,)
-
-    @property
-    def leader_money(self) -> int:
-        return max(truck.money for truck in self.trucks)
 
 
 # --- options and set-up -------------------------------------------------------------
@@ -347,7 +354,7 @@ def buy_upgrade(state: HeartlandState, event: dict[str, Any]) -> tuple[Heartland
     elif state.turn.move != "move":
         table_call(event, RuleError("heartland.upgrade_after_move", player=player))
     truck = _pay(truck, cost, "heartland.cannot_pay_upgrade", name=name)
-    truck = _replace(truck, upgrade=name, upgrade_cost=cost)
+    truck = _replace(truck, upgrade=name)
     sentence = Message("heartland.log.buy_upgrade", {"player": player, "name": name, "cost": cost})
     return _with_truck(state, truck), sentence
 
@@ -393,10 +400,8 @@ def end_turn(state: HeartlandState, event: dict[str, Any]) -> tuple[HeartlandSta
         table_call(event, RuleError("heartland.no_action", player=player))
     remaining = tuple(name for name in state.final_round_players if name != player)
     seat = (state.turn.seat + 1) % len(state.players)
-    next_turn = Turn(number=state.turn.number + 1, seat=seat)
-    over = state.final_round and not remaining
-    state = _replace(state, turn=next_turn, final_round_players=remaining, over=over)
-    if over:
+    state = _replace(state, turn=Turn(number=state.turn.number + 1, seat=seat), final_round_players=remaining)
+    if state.over:
         return state, Message("heartland.log.end_turn_last", {"player": player})
     return _check_target(state), Message("heartland.log.end_turn", {"player": player, "next": state.players[seat]})
 
@@ -439,26 +444,86 @@ def standings(state: HeartlandState) -> list[Standing]:
     return sorted(result, key=lambda standing: (standing.rank, state.players.index(standing.player)))
 
 
-PLAYER = PlayerField()
-GOOD = ChoiceField(GOODS)
+# --- what the other layers show -----------------------------------------------------------
+
+
+def length(state: HeartlandState) -> int:
+    """Rounds played; a stopped game counts the turn it stopped in."""
+    turns = state.turn.number - (0 if state.stopped is not None else 1)
+    return max(1, -(-turns // len(state.players)))
+
+
+def _money(state: HeartlandState) -> tuple[int, ...]:
+    return tuple(truck.money for truck in state.trucks)
+
+
+def score_steps(states: Sequence[HeartlandState]) -> list[Step]:
+    """Money at the end of each round, then (once the game is over) after the cargo penalty."""
+    state = states[0]
+    steps = [Step("start", 0, _money(state))]
+    counted = 0
+    for state in itertools.islice(states, 1, None):
+        if state.round - 1 > counted:  # a round just ended
+            counted = state.round - 1
+            steps.append(Step("round", counted, _money(state)))
+    turn = state.turn
+    if (turn.number, turn.move, turn.action) != (counted * len(state.players) + 1, None, None):
+        # the round in progress, or a final round that ended before every seat had played again
+        counted += 1
+        steps.append(Step("round", counted, _money(state)))
+    penalties = tuple(truck.penalty for truck in state.trucks)
+    # A game stopped early with empty trucks has no cargo to pay for: a flat step would read as one.
+    if state.over and (any(penalties) or state.stopped is None):
+        steps.append(Step("penalty", counted, tuple(truck.money - penalty
+                                                    for truck, penalty in zip(state.trucks, penalties, strict=True))))
+    return steps
+
+
+def status(state: HeartlandState) -> Message:
+    """Home's line: whose turn it is and their money against the target; once over, who won."""
+    if state.over:
+        final = standings(state)
+        return result_line(final, Message("game.status.money", {"money": Money(final[0].score)}))
+    current = state.truck(state.current_player or state.players[0])
+    return Message("heartland.status", {"player": current.player, "money": Money(current.money),
+                                        "target": Money(state.target)})
+
+
+REFERENCE = Reference(
+    sections=("turn", "moving", "loading", "unloading", "discarding", "money", "target", "final_round", "penalties",
+              "winner", "variants", "decisions"),
+    places={"game": "turn", "final_round": "final_round", "load": "loading", "unload": "unloading",
+            "adjust": "decisions", "upgrade": "variants", "end": "winner", "log": "turn"},
+)
+
+GOOD = ChoiceField(GOODS, label="heartland.field.good")
+CUBES = IntField(1, CAPACITY, label="heartland.field.cubes")
 
 EVENTS: dict[str, EventKind[HeartlandState]] = {
-    "move": EventKind({"player": PLAYER, "spaces": IntField(1, 3), "pay": ChoiceField(("fuel", "cash"))}, move),
-    "tow": EventKind({"player": PLAYER}, tow),
-    "load": EventKind({"player": PLAYER, "good": GOOD, "cubes": IntField(1, CAPACITY)}, load),
-    "unload": EventKind(
-        {"player": PLAYER, "good": GOOD, "cubes": IntField(1, CAPACITY), "price": IntField(1, MAX_PRICE)}, unload
-    ),
-    "discard": EventKind({"player": PLAYER, "forced": BoolField()}, discard),
-    "toll": EventKind({"player": PLAYER}, toll),
-    "weigh_station": EventKind({"player": PLAYER}, weigh_station),
-    "buy_upgrade": EventKind({"player": PLAYER, "name": TextField(30), "cost": IntField(0, 99)}, buy_upgrade),
-    "adjust": EventKind({"player": PLAYER, "amount": IntField(-999, 999), "note": TextField(60)}, adjust),
+    "move": EventKind({"player": PLAYER, "spaces": IntField(1, 3, label="heartland.field.spaces"),
+                       "pay": ChoiceField(("fuel", "cash"), label="heartland.field.pay")}, move,
+                      label="heartland.event.move"),
+    "tow": EventKind({"player": PLAYER}, tow, label="heartland.event.tow"),
+    "load": EventKind({"player": PLAYER, "good": GOOD, "cubes": CUBES}, load, label="heartland.event.load"),
+    "unload": EventKind({"player": PLAYER, "good": GOOD, "cubes": CUBES,
+                         "price": IntField(1, MAX_PRICE, label="heartland.field.price")}, unload,
+                        label="heartland.event.unload"),
+    "discard": EventKind({"player": PLAYER, "forced": BoolField(label="heartland.field.forced")}, discard,
+                         label="heartland.event.discard"),
+    "toll": EventKind({"player": PLAYER}, toll, label="heartland.event.toll"),
+    "weigh_station": EventKind({"player": PLAYER}, weigh_station, label="heartland.event.weigh_station"),
+    "buy_upgrade": EventKind({"player": PLAYER, "name": TextField(30, label="heartland.field.upgrade"),
+                              "cost": IntField(0, 99, label="heartland.field.cost")}, buy_upgrade,
+                             label="heartland.event.buy_upgrade"),
+    "adjust": EventKind({"player": PLAYER, "amount": IntField(-999, 999, label="heartland.field.amount"),
+                         "note": NOTE}, adjust, label="heartland.event.adjust"),
     "correct_cargo": EventKind(
-        {"player": PLAYER, "good": GOOD, "cubes": IntField(-CUBES_PER_GOOD, CUBES_PER_GOOD), "note": TextField(60)},
-        correct_cargo,
+        {"player": PLAYER, "good": GOOD,
+         "cubes": IntField(-CUBES_PER_GOOD, CUBES_PER_GOOD, label="heartland.field.cubes"), "note": NOTE},
+        correct_cargo, label="heartland.event.correct_cargo",
     ),
-    "end_turn": EventKind({"player": PLAYER}, end_turn),
+    "end_turn": EventKind({"player": PLAYER}, end_turn, label="heartland.event.end_turn"),
+    "end_game": STOP_IN_PLACE,
 }
 
 MESSAGES = {
@@ -514,6 +579,27 @@ MESSAGES = {
     "heartland.log.correct_cargo_down": "{player} -{cubes} {good} on the truck ({note}), now {carried} {good}",
     "heartland.log.end_turn": "{player} ended the turn; {next} plays",
     "heartland.log.end_turn_last": "{player} ended the last turn; the game is over",
+    "heartland.status": "{player}'s turn · {money} / {target}",
+    "heartland.event.move": "Move",
+    "heartland.event.tow": "Tow",
+    "heartland.event.load": "Load",
+    "heartland.event.unload": "Unload",
+    "heartland.event.discard": "Discard",
+    "heartland.event.toll": "Toll",
+    "heartland.event.weigh_station": "Weigh station",
+    "heartland.event.buy_upgrade": "Buy upgrade",
+    "heartland.event.adjust": "Correct money",
+    "heartland.event.correct_cargo": "Correct cargo",
+    "heartland.event.end_turn": "End turn",
+    "heartland.field.spaces": "Spaces",
+    "heartland.field.pay": "Paid with",
+    "heartland.field.good": "Good",
+    "heartland.field.cubes": "Cubes",
+    "heartland.field.price": "Price per cube",
+    "heartland.field.forced": "Forced",
+    "heartland.field.upgrade": "Upgrade",
+    "heartland.field.cost": "Cost",
+    "heartland.field.amount": "Amount",
     # Words that fill a sentence's {good}, {action} or {what}, translated with it.
     "term.good.corn": "corn",
     "term.good.soybeans": "soybeans",
@@ -535,8 +621,15 @@ GAME: Game[HeartlandState] = Game(
     setup=setup,
     normalize_options=normalize_options,
     events=EVENTS,
-    is_over=is_over,
-    current_player=current_player,
-    standings=standings,
+    end_if=is_over,
+    player_to_act=current_player,
+    ranking=standings,
     messages=MESSAGES,
+    short_title="Heartland",
+    unit="money",
+    bgg_id=BGG_ID,
+    length=length,
+    score_steps=score_steps,
+    reference=REFERENCE,
+    status=status,
 )

@@ -9,19 +9,23 @@ points left wins; every tied player wins.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.messages import Message, RuleError
+from companion.messages import Listed, Message, RuleError
 from companion.rules.base import (
+    STOP_IN_PLACE,
     EventKind,
     Game,
     IntField,
     PerPlayerField,
+    Reference,
     Standing,
+    Step,
     check_option_names,
     rank_by,
+    result_line,
 )
 
 STARTING_POINTS = 13
@@ -33,6 +37,7 @@ class TransAmericaState:
     players: tuple[str, ...]
     points: tuple[int, ...]
     rounds: tuple[tuple[int, ...], ...] = ()
+    stopped: str | None = None  # why the table stopped the game early
 
     @property
     def round_number(self) -> int:
@@ -46,7 +51,8 @@ class TransAmericaState:
 
     @property
     def over(self) -> bool:
-        return any(points <= 0 for points in self.points)
+        """The end check: a round left someone at 0 or below (or the table stopped the game)."""
+        return self.stopped is not None or any(points <= 0 for points in self.points)
 
     def points_of(self, player: str) -> int:
         return self.points[self.players.index(player)]
@@ -69,10 +75,10 @@ def end_round(state: TransAmericaState, event: dict[str, Any]) -> tuple[TransAme
     points = tuple(before - lost for before, lost in zip(state.points, losses, strict=True))
     finished = [player for player in state.players if missing[player] == 0]
     new_state = TransAmericaState(state.players, points, (*state.rounds, losses))
-    losses_text = ", ".join(f"{player} -{missing[player]}" for player in state.players if missing[player])
-    message_id = "transamerica.log.end_round" if losses_text else "transamerica.log.end_round_all"
-    sentence = Message(message_id, {"round": state.round_number, "finished": finished, "losses": losses_text})
-    return new_state, sentence
+    lost = Listed(Message("transamerica.log.loss", {"player": player, "lost": missing[player]})
+                  for player in state.players if missing[player])
+    message_id = "transamerica.log.end_round" if lost else "transamerica.log.end_round_all"
+    return new_state, Message(message_id, {"round": state.round_number, "finished": finished, "losses": lost})
 
 
 def is_over(state: TransAmericaState) -> bool:
@@ -94,8 +100,42 @@ def standings(state: TransAmericaState) -> list[Standing]:
     return sorted(result, key=lambda standing: (standing.rank, state.players.index(standing.player)))
 
 
+def length(state: TransAmericaState) -> int:
+    return len(state.rounds)
+
+
+def score_steps(states: Sequence[TransAmericaState]) -> list[Step]:
+    """Points at the start and after each round."""
+    state = states[-1]
+    points = [STARTING_POINTS] * len(state.players)
+    steps = [Step("start", 0, tuple(points))]
+    for number, losses in enumerate(state.rounds, start=1):
+        points = [before - lost for before, lost in zip(points, losses, strict=True)]
+        steps.append(Step("round", number, tuple(points)))
+    return steps
+
+
+def status(state: TransAmericaState) -> Message:
+    """Home's line: the round and who is lowest; once over, who won."""
+    if state.over:
+        final = standings(state)
+        return result_line(final, Message("game.status.points", {"count": final[0].score}))
+    lowest = min(state.players, key=state.points_of)
+    return Message("transamerica.status", {"number": state.round_number, "player": lowest,
+                                           "points": state.points_of(lowest)})
+
+
+REFERENCE = Reference(
+    sections=("round", "round_end", "countdown", "start_player", "end", "winner", "variants", "decisions"),
+    places={"game": "countdown", "end_round": "round_end", "end": "winner", "log": "round"},
+)
+
 EVENTS: dict[str, EventKind[TransAmericaState]] = {
-    "end_round": EventKind({"missing": PerPlayerField(IntField(0, MAX_MISSING))}, end_round),
+    "end_round": EventKind(
+        {"missing": PerPlayerField(IntField(0, MAX_MISSING), label="transamerica.field.missing")}, end_round,
+        label="transamerica.event.end_round",
+    ),
+    "end_game": STOP_IN_PLACE,
 }
 
 MESSAGES = {
@@ -103,6 +143,10 @@ MESSAGES = {
     "cities are all connected.",
     "transamerica.log.end_round": "Round {round} ended: {finished} connected all cities; {losses}",
     "transamerica.log.end_round_all": "Round {round} ended: {finished} connected all cities; nobody lost points",
+    "transamerica.log.loss": "{player} -{lost}",
+    "transamerica.status": "Round {number} · lowest: {player} {points}",
+    "transamerica.event.end_round": "End round",
+    "transamerica.field.missing": "Segments missing",
 }
 
 GAME: Game[TransAmericaState] = Game(
@@ -113,8 +157,12 @@ GAME: Game[TransAmericaState] = Game(
     setup=setup,
     normalize_options=normalize_options,
     events=EVENTS,
-    is_over=is_over,
-    current_player=current_player,
-    standings=standings,
+    end_if=is_over,
+    player_to_act=current_player,
+    ranking=standings,
     messages=MESSAGES,
+    length=length,
+    score_steps=score_steps,
+    reference=REFERENCE,
+    status=status,
 )

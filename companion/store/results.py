@@ -1,9 +1,9 @@
 """A finished game's final result as its index entry keeps it, so statistics never replay a game.
 
 Kept as `"result": {"scores": [...], "ranks": [...], "length": n}` beside the entry's
-players (same order: by seat). `length` counts rounds (Heartland, TransAmerica) or scored
-zones (Great Plains); 0 for a game with no such count. Entries saved before results were
-kept have none: `Store.finished()` works theirs out once and the index keeps it.
+players (same order: by seat). `length` is the game's own count (`Game.length`: rounds,
+or zones scored in Great Plains); 0 for a game with no such count. Entries saved before
+results were kept have none: `Store.finished()` works theirs out once and the index keeps it.
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from __future__ import annotations
 import math
 from typing import Any, NamedTuple
 
-from companion.rules.base import Stopped
 from companion.session import Session
 
 
@@ -19,20 +18,6 @@ class FinalResult(NamedTuple):
     scores: tuple[int, ...]  # by seat
     ranks: tuple[int, ...]  # by seat, 1 is first; equal scores may share a rank
     length: int
-
-
-def game_length(game_id: str, state: Any) -> int:
-    """Rounds played (Heartland, TransAmerica) or zones scored (Great Plains) in this state."""
-    stopped = isinstance(state, Stopped)
-    inner = state.state if stopped else state
-    if game_id == "heartland":
-        turns: int = inner.turn.number - (0 if stopped else 1)  # a stopped game counts the turn it stopped in
-        return max(1, -(-turns // len(inner.players)))
-    if game_id == "transamerica":
-        return len(inner.rounds)
-    if game_id == "great_plains":
-        return len(inner.zones)
-    return 0
 
 
 def final_result(session: Session, state: Any = None) -> FinalResult | None:
@@ -45,7 +30,7 @@ def final_result(session: Session, state: Any = None) -> FinalResult | None:
     return FinalResult(
         scores=tuple(standings[player].score for player in session.players),
         ranks=tuple(standings[player].rank for player in session.players),
-        length=game_length(game.id, state),
+        length=game.length_of(state),
     )
 
 

@@ -14,7 +14,7 @@ from companion.app import widgets as w
 from companion.app.ties import tie_lines
 from companion.app.widgets import one_line
 from companion.i18n import t
-from companion.rules.great_plains import CAVES, SPIRITS, TOKENS, GreatPlainsState, Zone, standings
+from companion.rules.great_plains import CAVES, GAME, SPIRITS, TOKENS, GreatPlainsState, Zone
 
 if TYPE_CHECKING:
     from companion.app.view import View
@@ -46,14 +46,7 @@ def subtitle(state: GreatPlainsState, language: str = "en") -> str:
 
 
 def status_line(state: GreatPlainsState, language: str = "en") -> str:
-    if state.over:
-        final = standings(state)
-        return w.result_line(final, "–".join(str(standing.score) for standing in final), language)
-    if state.scoring:
-        totals = " · ".join(f"{p} {state.points_of(p)}" for p in state.players)
-        return t("ui.great_plains.status_scoring", language, totals=totals)
-    return t("ui.great_plains.status", language, player=state.current_player or "", placed=sum(state.tokens),
-             total=TOKENS * 2)
+    return GAME.status_line(state).text(language)
 
 
 def build(view: View) -> ft.Control:

@@ -11,9 +11,10 @@ import flet as ft
 from companion.app import widgets as w
 from companion.app.ties import ordinal, tie_lines
 from companion.app.widgets import one_line
-from companion.i18n import money, t
+from companion.i18n import t
 from companion.messages import term
 from companion.rules.heartland import (
+    GAME,
     GOODS,
     MAX_PRICE,
     PENALTY_PER_CUBE,
@@ -21,7 +22,6 @@ from companion.rules.heartland import (
     HeartlandState,
     Truck,
     discard_cost,
-    standings,
     weigh_station_cost,
 )
 
@@ -45,12 +45,7 @@ def subtitle(state: HeartlandState, language: str = "en") -> str:
 
 def status_line(state: HeartlandState, language: str = "en") -> str:
     """One line for the home screen."""
-    if state.over:
-        final = standings(state)
-        return w.result_line(final, f"({money(final[0].score, language)})", language)
-    current = state.truck(state.current_player or state.players[0])
-    return t("ui.heartland.status", language, player=current.player, money=money(current.money, language),
-             target=money(state.target, language))
+    return GAME.status_line(state).text(language)
 
 
 def good_name(view: View, good: str) -> str:

@@ -11,7 +11,7 @@ import flet as ft
 from companion.app import widgets as w
 from companion.app.ties import ordinal
 from companion.i18n import t
-from companion.rules.transamerica import STARTING_POINTS, TransAmericaState, standings
+from companion.rules.transamerica import GAME, STARTING_POINTS, TransAmericaState
 
 if TYPE_CHECKING:
     from companion.app.view import View
@@ -28,12 +28,7 @@ def subtitle(state: TransAmericaState, language: str = "en") -> str:
 
 
 def status_line(state: TransAmericaState, language: str = "en") -> str:
-    if state.over:
-        final = standings(state)
-        return w.result_line(final, t("ui.transamerica.with_points", language, count=final[0].score), language)
-    lowest = min(state.players, key=state.points_of)
-    return t("ui.transamerica.status", language, number=state.round_number, player=lowest,
-             points=state.points_of(lowest))
+    return GAME.status_line(state).text(language)
 
 
 def build(view: View) -> ft.Control:
