@@ -4,8 +4,10 @@ Each fixture was made by the version it preserves: tests/fixtures/store-v1/ by
 make_store_v1.py (the first format), tests/fixtures/store-v2/ by make_store_v2.py (format-2
 sessions, each file one whole document, before appended records), tests/fixtures/store-v3/ by
 make_store_v3.py (appended records, index entries with a status line but no final result),
-tests/fixtures/store-v4/ by make_store_v4.py (session documents carrying their checksum);
-`expected.json` holds what that version read back. Every test works on a copy.
+tests/fixtures/store-v4/ by make_store_v4.py (session documents carrying their checksum),
+tests/fixtures/store-v5/ by make_store_v5.py (an index of format 2, its entries put and
+dropped by appended records); `expected.json` holds what that version read back. Every test
+works on a copy.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 Expected = dict[str, dict[str, Any]]
 
 
-@pytest.fixture(params=["store-v1", "store-v2", "store-v3", "store-v4"])
+@pytest.fixture(params=["store-v1", "store-v2", "store-v3", "store-v4", "store-v5"])
 def fixture(request: pytest.FixtureRequest) -> Path:
     return FIXTURES / request.param
 
