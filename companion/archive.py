@@ -51,7 +51,8 @@ MAX_IMPORT_BYTES = 20 * 1024 * 1024
 # The deepest an archive goes: document, sessions, a session, its events, an event, a count
 # per player, the count. Anything deeper is not an archive (and is refused before any replay).
 MAX_DEPTH = 6
-SESSION_FIELDS = frozenset({"format", "game", "players", "options", "events", "cursor"})
+SESSION_ORDER = ("format", "game", "players", "options", "events", "cursor")  # as Session.to_dict gives them
+SESSION_FIELDS = frozenset(SESSION_ORDER)
 KEPT_FIELDS = frozenset({"id", "title", "created", "updated", "finished"})
 CSV_COLUMNS = ("session_id", "date", "game", "player", "seat", "score", "rank", "winner")
 EXPORTS = "exports"
@@ -476,19 +477,16 @@ def backup_chunks(store: Store) -> Iterator[bytes]:
 
 
 def _backup_entry(store: Store, summary: SessionSummary) -> bytes | None:
-    """One game of a backup, as `stored_form` gives it, from its file alone; None when it cannot be read."""
+    """One game of a backup as `stored_form` gives it, its session from its file (not replayed);
+    None when the file cannot be read now."""
     found = store.saved(summary.id)
     if found is None:
         return None
     doc, signature = found
-    created, title = doc.get("created"), doc.get("title")
-    if not is_time(created) or not isinstance(title, str):
-        return None
-    updated = max(signature[2] / 1e9, float(created))
-    entry = {"id": summary.id, "title": loaded_title(title), "created": float(created), "updated": updated,
+    updated = max(signature[2] / 1e9, summary.created)  # the file's time, as the list takes it
+    entry = {"id": summary.id, "title": summary.title, "created": summary.created, "updated": updated,
              "finished": updated if summary.is_over else None,
-             **{name: doc[name] for name in ("format", "game", "players", "options", "events", "cursor")
-                if name in doc}}
+             **{name: doc[name] for name in SESSION_ORDER if name in doc}}
     try:
         return encode(entry)
     except (TypeError, ValueError, OverflowError):  # what no encoder takes (half of a UTF-16 pair): left out
