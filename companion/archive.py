@@ -17,6 +17,10 @@ Files this module writes, in the data folder (each atomically)::
 
     exports/companion-<date>-<time>.json|.csv   what the player exported
     backups/companion-<date>.json               one archive a day while the app is used, the last 7 kept
+
+A backup is the same archive, streamed: each game is copied from its file as it is saved
+(no rule replays it, one game at a time in memory), so the day's first start costs the
+app no more memory than before it, in a thread of its own (see app/main.py).
 """
 
 from __future__ import annotations
@@ -47,7 +51,8 @@ MAX_IMPORT_BYTES = 20 * 1024 * 1024
 # The deepest an archive goes: document, sessions, a session, its events, an event, a count
 # per player, the count. Anything deeper is not an archive (and is refused before any replay).
 MAX_DEPTH = 6
-SESSION_FIELDS = frozenset({"format", "game", "players", "options", "events", "cursor"})
+SESSION_ORDER = ("format", "game", "players", "options", "events", "cursor")  # as Session.to_dict gives them
+SESSION_FIELDS = frozenset(SESSION_ORDER)
 KEPT_FIELDS = frozenset({"id", "title", "created", "updated", "finished"})
 CSV_COLUMNS = ("session_id", "date", "game", "player", "seat", "score", "rank", "winner")
 EXPORTS = "exports"
@@ -433,20 +438,55 @@ def backup_name(day: date) -> str:
 def write_backup(store: Store, today: date | None = None) -> str | None:
     """Keep today's copy of the whole archive unless there is one (or nothing to keep); returns its name.
 
-    Only the last `BACKUPS_KEPT` days are kept. StoreError when the disk refuses.
+    The copy is written game by game from the stored files (`backup_chunks`): no rule
+    replays a game and one game at a time is in memory. Only the last `BACKUPS_KEPT` days
+    are kept. StoreError when the disk refuses.
     """
     day = date.today() if today is None else today
     name = backup_name(day)
     present = backups(store)
     if any(backup.name == name for backup in present) or not store.listing():
         return None
-    data = export_json(store)
     with _speaking(store, "archive.not_backed_up"):
         store.folder.ensure(BACKUPS)
-        store.folder.write(f"{BACKUPS}/{name}", data)
-        for old in sorted([*present, Backup(name, day, len(data))], key=lambda backup: backup.day)[:-BACKUPS_KEPT]:
+        size = store.folder.write_stream(f"{BACKUPS}/{name}", backup_chunks(store))
+        for old in sorted([*present, Backup(name, day, size)], key=lambda backup: backup.day)[:-BACKUPS_KEPT]:
             store.folder.remove(f"{BACKUPS}/{old.name}")
     return name
+
+
+def backup_chunks(store: Store) -> Iterator[bytes]:
+    """The archive of every listed game, oldest first, as chunks of bytes: each game as its
+    file holds it when it is reached (read whole, so a game recorded meanwhile is in the
+    backup as it was then, or in tomorrow's), without replaying it. A game whose file cannot
+    be read now is left out, as `export_json` leaves it out. Between two games the thread
+    lets others run, so a tap never waits for more than one game's copy."""
+    yield b'{"format":"' + FORMAT.encode() + b'","version":' + str(VERSION).encode() + b',"sessions":['
+    first = True
+    for summary in sorted(store.listing(), key=lambda summary: (summary.created, summary.id)):
+        chunk = _backup_entry(store, summary)
+        if chunk is not None:
+            yield chunk if first else b"," + chunk
+            first = False
+        time.sleep(0)  # let a tap's thread have the interpreter
+    yield b"]}"
+
+
+def _backup_entry(store: Store, summary: SessionSummary) -> bytes | None:
+    """One game of a backup as `stored_form` gives it, its session from its file (not replayed);
+    None when the file cannot be read now."""
+    found = store.saved(summary.id)
+    if found is None:
+        return None
+    doc, signature = found
+    updated = max(signature[2] / 1e9, summary.created)  # the file's time, as the list takes it
+    entry = {"id": summary.id, "title": summary.title, "created": summary.created, "updated": updated,
+             "finished": updated if summary.is_over else None,
+             **{name: doc[name] for name in SESSION_ORDER if name in doc}}
+    try:
+        return encode(entry)
+    except (TypeError, ValueError, OverflowError):  # what no encoder takes (half of a UTF-16 pair): left out
+        return None
 
 
 def restore_backup(store: Store, name: str) -> ImportReport:

@@ -21,12 +21,12 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from companion.messages import SOURCE_LANGUAGE, register
-from companion.store.storage import DiskFolder, Entry, Folder, Lock, Signature
+from companion.store.folders import DiskFolder, Entry, Folder, Lock, Signature
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +63,27 @@ class SyncedFolder:
 
     def append(self, name: str, data: bytes) -> None:
         self._after(self._folder.append, name, data)
+
+    def stage(self, name: str, data: bytes) -> str:
+        try:
+            return self._folder.stage(name, data)
+        finally:
+            self._changed()
+
+    def commit(self, staged: str, name: str, *, mtime_ns: int | None = None) -> None:
+        try:
+            self._folder.commit(staged, name, mtime_ns=mtime_ns)
+        finally:
+            self._changed()
+
+    def discard(self, staged: str) -> None:
+        self._after(self._folder.discard, staged)
+
+    def write_stream(self, name: str, chunks: Iterable[bytes]) -> int:
+        try:
+            return self._folder.write_stream(name, chunks)
+        finally:
+            self._changed()
 
     def remove(self, name: str) -> None:
         self._after(self._folder.remove, name)

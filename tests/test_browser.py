@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from companion import browser
 from companion.browser import BrowserStorage, Durable, SyncedFolder
 from companion.store import Store
-from companion.store.storage import DiskFolder, Folder
+from companion.store.folders import DiskFolder, Folder
 
 
 class Counted:

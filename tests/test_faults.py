@@ -435,7 +435,8 @@ def test_a_new_game_the_disk_refuses_leaves_nothing(
     store = Store(directory)
     before = snapshot(directory)
     if fault == "index":  # the session file was written: it must go again
-        refuse_file(monkeypatch, store, "write", "index.json", errno.EROFS)
+        for operation in ("write", "append"):  # the entry is a record appended to the index
+            refuse_file(monkeypatch, store, operation, "index.json", errno.EROFS)
     else:
         monkeypatch.setattr(os, "replace", fail_with(errno.ENOSPC))
     with pytest.raises(StoreError, match=f"^The new game could not be saved: {reason}\\.$"):
@@ -498,10 +499,10 @@ def test_a_deleted_game_is_deleted_even_when_the_index_cannot_follow(
     directory, session_id = played
     store = Store(directory)
 
-    def index_refused(change: object) -> None:
+    def index_refused(*_: object, **__: object) -> None:
         raise OSError(errno.EIO, "index unavailable")
 
-    monkeypatch.setattr(store, "_edit_index", index_refused)
+    monkeypatch.setattr(store._index, "edit", index_refused)
     store.delete(session_id)
     monkeypatch.undo()
     assert not (directory / "sessions" / f"{session_id}.json").exists()

@@ -25,8 +25,7 @@ from tinydb import TinyDB
 from companion.messages import RuleError
 from companion.session import Session
 from companion.store import (
-    AtomicJSONStorage,
-    MemoryStorage,
+    JournalStorage,
     NewerFormat,
     SessionBusy,
     SessionClosed,
@@ -36,10 +35,11 @@ from companion.store import (
     StoreError,
     data_option,
     default_data_dir,
+    folders,
     storage,
 )
 from companion.store.errors import DamagedFile
-from companion.store.storage import DiskFolder, FolderStorage, MemoryFolder, check_document, encode
+from companion.store.storage import DiskFolder, MemoryFolder, check_document, encode
 from companion.store.store import new_session_id
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -354,10 +354,10 @@ def test_index_failure_after_the_event_is_repaired_later(
     for event in FINISH[:-1]:
         session.apply(event)
 
-    def broken(change: object) -> None:
+    def broken(*_: object, **__: object) -> None:
         raise OSError(errno.EIO, "index unavailable")
 
-    monkeypatch.setattr(store, "_edit_index", broken)
+    monkeypatch.setattr(store._index, "edit", broken)
     session.apply(FINISH[-1])  # acknowledged: the session file has it
     assert session.is_over and session_doc(store, session.id or "")["cursor"] == len(FINISH)
     assert store.folder.exists(f"pending/{session.id}")
@@ -601,7 +601,7 @@ def test_two_stores_setting_the_same_file_aside_do_not_collide(
         if not raced:  # the other process sets the file aside just before this one moves it
             raced.append(source)
             monkeypatch.setattr(first.folder, "move", real_move)
-            second._quarantine(source, "its name is not a session id")
+            second._quarantine.move(source, "its name is not a session id")
         real_move(source, target)
 
     monkeypatch.setattr(first.folder, "move", move)
@@ -644,16 +644,16 @@ def test_repair_keeps_session_locks_until_the_index_is_written(
     game.apply({"type": "end_round", "missing": {"Ann": 5, "Bob": 0}})
     second.close()
     first.folder.write(f"pending/{game.id}", b"")  # a crash left the index behind: first repairs it
-    real_edit, refused = first._edit_index, []
+    real_edit, refused = first._index.edit, []
 
-    def edit(change: Callable[[dict[str, Any]], object]) -> None:
+    def edit(*change: Any, **drops: Any) -> None:
         # Another window tries to finish the game between the repair's reading and writing.
         with pytest.raises(SessionBusy):
             second.open(game.id or "")
         refused.append(True)
-        real_edit(change)
+        real_edit(*change, **drops)
 
-    monkeypatch.setattr(first, "_edit_index", edit)
+    monkeypatch.setattr(first._index, "edit", edit)
     assert [summary.is_over for summary in first.sessions()] == [False]
     assert refused
     monkeypatch.undo()
@@ -738,11 +738,11 @@ def test_storage_never_overwrites_a_newer_file(kind: str, tmp_path: Path) -> Non
     content = b'{"_meta": {"1": {"format": 3}}, "_default": {"1": {"a": 1}}}'
     if kind == "disk":
         (tmp_path / "db.json").write_bytes(content)
-        db = TinyDB(tmp_path / "db.json", storage=AtomicJSONStorage)
+        db = TinyDB(tmp_path / "db.json", storage=JournalStorage)
     else:
         folder = MemoryFolder()
         folder.write("db.json", content)
-        db = TinyDB(folder, "db.json", storage=MemoryStorage)
+        db = TinyDB("db.json", folder=folder, storage=JournalStorage)
     with pytest.raises(Exception, match="newer"):
         db.insert({"b": 2})
     with pytest.raises(Exception, match="newer"):
@@ -753,7 +753,7 @@ def test_storage_never_overwrites_a_newer_file(kind: str, tmp_path: Path) -> Non
 
 def test_cached_document_is_dropped_when_the_file_is_rewritten_in_place(tmp_path: Path) -> None:
     folder = DiskFolder(tmp_path)
-    cached = FolderStorage(folder, "db.json")
+    cached = JournalStorage("db.json", folder=folder)
     cached.write({"t": {"1": {"v": "a"}}})
     assert cached.read() == {"t": {"1": {"v": "a"}}, "_meta": {"1": {"format": 1}}}
     path = tmp_path / "db.json"
@@ -781,7 +781,7 @@ def test_remove_waits_for_a_windows_reader(tmp_path: Path, monkeypatch: pytest.M
         real_unlink(path)
 
     monkeypatch.setattr(os, "unlink", unlink)
-    monkeypatch.setattr(storage, "WINDOWS", True)
+    monkeypatch.setattr(folders, "WINDOWS", True)
     folder.remove("x.json")
     monkeypatch.undo()
     assert not folder.exists("x.json") and refusals == []
@@ -792,10 +792,10 @@ def test_remove_waits_for_a_windows_reader(tmp_path: Path, monkeypatch: pytest.M
 
 
 def test_atomic_storage_is_a_tinydb_drop_in(tmp_path: Path) -> None:
-    db = TinyDB(tmp_path / "plain.json", storage=AtomicJSONStorage)
+    db = TinyDB(tmp_path / "plain.json", storage=JournalStorage)
     db.insert({"name": "Ann"})
     db.table("other").insert({"x": 1})
-    assert TinyDB(tmp_path / "plain.json", storage=AtomicJSONStorage).all() == [{"name": "Ann"}]
+    assert TinyDB(tmp_path / "plain.json", storage=JournalStorage).all() == [{"name": "Ann"}]
     assert json.loads((tmp_path / "plain.json").read_text())["_meta"]["1"]["format"] == 1
     assert [name for name in os.listdir(tmp_path) if name.endswith(".tmp")] == []
 

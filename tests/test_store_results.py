@@ -1,4 +1,6 @@
-"""A finished game's result is kept in its index entry, so statistics never replay a game."""
+"""A finished game's result is kept in its index entry, so statistics never replay a game.
+
+(The index is read as the store reads it, its appended records applied.)"""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from pathlib import Path
 from companion.session import Session
 from companion.store import Store
 from companion.store.results import FinalResult
-from companion.store.storage import MemoryFolder
+from companion.store.storage import MemoryFolder, check_document
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
@@ -24,7 +26,7 @@ def test_finishing_a_game_keeps_its_scores_ranks_and_rounds_in_the_index() -> No
     store = Store.in_memory(folder)
     session = store.new("transamerica", ["Ann", "Bob", "Cy"])
     finish_transamerica(session)
-    entry = json.loads(folder.read("index.json") or b"")["sessions"][session.id]
+    entry = check_document(folder.read("index.json") or b"", kind="index")["sessions"][session.id or ""]
     assert entry["result"] == {"scores": [13, 0, 9], "ranks": [1, 3, 2], "length": 2}
     reopened = Store.in_memory(folder)
     (summary,) = reopened.finished()
@@ -37,7 +39,7 @@ def test_undoing_the_last_round_takes_the_result_out_of_the_index() -> None:
     session = store.new("transamerica", ["Ann", "Bob", "Cy"])
     finish_transamerica(session)
     session.undo()
-    entry = json.loads(folder.read("index.json") or b"")["sessions"][session.id]
+    entry = check_document(folder.read("index.json") or b"", kind="index")["sessions"][session.id or ""]
     assert "result" not in entry
     assert Store.in_memory(folder).finished() == []
 
@@ -63,7 +65,7 @@ def test_games_finished_by_an_earlier_version_get_their_result_once_and_keep_it(
         assert summary.result is not None
         assert list(summary.result.scores) == [standings[p]["score"] for p in summary.players]
         assert list(summary.result.ranks) == [standings[p]["rank"] for p in summary.players]
-    index = json.loads((data / "index.json").read_text(encoding="utf-8"))["sessions"]
+    index = check_document((data / "index.json").read_bytes(), kind="index")["sessions"]
     assert all("result" in index[summary.id] for summary in finished)
     with Store(data) as store:  # kept: the next store reads no session file for them
         def no_peek(session_id: str) -> Session:

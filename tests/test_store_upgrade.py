@@ -4,20 +4,26 @@ Each fixture was made by the version it preserves: tests/fixtures/store-v1/ by
 make_store_v1.py (the first format), tests/fixtures/store-v2/ by make_store_v2.py (format-2
 sessions, each file one whole document, before appended records), tests/fixtures/store-v3/ by
 make_store_v3.py (appended records, index entries with a status line but no final result),
-tests/fixtures/store-v4/ by make_store_v4.py (session documents carrying their checksum);
-`expected.json` holds what that version read back. Every test works on a copy.
+tests/fixtures/store-v4/ by make_store_v4.py (session documents carrying their checksum),
+tests/fixtures/store-v5/ by make_store_v5.py (an index of format 2, its entries put and
+dropped by appended records); `expected.json` holds what that version read back. Every test
+works on a copy.
 """
 
 from __future__ import annotations
 
 import json
 import shutil
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from companion.store import Store
+from companion.store import Store, compactor
+from companion.store.file_format import parse_file
+from companion.store.folders import DiskFolder
+from companion.store.listing import index_summaries
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
@@ -25,7 +31,7 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 Expected = dict[str, dict[str, Any]]
 
 
-@pytest.fixture(params=["store-v1", "store-v2", "store-v3", "store-v4"])
+@pytest.fixture(params=["store-v1", "store-v2", "store-v3", "store-v4", "store-v5"])
 def fixture(request: pytest.FixtureRequest) -> Path:
     return FIXTURES / request.param
 
@@ -97,3 +103,56 @@ def test_an_old_game_keeps_recording_and_its_redo_tail(old_folder: Path, expecte
         session.undo()
     with Store(old_folder) as store:
         assert as_recorded(store.open(session_id).to_dict()["events"]) == expected[session_id]["events"]
+
+
+def index_format(folder: Path) -> tuple[int, int]:
+    """(the format the index declares, how many records follow its document)."""
+    parsed = parse_file((folder / "index.json").read_bytes(), kind="index")
+    return parsed.data["_meta"]["1"]["format"], parsed.records
+
+
+def test_an_index_of_an_earlier_format_is_written_again_once_then_takes_records(
+    old_folder: Path, expected: Expected, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(compactor, "IDLE_SECONDS", 1e9)  # no background rewrite: the first edit does it
+    before, _ = index_format(old_folder)
+    rewrites: list[str] = []
+    real_write = DiskFolder.write
+
+    def write(folder: DiskFolder, name: str, data: bytes) -> None:
+        if name == "index.json":
+            rewrites.append(name)
+        real_write(folder, name, data)
+
+    monkeypatch.setattr(DiskFolder, "write", write)
+    with Store(old_folder) as store:
+        listed = {summary.id: summary for summary in store.sessions()}
+        first, second = sorted(expected)[:2]
+        store.rename(first, "Renamed once")
+        store.rename(second, "And again")
+        store.rename(first, "Renamed twice")
+    assert rewrites == (["index.json"] if before < 2 else [])  # written whole at most once, atomically
+    version, records = index_format(old_folder)
+    assert version == 2 and records >= 2
+    with Store(old_folder) as store:
+        again = {summary.id: summary for summary in store.sessions()}
+    assert again[first].title == "Renamed twice" and again[second].title == "And again"
+    for session_id, summary in listed.items():
+        if session_id not in (first, second):
+            assert again[session_id] == summary
+    assert index_summaries((old_folder / "index.json").read_bytes()) is not None  # read one entry at a time
+
+
+def test_an_index_of_an_earlier_format_is_written_again_in_the_background(
+    old_folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(compactor, "IDLE_SECONDS", 0.0)
+    with Store(old_folder) as store:
+        listed = store.sessions()
+        deadline = time.monotonic() + 10
+        while index_format(old_folder)[0] < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert index_format(old_folder)[0] == 2
+        assert store.listing() is listed or list(store.listing()) == list(listed)  # nothing read again
+    with Store(old_folder) as store:
+        assert list(store.sessions()) == list(listed)

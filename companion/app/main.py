@@ -6,6 +6,7 @@ import asyncio
 import ctypes
 import logging
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from companion.store import Store, default_data_dir
 
 log = logging.getLogger(__name__)
 WAKELOCK_TIMEOUT_S = 2
+BACKUP_AFTER_S = 1.5  # after the page is mounted: its first screen has been sent and drawn by then
 M_MMAP_THRESHOLD = -3  # glibc's malloc.h
 
 
@@ -55,11 +57,6 @@ def make_main(data: AppData, sharing: Sharing | None = None, language: str | Non
     give_back_big_blocks()
 
     def main(page: ft.Page) -> None:
-        # Once a start, off the page's thread (a big archive takes a while to copy); a store
-        # held in memory goes with the process, so a copy beside it would save nothing.
-        if not backed_up[0] and data.store.directory is not None:
-            backed_up[0] = True
-            page.run_thread(data.backup_if_due)
         page.title = "Companion"
         page.theme_mode = ft.ThemeMode.SYSTEM
         page.theme = theme.theme(dark=False)
@@ -85,8 +82,21 @@ def make_main(data: AppData, sharing: Sharing | None = None, language: str | Non
         app.mount()
         act.resume()
         page.run_task(app.language.learn_device_locales)
+        # Once a start, once the first screen is out, off the page's thread (a big archive takes
+        # a while to copy); a store held in memory goes with the process: a copy would save nothing.
+        if not backed_up[0] and data.store.directory is not None:
+            backed_up[0] = True
+            back_up_after_the_first_draw(data)
 
     return main
+
+
+def back_up_after_the_first_draw(data: AppData) -> None:
+    """The day's backup, in a thread of its own, started once the first screen has been sent and
+    drawn (it reads every game's file: the first draw never waits for the disk or the CPU)."""
+    timer = threading.Timer(BACKUP_AFTER_S, data.backup_if_due)
+    timer.name, timer.daemon = "companion-backup", True
+    timer.start()
 
 
 _default: Callable[[ft.Page], None] | None = None

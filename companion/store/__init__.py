@@ -1,4 +1,8 @@
-"""Saved sessions: one TinyDB file per session, each change appended durably, rewritten atomically now and then."""
+"""Saved sessions: one TinyDB file per session, each change appended durably, rewritten atomically now and then.
+
+Any file the store saves opens with TinyDB and `JournalStorage`
+(`TinyDB(path, storage=companion.store.JournalStorage)`); once compacted, with plain TinyDB.
+"""
 
 from companion.store.errors import (
     NewerFormat,
@@ -10,12 +14,11 @@ from companion.store.errors import (
     StoreError,
 )
 from companion.store.paths import data_option, default_data_dir
-from companion.store.storage import AtomicJSONStorage, MemoryStorage
+from companion.store.storage import JournalStorage
 from companion.store.store import QuarantineNote, SessionList, SessionSummary, Store
 
 __all__ = [
-    "AtomicJSONStorage",
-    "MemoryStorage",
+    "JournalStorage",
     "NewerFormat",
     "QuarantineNote",
     "SessionBusy",

@@ -6,8 +6,10 @@ be translated; `str(error)` is the English sentence.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
+from collections.abc import Iterator
 from typing import Any
 
 from companion.messages import Message, register
@@ -73,6 +75,21 @@ def os_reason(error: OSError, root: str | os.PathLike[str] | None = None) -> str
     if code == errno.EINVAL and error.filename:
         return f"{where} is not an ordinary file"
     return (error.strerror or type(error).__name__).rstrip(".").lower()
+
+
+class Speaking:
+    """`with speaking("store.not_saved"):` turns an OSError into that StoreError, saying in words
+    what the disk refused (files named relative to the data folder)."""
+
+    def __init__(self, root: str | os.PathLike[str] | None) -> None:
+        self.root = root
+
+    @contextlib.contextmanager
+    def __call__(self, message_id: str) -> Iterator[None]:
+        try:
+            yield
+        except OSError as error:
+            raise StoreError(message_id, reason=os_reason(error, self.root)) from error
 
 
 def _file_above(filename: Any) -> Any:

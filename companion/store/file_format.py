@@ -1,12 +1,24 @@
 """What a Companion file's bytes hold, and how much of a damaged or cut-short one can be read.
 
 A file is one JSON document on one line (a TinyDB document: tables of documents, with a
-`_meta` table `{"1": {"format": 1, "kind": ...}}`), then one line per appended record: a
+`_meta` table `{"1": {"format": n, "kind": ...}}`), then one line per appended record: a
 change to one document (`<crc32 of its JSON, 8 hex digits> <JSON>`, each line started by
-its line break). The document of a session file carries its own checksum in `_meta`
-(`"crc32"`: the CRC-32 of the document's bytes with those eight digits as zeros), so that
-every byte of the file is checked. Files written before that hold no `"crc32"` and read as
-they always did.
+its line break). A record names its `table` and `doc`, then says what changed:
+
+- format 1: `set` fields, and `splice` lists (`{field: [keep, items]}`: keep the first
+  `keep` items, add the others) of a document that exists;
+- format 2 adds `put` (the whole document, added or replacing one) and `drop` (`true`: the
+  document is removed), so that a table's documents come and go by appended records too.
+
+A file says the newest format its records may use: session files stay at 1 (a change of a
+game is fields set and events spliced), the index is 2 (an index of format 1, written by an
+earlier version, is written again whole as format 2 once). A reader refuses a file of a
+format newer than it knows for its kind (`NewerFile`), so an earlier version never misreads
+one (an earlier version of Companion says the folder is a newer version's).
+
+The document of a session file carries its own checksum in `_meta` (`"crc32"`: the CRC-32
+of the document's bytes with those eight digits as zeros), so that every byte of the file
+is checked. Files written before that hold no `"crc32"` and read as they always did.
 
 What cannot be read is told apart (`Damage`) when salvaging (session files):
 
@@ -41,7 +53,9 @@ except ImportError:  # pragma: no cover - exercised on platforms without orjson
 
 orjson: ModuleType | None = _orjson
 
-FORMAT = 1
+FORMAT = 2  # the newest format of any file this version writes
+NEWEST = {"session": 1}  # kinds whose files are kept at an older format (default: FORMAT)
+FIRST = {"index": 2}  # the format a new file of a kind is written in (default 1: it grows when it must)
 META = "_meta"
 CHECKSUM = "crc32"
 META_FIELDS = frozenset({"format", "kind", CHECKSUM})
@@ -55,6 +69,16 @@ _HEX8 = re.compile(r"[0-9a-f]{8}")
 _RECORD_START = re.compile(rb"[0-9a-f]{8} ")
 _CUT_START = re.compile(rb"[0-9a-f]{0,8}")  # the start of a record, cut short before its JSON
 _DECODER = json.JSONDecoder()
+
+
+def newest_format(kind: Any) -> int:
+    """The newest format a file of this kind may declare for this version to read it."""
+    return NEWEST.get(kind, FORMAT) if isinstance(kind, str) else FORMAT
+
+
+def first_format(kind: Any) -> int:
+    """The format a new file of this kind is written in (a later write raises it if its records need it)."""
+    return FIRST.get(kind, 1) if isinstance(kind, str) else 1
 
 
 def use_orjson(enabled: bool = True) -> str:
@@ -156,6 +180,27 @@ def parse_file(raw: bytes, *, kind: str | None = None, plain: bool = False, salv
     if altered is not None and damage is not None:
         damage = damage._replace(reason=f"{altered.reason}; {damage.reason}")
     return Parsed(data, records, damage or altered)
+
+
+def split_records(raw: bytes, *, plain: bool = True) -> tuple[bytes, list[dict[str, Any]]] | None:
+    """A file's document (its bytes) and its records, parsed, when every record is whole and
+    checks; None otherwise (the general reading, `parse_file`, says what is wrong)."""
+    end = _document_end(raw)
+    tail = raw[end:]
+    if not tail:
+        return raw, []
+    if not tail.startswith(b"\n"):
+        return None
+    records = []
+    for line in tail[1:].split(b"\n"):
+        try:
+            record = _record(line, plain)
+        except DamagedFile:
+            return None
+        if record is None:
+            return None
+        records.append(record)
+    return raw[:end], records
 
 
 def _document_end(raw: bytes) -> int:
@@ -261,8 +306,9 @@ def check_tables(data: Any, kind: str | None) -> Data:
         found = meta.get("format")
         if isinstance(found, bool) or not isinstance(found, int) or found < 1:
             raise DamagedFile(f"its format {_shown(found)} is not a version number")
-        if found > FORMAT:
-            raise NewerFile(found, FORMAT)
+        newest = newest_format(meta.get("kind") if kind is None else kind)
+        if found > newest:
+            raise NewerFile(found, newest)
         if kind is not None and meta.get("kind") != kind:
             raise DamagedFile(f"it is a {_shown(meta.get('kind'))} file, not a {kind!r} file")
     elif kind is not None:
@@ -298,10 +344,14 @@ def _record(line: bytes, plain: bool = False) -> dict[str, Any] | None:
 
 
 def apply_record(data: Data, record: dict[str, Any]) -> None:
-    """Apply one record to a document in place: `set` fields, `splice` lists (keep the first n, add items).
+    """Apply one record to a document in place: `set` fields, `splice` lists (keep the first n, add items),
+    `put` a whole document or `drop` one.
 
     Lists are replaced, never changed in place: a list may be shared with whoever wrote it.
     """
+    if "put" in record or "drop" in record:
+        _put_or_drop(data, record)
+        return
     try:
         doc = data[record["table"]][record["doc"]]
         updates: dict[str, Any] = {}
@@ -316,3 +366,20 @@ def apply_record(data: Data, record: dict[str, Any]) -> None:
     except (KeyError, TypeError, ValueError, AttributeError) as error:
         raise DamagedFile(f"a recorded change does not fit its document ({quoted(str(error))})") from error
     doc.update(updates)
+
+
+def _put_or_drop(data: Data, record: dict[str, Any]) -> None:
+    table, doc_id = record.get("table"), record.get("doc")
+    if not isinstance(table, str) or not isinstance(doc_id, str) or table == META:
+        raise DamagedFile("a recorded change names no document")
+    if set(record) - {"table", "doc", "put", "drop"} or ("put" in record) == ("drop" in record):
+        raise DamagedFile("a recorded change both puts and changes a document")
+    if "drop" in record:
+        if record["drop"] is not True or doc_id not in data.get(table, {}):
+            raise DamagedFile("a recorded change removes a document that is not there")
+        del data[table][doc_id]
+        return
+    document = record["put"]
+    if not isinstance(document, dict):
+        raise DamagedFile("a recorded change puts what is not a document")
+    data.setdefault(table, {})[doc_id] = document

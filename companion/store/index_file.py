@@ -1,16 +1,22 @@
-"""The index file (`index.json`) read one entry at a time, and edited without parsing it whole.
+"""The index file (`index.json`) read one entry at a time, and rewritten without parsing it whole.
 
-The index holds one small entry per session. Parsing the whole file into dicts costs its
+Kept for what it buys at 10,000 games (README, "Measured here"): the memory the app keeps
+after Home, +13 MB -> +6 MB above 10 games. Parsing the whole file into dicts costs its
 whole size in memory at once (at 10,000 games, ~14 MB of small objects), and memory the
-process then keeps; reading it one entry at a time costs an entry's worth. An edit (a game
-saved, renamed, deleted) touches a few entries: `IndexEntries` keeps the others as the text
-they were read as and writes them back unchanged.
+process then keeps; reading it one entry at a time costs an entry's worth. At 1,000 games
+the difference is ~1 MB either way.
 
-Both read only a plain, well-formed index of this version, written without line breaks (as
-the app writes it); for anything else (appended records, a newer format, a damaged file)
-they step aside and the store reads the file the general way (`file_format.parse_file`), which
-says what is wrong with it. Both parse with the standard json module, as the store's general
-reading of the index does (see `FolderStorage.plain`): any file reads the same either way.
+`scan_index` reads the document one entry at a time, then the records appended after it
+(`put` and `drop` of entries, as the store appends them). `IndexEntries` is the index being
+compacted: the entries no record touched stay the text they were read as and are written
+back unchanged.
+
+Both read only a plain, well-formed index of a version this one reads, its document
+written without line breaks (as the app writes it), its records whole and of the kinds the
+store appends; for anything else (a newer format, a damaged file, records of other kinds)
+they step aside and the store reads the file the general way (`file_format.parse_file`),
+which says what is wrong with it. Both parse with the standard json module, as the general
+reading of the index does: any file reads the same either way.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ from collections.abc import Callable, Iterator, MutableMapping
 from typing import Any, TypeVar
 
 from companion.store.errors import DamagedFile, NewerFile
-from companion.store.file_format import check_tables, encode
+from companion.store.file_format import META, check_tables, encode, split_records
 
 T = TypeVar("T")
 SESSIONS_TABLE = "sessions"
@@ -31,20 +37,45 @@ _SPACE = re.compile(r"[ \t\r]*")  # JSON's white space; a line break means appen
 _BLANK = " \t\r"
 
 
+Records = list[tuple[str, dict[str, Any] | None]]  # (session id, its entry put, or None: dropped)
+
+
 def scan_index(raw: bytes, on_entry: Callable[[str, dict[str, Any], str], T]
-               ) -> tuple[dict[str, T], dict[str, Any]] | None:
-    """`{session id: on_entry(id, entry, entry's text)}` for the sessions table, and the other
-    tables; None when the file is not a plain, well-formed index of this version."""
+               ) -> tuple[dict[str, T], dict[str, Any], Records] | None:
+    """`{session id: on_entry(id, entry, entry's text)}` for the sessions table of the document,
+    the other tables, and the records after it (to apply in order); None when the file is not
+    a plain, well-formed index this version reads."""
+    split = split_records(raw)
+    if split is None:
+        return None
+    document, found = split
+    records = _index_records(found)
     try:
-        text = raw.decode("utf-8")
+        text = document.decode("utf-8")
     except UnicodeDecodeError:
         return None
-    if "\n" in text.rstrip("\n"):
-        return None  # appended records (or a hand's line breaks): the general reading
+    if records is None or "\n" in text.rstrip("\n"):
+        return None  # records of other kinds (or a hand's line breaks): the general reading
     try:
-        return _scan_index(text, on_entry)
+        scanned = _scan_index(text, on_entry)
     except (ValueError, IndexError, StopIteration, RecursionError):
         return None
+    return None if scanned is None else (*scanned, records)
+
+
+def _index_records(found: list[dict[str, Any]]) -> Records | None:
+    """The records as (id, entry or None), or None when one is not a `put` or `drop` of a sessions entry."""
+    records: Records = []
+    for record in found:
+        if record.get("table") != SESSIONS_TABLE or not isinstance(record.get("doc"), str):
+            return None
+        if set(record) == {"table", "doc", "put"} and isinstance(record["put"], dict):
+            records.append((record["doc"], record["put"]))
+        elif set(record) == {"table", "doc", "drop"} and record["drop"] is True:
+            records.append((record["doc"], None))
+        else:
+            return None
+    return records
 
 
 def _scan_index(text: str, on_entry: Callable[[str, dict[str, Any], str], T]
@@ -133,12 +164,11 @@ class _Text(str):
 
 
 class IndexEntries(MutableMapping[str, Any]):
-    """The sessions table of an index being edited: a mapping of session id -> entry whose
-    entries stay text until one is read, and `encode()` the whole file again, the entries
-    not changed written back as they were read.
+    """The sessions table of an index being rewritten: a mapping of session id -> entry whose
+    entries stay text until one is read, and `encode()` the whole file again as one document,
+    the entries not changed written back as they were read.
 
-    `changed` holds the ids set or removed since it was read (what the summaries kept of the
-    index must follow).
+    `changed` holds the ids set or removed since it was read.
     """
 
     def __init__(self, entries: dict[str, Any], tables: dict[str, Any]) -> None:
@@ -148,11 +178,26 @@ class IndexEntries(MutableMapping[str, Any]):
 
     @classmethod
     def read(cls, raw: bytes) -> IndexEntries | None:
-        """The index in `raw`, or None when it is not a plain, well-formed index of this version."""
+        """The index in `raw` (its records applied), or None when it is not a plain, well-formed index."""
         if b"\\ud" in raw or b"\\uD" in raw:
             return None  # an escaped half of a surrogate pair could not be written back as text
         scanned = scan_index(raw, lambda _id, _entry, text: _Text(text))
-        return None if scanned is None else cls(*scanned)
+        if scanned is None:
+            return None
+        texts, tables, records = scanned
+        entries: dict[str, Any] = dict(texts)
+        for session_id, entry in records:
+            if entry is not None:
+                entries[session_id] = entry
+            elif entries.pop(session_id, None) is None:
+                return None  # a record dropping what is not there: the general reading says so
+        return cls(entries, tables)
+
+    @classmethod
+    def of(cls, data: dict[str, Any]) -> IndexEntries:
+        """An index read the general way (its tables parsed)."""
+        return cls(dict(data.get(SESSIONS_TABLE, {})), {name: table for name, table in data.items()
+                                                         if name != SESSIONS_TABLE})
 
     def __getitem__(self, session_id: str) -> Any:
         value = self._entries[session_id]
@@ -174,14 +219,21 @@ class IndexEntries(MutableMapping[str, Any]):
     def __len__(self) -> int:
         return len(self._entries)
 
-    def encode(self) -> bytes:
-        """The whole index file: its other tables, then the sessions, one after the other."""
+    def encode(self, version: int | None = None) -> bytes:
+        """The whole index file: its other tables, then the sessions, one after the other (in
+        format `version` when given)."""
         parts = ["{"]
         for name, table in self._tables.items():
+            if name == META and version is not None:
+                table = {**table, "1": {**table.get("1", {}), "format": version}}
             parts += [json.dumps(name, ensure_ascii=False), ":", encode(table).decode("utf-8"), ","]
+        if META not in self._tables and version is not None:
+            meta = {"1": {"format": version, "kind": "index"}}
+            parts += [json.dumps(META), ":", encode(meta).decode("utf-8"), ","]
         parts.append(f"{json.dumps(SESSIONS_TABLE)}:{{")
         for number, (session_id, entry) in enumerate(self._entries.items()):
             parts += ["," if number else "", json.dumps(session_id, ensure_ascii=False), ":",
                       entry if isinstance(entry, _Text) else encode(entry).decode("utf-8")]
         parts.append("}}")
         return "".join(parts).encode("utf-8")
+

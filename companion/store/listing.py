@@ -168,24 +168,30 @@ def indexed_summary(session_id: str, entry: Any, shared: dict[Any, Any] | None =
 
 
 def index_summaries(raw: bytes, shared: dict[Any, Any] | None = None
-                    ) -> tuple[dict[str, SessionSummary | None], dict[str, Any]] | None:
-    """The summaries of an index file's entries (read one entry at a time, see `index_file`)
-    and its other tables; None when the file is anything but a plain, well-formed index of
-    this version: the caller then reads it the general way, which says what is wrong with it.
+                    ) -> tuple[dict[str, SessionSummary | None], dict[str, Any], int] | None:
+    """The summaries of an index file's entries (read one entry at a time, see `index_file`),
+    its other tables and how many records follow its document; None when the file is anything
+    but a plain, well-formed index this version reads: the caller then reads it the general
+    way, which says what is wrong with it.
 
     Each entry is still a parsed JSON object given to `indexed_summary`, so the summaries
     are those the general reading gives.
     """
     shared = {} if shared is None else shared
     suspect = may_hold_lone_surrogate(raw)
-    return scan_index(raw, lambda session_id, entry, _: indexed_summary(session_id, entry, shared, suspect=suspect))
+    scanned = scan_index(raw, lambda session_id, entry, _: indexed_summary(session_id, entry, shared, suspect=suspect))
+    if scanned is None:
+        return None
+    summaries, tables, records = scanned
+    for session_id, entry in records:
+        if entry is not None:
+            summaries[session_id] = indexed_summary(session_id, entry, shared, suspect=suspect)
+        elif summaries.pop(session_id, _GONE) is _GONE:
+            return None  # a record dropping what is not there: the general reading says so
+    return summaries, tables, len(records)
 
 
-def same_entry(old: Any, new: dict[str, Any]) -> bool:
-    """Index entries equal but for the updated time (the listing takes it from the session file)."""
-    if not isinstance(old, dict) or set(old) != set(new):
-        return False
-    return all(old[key] == value for key, value in new.items() if key != "updated")
+_GONE: Any = object()
 
 
 def same_summary(old: SessionSummary | None, new: SessionSummary) -> bool:

@@ -1,612 +1,209 @@
-"""TinyDB storages that survive a kill at any instant, and their in-memory twin.
+"""The storage: TinyDB's `Storage` for a Companion file, each write one appended record.
 
-`AtomicJSONStorage` replaces TinyDB's `JSONStorage`. Every write goes to a temporary file
-in the same folder, is flushed and fsync'ed, then renamed over the old file with
-`os.replace`, and the folder itself is fsync'ed; no handle stays open between calls
-(Windows cannot replace an open file). A reader therefore sees either the old or the new
-document, never a mixture, even after a power cut. The parsed document stays in memory
-between writes and is reused as long as the file's identity (inode, size, mtime, ctime)
-has not changed, so a write costs one serialisation and one small file, not a parse.
+Every file the store saves is a TinyDB file, and opens with TinyDB and this class::
 
-A file may also grow at the end: `FolderStorage.append` adds one record (a change to one
-document: fields set, a list cut and extended) with one write and one fsync, instead of
-rewriting the whole file. Each record is a checksummed line after the document (the bytes
-are described in `file_format.py`). After `COMPACT_EVERY` records, or when a record that
-cannot be read is found, the next change rewrites the whole file atomically (compaction),
-so a reader never replays more than that many records. A storage that `salvage`s (session
-files) opens what can be read of a damaged file and keeps its bytes and what was lost
-(`damage`, `damaged_bytes`) for the store to set aside before anything rewrites it.
+    from tinydb import TinyDB
+    from companion.store import JournalStorage
 
-`MemoryStorage` behaves the same without a disk: it keeps the serialised bytes (so that
-the in-memory store refuses exactly what the disk store refuses) in a `MemoryFolder`.
+    game = TinyDB("sessions/<id>.json", storage=JournalStorage).table("session").get(doc_id=1)
+    TinyDB("sessions/<id>.json").table("session").get(doc_id=1)   # once compacted: plain TinyDB
 
-Both are thin `Storage` classes over a *folder*: `DiskFolder` and `MemoryFolder` offer the
-handful of file operations the store needs (atomic write, read, stat, scan, move, remove,
-lock), so the store itself runs unchanged against either.
+The store writes through TinyDB's table API (`insert`, `update`, `remove`); `write` does not
+rewrite the file: it compares the data TinyDB gives it with what the file holds
+(`changes.py`) and appends what changed as one checksummed record per document (one write,
+one fdatasync; the bytes are in `file_format.py`). A reader applies the records to the
+document, so what it reads is what TinyDB last wrote.
 
-Every file carries a format version in a `_meta` table (`{"1": {"format": 1, "kind": ...}}`).
-A file declaring a newer format raises `NewerFile` on read and is never written.
+A file is rewritten whole (temporary file, fsync, rename, folder fsync: a reader sees the
+old file or the new one, never a mixture) when a record could not say the change (a table
+added, `_meta` changed), when a record would be bigger than the file, when the file holds
+`COMPACT_EVERY` records, and when asked to (`rewrite_next`: the store does it at a game's
+first change once it is opened, so a game saved by an earlier version is saved again as
+this version writes it, with its checksum). An
+idle file holding `COMPACT_SOON` records is rewritten by the store's compactor in the
+background (`compact_idle`, see compactor.py): its bytes are staged while the file may still
+grow and put in place only if it did not, with the file's time kept (the list's order).
+
+The file's data stays in memory between writes and is reused while the file's identity
+(inode, size, mtime, ctime) is the one last seen. A read lends TinyDB documents whose
+lists and dicts are copied when looked at (`changes.Lent`), so the cached data only ever
+changes by a write. Values given to a write are kept as they are: the store never changes
+one in place afterwards (a session's log is never changed in place).
+
+`salvage` (session files): a file whose end or document checksum cannot be read opens with
+what can be; `damage` says what was lost and `damaged_bytes` holds the file as it was until
+the next write replaces it whole. A file of a newer format raises `NewerFile` and is never
+written.
 """
 
 from __future__ import annotations
 
-import contextlib
 import errno
+import logging
 import os
-import secrets
-import stat
-import sys
 import threading
-import time
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any, NamedTuple, Protocol
+from typing import Any
 
 from tinydb.storages import Storage
 
+from companion.store.changes import changes, lent, plain
 from companion.store.errors import DamagedFile
-from companion.store.file_format import (  # noqa: F401 - the file format, as this module has always offered it
-    FORMAT,
+from companion.store.file_format import (
     META,
     Damage,
     Data,
-    Parsed,
-    apply_record,
     check_document,
-    check_tables,
     decode,
     document_bytes,
     encode,
-    holds_lone_surrogate,
-    may_hold_lone_surrogate,
+    first_format,
+    newest_format,
     parse_file,
     record_line,
     use_orjson,
 )
+from companion.store.folders import DiskFolder, Folder, MemoryFolder, Signature, _DiskLock  # noqa: F401
 
-COMPACT_EVERY = 128  # appended records before the next change rewrites the whole file
+__all__ = [  # the storage, and what this module has always offered beside it
+    "COMPACT_EVERY", "COMPACT_SOON", "DamagedFile", "DiskFolder", "Folder", "JournalStorage", "MemoryFolder",
+    "Signature", "check_document", "decode", "encode", "parse_file", "record_line", "use_orjson",
+]
 
+log = logging.getLogger(__name__)
 
-# --------------------------------------------------------------------------- folders
+COMPACT_EVERY = 128  # records a file may hold: the write after them rewrites it whole, on the tap's path
+COMPACT_SOON = 16  # records after which an idle file is rewritten in the background (see compactor.py)
 
 
-# (inode or write number, size, mtime in ns, ctime in ns): the ctime changes with every
-# rewrite, so a file rewritten in place with the same size and mtime is still told apart.
-Signature = tuple[int, int, int, int]
+class JournalStorage(Storage):
+    """TinyDB's storage for a Companion file: `TinyDB(path, storage=JournalStorage)`.
 
-
-class Entry(NamedTuple):
-    name: str
-    mtime: float  # seconds since the epoch
-    size: int
-
-
-class Lock(Protocol):
-    def acquire(self, timeout: float) -> bool:
-        """True when acquired; False when another holder kept it for `timeout` seconds (0: one try)."""
-
-    def release(self) -> None: ...
-
-
-class Folder(Protocol):
-    """The file operations a store needs; names are relative paths using '/'."""
-
-    def read(self, name: str) -> bytes | None: ...
-
-    def write(self, name: str, data: bytes) -> None: ...
-
-    def append(self, name: str, data: bytes) -> None:
-        """Add `data` at the end of an existing file, durably; on failure the file is as it was (if the disk allows)."""
-
-    def stat(self, name: str) -> Signature | None: ...
-
-    def scan(self, sub: str) -> list[Entry]: ...
-
-    def names(self, sub: str) -> list[str]:
-        """File names in `sub` without looking at each file (cheaper than `scan`)."""
-
-    def signatures(self, sub: str) -> dict[str, Signature]:
-        """`stat` of every file in `sub`, by name, in one pass over the folder."""
-
-    def remove(self, name: str) -> None: ...
-
-    def set_mtime(self, name: str, mtime_ns: int) -> None:
-        """Give an existing file this modification time (nanoseconds since the epoch)."""
-
-    def move(self, source: str, target: str) -> None: ...
-
-    def exists(self, name: str) -> bool: ...
-
-    def lock(self, name: str) -> Lock: ...
-
-    def ensure(self, sub: str) -> None: ...
-
-    def probe(self, sub: str) -> None:
-        """Raise OSError unless a file can be created (and removed) in the folder `sub`."""
-
-
-def _fsync_directory(path: str) -> None:
-    """Flush a folder after a rename, unlink or mkdir in it; never raises.
-
-    It runs after the change is made and visible to every reader, now and after a
-    restart. A folder that then refuses the flush (some filesystems cannot; a failing disk
-    says EIO) cannot take the change back, and reporting it as not made would be false:
-    the change stands, exposed to a power cut in this instant as it was just before.
-    """
-    if os.name == "nt":  # Windows has no directory handles to flush; NTFS journals the rename.
-        return
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def _flush(fd: int) -> None:
-    if sys.platform in ("darwin", "ios"):  # fsync on Apple systems does not reach the platter
-        import fcntl
-
-        try:
-            fcntl.fcntl(fd, fcntl.F_FULLFSYNC)
-            return
-        except OSError:
-            pass
-    os.fsync(fd)
-
-
-def _flush_data(fd: int) -> None:
-    """Flush a file's bytes and size (what an append changes); its times may follow later."""
-    if sys.platform in ("darwin", "ios") or not hasattr(os, "fdatasync"):
-        _flush(fd)
-    else:
-        os.fdatasync(fd)
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view) :]
-
-
-WINDOWS = os.name == "nt"
-
-
-def _patiently(action: Any, *args: str) -> None:
-    """Run a file operation, retrying for a moment on Windows while a reader has the file open."""
-    for attempt in range(20):
-        try:
-            action(*args)
-            return
-        except PermissionError:
-            if not WINDOWS or attempt == 19:
-                raise
-            time.sleep(0.01)
-
-
-def _replace(source: str, target: str) -> None:
-    _patiently(os.replace, source, target)
-
-
-class DiskFolder:
-    """Atomic, durable file operations under one directory."""
-
-    def __init__(self, root: str | os.PathLike[str], *, durable: bool = True) -> None:
-        self.root = Path(root)
-        self.root.mkdir(parents=True, exist_ok=True)
-        self.durable = durable
-
-    def path(self, name: str) -> str:
-        return os.path.join(self.root, *name.split("/"))
-
-    def ensure(self, sub: str) -> None:
-        path = self.path(sub)
-        if not os.path.isdir(path):
-            os.makedirs(path, exist_ok=True)
-            if self.durable:
-                _fsync_directory(os.path.dirname(path))
-
-    def probe(self, sub: str) -> None:
-        directory = self.path(sub)
-        if not os.path.isdir(directory):
-            raise NotADirectoryError(errno.ENOTDIR, "not a folder", directory)
-        probe = os.path.join(directory, f".probe.{secrets.token_hex(4)}.tmp")
-        os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
-        os.unlink(probe)
-
-    def read(self, name: str) -> bytes | None:
-        path = self.path(name)
-        try:
-            # Non-blocking, so that a pipe put in a file's place cannot hang the app.
-            fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0))
-        except FileNotFoundError:
-            return None
-        try:
-            kind = os.fstat(fd).st_mode
-            if stat.S_ISDIR(kind):
-                raise IsADirectoryError(errno.EISDIR, "is a folder", path)
-            if not stat.S_ISREG(kind):  # a device or a pipe: never a Companion file
-                raise OSError(errno.EINVAL, "not an ordinary file", path)
-        except BaseException:
-            os.close(fd)
-            raise
-        with open(fd, "rb", closefd=True) as file:
-            return file.read()
-
-    def write(self, name: str, data: bytes) -> None:
-        target = self.path(name)
-        directory, base = os.path.split(target)
-        temp = os.path.join(directory, f".{base}.{secrets.token_hex(4)}.tmp")
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o644)
-        try:
-            try:
-                _write_all(fd, data)
-                if self.durable:
-                    _flush(fd)
-            finally:
-                os.close(fd)
-            _replace(temp, target)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(temp)
-            raise
-        if self.durable:
-            _fsync_directory(directory)
-
-    def append(self, name: str, data: bytes) -> None:
-        path = self.path(name)
-        flags = os.O_WRONLY | os.O_APPEND | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0)
-        fd = os.open(path, flags)
-        try:
-            kind = os.fstat(fd)
-            if not stat.S_ISREG(kind.st_mode):
-                raise OSError(errno.EINVAL, "not an ordinary file", path)
-            try:
-                _write_all(fd, data)
-                if self.durable:
-                    _flush_data(fd)
-            except BaseException:
-                # Take back what reached the file: a change reported as not saved must not
-                # reappear (a part of a record would be ignored, a whole one would not).
-                with contextlib.suppress(OSError):
-                    os.ftruncate(fd, kind.st_size)
-                    if self.durable:
-                        _flush_data(fd)
-                raise
-        finally:
-            os.close(fd)
-
-    def stat(self, name: str) -> Signature | None:
-        try:
-            result = os.stat(self.path(name))
-        except FileNotFoundError:
-            return None
-        return (result.st_ino, result.st_size, result.st_mtime_ns, result.st_ctime_ns)
-
-    def _file_stats(self, sub: str) -> Iterator[tuple[str, os.stat_result]]:
-        try:
-            iterator = os.scandir(self.path(sub))
-        except FileNotFoundError:
-            return
-        with iterator:
-            for item in iterator:
-                try:
-                    if item.is_file():
-                        yield item.name, item.stat()
-                except FileNotFoundError:  # removed while scanning
-                    continue
-
-    def scan(self, sub: str) -> list[Entry]:
-        return [Entry(name, result.st_mtime_ns / 1e9, result.st_size) for name, result in self._file_stats(sub)]
-
-    def names(self, sub: str) -> list[str]:
-        try:
-            with os.scandir(self.path(sub)) as iterator:
-                return [item.name for item in iterator if item.is_file()]
-        except FileNotFoundError:
-            return []
-
-    def signatures(self, sub: str) -> dict[str, Signature]:
-        return {name: (result.st_ino, result.st_size, result.st_mtime_ns, result.st_ctime_ns)
-                for name, result in self._file_stats(sub)}
-
-    def remove(self, name: str) -> None:
-        try:
-            _patiently(os.unlink, self.path(name))
-        except FileNotFoundError:
-            return
-        if self.durable:
-            _fsync_directory(os.path.dirname(self.path(name)))
-
-    def set_mtime(self, name: str, mtime_ns: int) -> None:
-        path = self.path(name)
-        os.utime(path, ns=(os.stat(path).st_atime_ns, mtime_ns))
-
-    def move(self, source: str, target: str) -> None:
-        _replace(self.path(source), self.path(target))
-        if self.durable:
-            _fsync_directory(os.path.dirname(self.path(target)))
-            _fsync_directory(os.path.dirname(self.path(source)))
-
-    def exists(self, name: str) -> bool:
-        return os.path.exists(self.path(name))
-
-    def lock(self, name: str) -> Lock:
-        return _DiskLock(self.path(name))
-
-
-class _DiskLock:
-    """An OS-level lock (flock / LockFileEx via `filelock`): the OS drops it when the process dies."""
-
-    def __init__(self, path: str) -> None:
-        import filelock
-
-        self._timeout_error = filelock.Timeout
-        self._lock = filelock.FileLock(path, thread_local=False)
-
-    def acquire(self, timeout: float) -> bool:
-        try:
-            if timeout <= 0:
-                self._lock.acquire(blocking=False)
-            else:
-                self._lock.acquire(timeout=timeout, poll_interval=0.01)
-        except self._timeout_error:
-            return False
-        return True
-
-    def release(self) -> None:
-        if self._lock.is_locked:
-            # The OS lock goes with its file handle; a lock file that cannot be tidied is harmless.
-            with contextlib.suppress(OSError):
-                self._lock.release(force=True)
-
-
-class MemoryFolder:
-    """The in-memory twin of `DiskFolder`: same operations, same refusals, no disk.
-
-    Two stores sharing one `MemoryFolder` behave like two processes sharing a directory
-    (their locks exclude each other).
+    `kind` ("session", "index") is written into `_meta` and, when given, required on read.
+    The store builds its storages on a `folder` (disk or memory), with `path` the file's
+    name in it; `durable=False` skips the fsyncs (bulk imports and benchmarks only).
     """
 
-    def __init__(self) -> None:
-        self.files: dict[str, tuple[bytes, Signature]] = {}
-        self._writes = 0
-        self._holders: dict[str, object] = {}
-        self._mutex = threading.Lock()
-
-    def ensure(self, sub: str) -> None:
-        return None
-
-    def probe(self, sub: str) -> None:
-        return None
-
-    def read(self, name: str) -> bytes | None:
-        item = self.files.get(name)
-        return None if item is None else item[0]
-
-    def write(self, name: str, data: bytes) -> None:
-        with self._mutex:
-            self._writes += 1
-            now = time.time_ns()
-            self.files[name] = (bytes(data), (self._writes, len(data), now, now))
-
-    def append(self, name: str, data: bytes) -> None:
-        with self._mutex:
-            if name not in self.files:
-                raise FileNotFoundError(errno.ENOENT, "no such file", name)
-            self._writes += 1
-            now = time.time_ns()
-            content = self.files[name][0] + bytes(data)
-            self.files[name] = (content, (self._writes, len(content), now, now))
-
-    def stat(self, name: str) -> Signature | None:
-        item = self.files.get(name)
-        return None if item is None else item[1]
-
-    def scan(self, sub: str) -> list[Entry]:
-        prefix = sub.rstrip("/") + "/" if sub else ""
-        return [
-            Entry(name[len(prefix) :], signature[2] / 1e9, signature[1])
-            for name, (_, signature) in list(self.files.items())
-            if name.startswith(prefix) and "/" not in name[len(prefix) :]
-        ]
-
-    def names(self, sub: str) -> list[str]:
-        return [entry.name for entry in self.scan(sub)]
-
-    def signatures(self, sub: str) -> dict[str, Signature]:
-        prefix = sub.rstrip("/") + "/" if sub else ""
-        return {name[len(prefix):]: signature for name, (_, signature) in list(self.files.items())
-                if name.startswith(prefix) and "/" not in name[len(prefix):]}
-
-    def remove(self, name: str) -> None:
-        self.files.pop(name, None)
-
-    def set_mtime(self, name: str, mtime_ns: int) -> None:
-        with self._mutex:
-            if name not in self.files:
-                raise FileNotFoundError(errno.ENOENT, "no such file", name)
-            data, (number, size, _, _) = self.files[name]
-            self.files[name] = (data, (number, size, mtime_ns, time.time_ns()))
-
-    def move(self, source: str, target: str) -> None:
-        with self._mutex:
-            if source not in self.files:
-                raise FileNotFoundError(errno.ENOENT, "no such file", source)
-            self.files[target] = self.files.pop(source)
-
-    def exists(self, name: str) -> bool:
-        return name in self.files
-
-    def lock(self, name: str) -> Lock:
-        return _MemoryLock(self, name)
-
-    def _try(self, name: str, owner: object) -> bool:
-        with self._mutex:
-            holder = self._holders.get(name)
-            if holder is None or holder is owner:
-                self._holders[name] = owner
-                return True
-            return False
-
-    def _free(self, name: str, owner: object) -> None:
-        with self._mutex:
-            if self._holders.get(name) is owner:
-                del self._holders[name]
-
-
-class _MemoryLock:
-    def __init__(self, folder: MemoryFolder, name: str) -> None:
-        self._folder = folder
-        self._name = name
-        self._held = False
-
-    def acquire(self, timeout: float) -> bool:
-        deadline = time.monotonic() + max(timeout, 0)
-        while not self._folder._try(self._name, self):
-            if time.monotonic() >= deadline:
-                return False
-            time.sleep(0.005)
-        self._held = True
-        return True
-
-    def release(self) -> None:
-        if self._held:
-            self._folder._free(self._name, self)
-            self._held = False
-
-
-# --------------------------------------------------------------------------- storages
-
-
-class FolderStorage(Storage):
-    """A TinyDB storage for one file of a `Folder`, cached in memory between writes.
-
-    `kind` (e.g. "session") is written into the `_meta` table and, when given, required
-    on read. `read()` raises `DamagedFile` for bytes that are not a TinyDB document and
-    `NewerFile` for a newer format; `write()` refuses to overwrite a newer file.
-    `append()` records a change to one document at the end of the file.
-
-    `salvage` (session files): a file whose end (or whose document's checksum) cannot be read
-    opens with what can be; `damage` says what was lost and `damaged_bytes` holds the file as
-    it was, until the next write replaces it. The document is written with its checksum.
-    """
-
-    def __init__(self, folder: Folder, name: str, kind: str | None = None, *, keep: bool = True,
-                 plain: bool = False, salvage: bool = False) -> None:
+    def __init__(self, path: str | os.PathLike[str] = "db.json", kind: str | None = None, *, durable: bool = True,
+                 folder: Folder | None = None, salvage: bool = False, plain: bool = False) -> None:
+        if folder is None:
+            directory, name = os.path.split(os.path.abspath(path))
+            folder = DiskFolder(directory, durable=durable)
+        else:
+            name = os.fspath(path)
         self.folder = folder
         self.name = name
         self.kind = kind
-        self.keep = keep  # False: parse the file on every read rather than hold the document in memory
-        # True: parse with the standard json module. orjson keeps the short keys it has met
-        # (a cache of its own) and with them the memory they sit in: after parsing a file of
-        # thousands of small objects, most of that memory stays with the process.
-        self.plain = plain
         self.salvage = salvage
-        self._cache: Data | None = None
+        # True: parse with the standard json module (see `parse_file`).
+        self.plain = plain
+        self._lock = threading.RLock()
+        self._data: Data | None = None  # what the file holds, as last read or written
         self._signature: Signature | None = None
         self._records = 0  # records appended after the document in the file
+        self._format = first_format(kind)  # the format the file declares
+        self._whole_next = False
+        self.closed = False  # set by the store when it lets the file go: no background rewrite after it
         self.damage: Damage | None = None  # what of the file as read could not be (a record cut short, ...)
         self.damaged_bytes: bytes | None = None  # the file as read, while `damage` says something was lost
 
+    # ------------------------------------------------------------------ reading
+
     def read(self) -> Data | None:
+        with self._lock:
+            data = self._known()
+            return None if data is None else lent(data)
+
+    def _known(self) -> Data | None:
+        """The file's data: kept while the file is the one last seen, else read again."""
         signature = self.folder.stat(self.name)
         if signature is None:
             self.forget()
             return None
-        if self._cache is not None and signature == self._signature:
-            return self._cache
+        if self._data is not None and signature == self._signature:
+            return self._data
         raw = self.folder.read(self.name)
         if raw is None:  # removed between stat and read
             self.forget()
             return None
         parsed = parse_file(raw, kind=self.kind, plain=self.plain, salvage=self.salvage)
-        self._cache, self._signature = parsed.data if self.keep else None, signature
-        self._records, self.damage = parsed.records, parsed.damage
+        self._data, self._signature, self._records = parsed.data, signature, parsed.records
+        self._format = parsed.data.get(META, {}).get("1", {}).get("format", 1)
+        self.damage = parsed.damage
         self.damaged_bytes = raw if parsed.damage is not None and self.salvage else None
+        self._whole_next = self._whole_next or parsed.damage is not None
         return parsed.data
-
-    def write(self, data: dict[str, dict[str, Any]]) -> None:
-        checked = self._cache is not None and data is self._cache
-        if not checked and not (not self.keep and self._signature is not None
-                                and self._signature == self.folder.stat(self.name)):
-            self._refuse_newer()  # unless the file is the one last read (and found of a known format)
-        meta = data.get(META)
-        if not meta or "1" not in meta:
-            data[META] = {"1": {"format": FORMAT} if self.kind is None else {"format": FORMAT, "kind": self.kind}}
-        try:
-            raw = document_bytes(data, checksum=self.salvage)
-            self.folder.write(self.name, raw)
-        except BaseException:
-            # TinyDB changed the cached document in place before calling write; the disk
-            # still holds the previous version, so the next read must come from the disk.
-            self.forget()
-            raise
-        self._cache, self._signature = data if self.keep else None, self.folder.stat(self.name)
-        self._records, self.damage, self.damaged_bytes = 0, None, None
-
-    def read_bytes(self) -> bytes | None:
-        """The file's bytes as they are (None when it is missing), for a caller that reads
-        them its own way; a `write_bytes` right after needs no second look at the file."""
-        signature = self.folder.stat(self.name)
-        raw = None if signature is None else self.folder.read(self.name)
-        self._cache, self._signature = None, None if raw is None else signature
-        self._records, self.damage, self.damaged_bytes = 0, None, None
-        return raw
-
-    def write_bytes(self, raw: bytes) -> None:
-        """Replace the file with `raw`: a whole document of this format, encoded by the caller
-        from what `read_bytes` gave (a file of a newer format is refused, as by `write`)."""
-        if self._signature is None or self._signature != self.folder.stat(self.name):
-            self._refuse_newer()
-        try:
-            self.folder.write(self.name, raw)
-        except BaseException:
-            self.forget()  # the next read looks at what the disk holds
-            raise
-        self._cache, self._signature = None, self.folder.stat(self.name)
-        self._records, self.damage, self.damaged_bytes = 0, None, None
-
-    def append(self, table: str, doc_id: str, *, fields: dict[str, Any] | None = None,
-               splice: dict[str, tuple[int, list[Any]]] | None = None) -> None:
-        """Change one existing document: set `fields`, and for each list in `splice` keep its first n items
-        and add the given ones. One appended record (one write, one fsync), or the whole file rewritten
-        when it is time to compact it."""
-        record: dict[str, Any] = {"table": table, "doc": doc_id}
-        if fields:
-            record["set"] = fields
-        if splice:
-            record["splice"] = {field: [keep, items] for field, (keep, items) in splice.items()}
-        data = self.read()
-        if data is None:
-            raise FileNotFoundError(errno.ENOENT, "the file has disappeared", self.name)
-        if self.damage is not None or self._records >= COMPACT_EVERY:
-            apply_record(data, record)
-            self.write(data)
-            return
-        try:
-            self.folder.append(self.name, record_line(record))
-        except BaseException:
-            self.forget()  # the next read looks at what the disk holds
-            raise
-        apply_record(data, record)
-        self._signature = self.folder.stat(self.name)
-        self._records += 1
 
     @property
     def signature(self) -> Signature | None:
         """The identity of the file as last read or written (None before either)."""
         return self._signature
 
-    def set_mtime(self, mtime_ns: int) -> None:
-        """Give the file this modification time, keeping the cached document."""
-        self.folder.set_mtime(self.name, mtime_ns)
-        if self._cache is not None:
-            self._signature = self.folder.stat(self.name)
+    @property
+    def records(self) -> int:
+        """How many records follow the file's document."""
+        return self._records
+
+    # ------------------------------------------------------------------ writing
+
+    def write(self, data: dict[str, dict[str, Any]]) -> None:
+        with self._lock:
+            data = plain(data)
+            self._mark(data)
+            base = self._data
+            if base is None or self._signature is None or self._signature != self.folder.stat(self.name):
+                self._refuse_newer()  # not the file last read: never overwrite a newer one
+                base = None
+            if base is None or self._whole_next or self._records >= COMPACT_EVERY:
+                self._write_whole(data)
+                return
+            records = changes(base, data, puts=True)
+            if records == []:
+                self._data = data  # the same content: nothing to write
+                return
+            if records is None:  # a table added or removed, the marker changed: only a whole file says it
+                self._write_whole(data)
+                return
+            if self._format < 2 and any("put" in record or "drop" in record for record in records):
+                # Documents that come and go need format 2: the file is written whole in it (where its kind may be).
+                self._write_whole(data, max(self._format, min(2, newest_format(self._kind_of(data)))))
+                return
+            lines = b"".join(record_line(record) for record in records)
+            if self._signature is not None and len(lines) > self._signature[1]:
+                self._write_whole(data)  # a change of most of the file: say it whole
+                return
+            self._append(lines, data, len(records))
+
+    def _kind_of(self, data: Data) -> Any:
+        return self.kind if self.kind is not None else data.get(META, {}).get("1", {}).get("kind")
+
+    def _mark(self, data: Data) -> None:
+        """Give data without a `_meta` table this file's format marker."""
+        meta = data.get(META)
+        if not meta or "1" not in meta:
+            data[META] = {"1": {"format": self._format} if self.kind is None
+                          else {"format": self._format, "kind": self.kind}}
+
+    def _append(self, lines: bytes, data: Data, count: int) -> None:
+        try:
+            self.folder.append(self.name, lines)
+        except BaseException:
+            self.forget()  # the next read looks at what the disk holds
+            raise
+        self._data, self._signature = data, self.folder.stat(self.name)
+        self._records += count
+
+    def _write_whole(self, data: Data, version: int | None = None) -> None:
+        version = self._format if version is None else version
+        meta = data[META]["1"]
+        if meta.get("format") != version:
+            data[META] = {"1": {**meta, "format": version}}
+        try:
+            self.folder.write(self.name, document_bytes(data, checksum=self.salvage))
+        except BaseException:
+            self.forget()
+            raise
+        self._data, self._signature, self._format = data, self.folder.stat(self.name), version
+        self._records, self._whole_next, self.damage, self.damaged_bytes = 0, False, None, None
 
     def _refuse_newer(self) -> None:
         raw = self.folder.read(self.name)
@@ -617,26 +214,70 @@ class FolderStorage(Storage):
                 return
             # NewerFile propagates: never overwrite a file from a newer version.
 
+    def rewrite_next(self) -> None:
+        """Have the next write rewrite the file whole (then records again)."""
+        with self._lock:
+            self._whole_next = True
+
+    def set_mtime(self, mtime_ns: int) -> None:
+        """Give the file this modification time, keeping the cached data."""
+        with self._lock:
+            self.folder.set_mtime(self.name, mtime_ns)
+            if self._data is not None:
+                self._signature = self.folder.stat(self.name)
+
     def forget(self) -> None:
-        """Drop the cached document; the next read parses the file again."""
-        self._cache, self._signature = None, None
-        self._records, self.damage, self.damaged_bytes = 0, None, None
+        """Drop the cached data; the next read parses the file again."""
+        with self._lock:
+            self._data, self._signature = None, None
+            self._records, self.damage, self.damaged_bytes = 0, None, None
 
     def close(self) -> None:
         return None
 
+    # ------------------------------------------------------------------ compaction
 
-class AtomicJSONStorage(FolderStorage):
-    """Drop-in replacement for TinyDB's `JSONStorage`: `TinyDB(path, storage=AtomicJSONStorage)`."""
+    def compact(self) -> None:
+        """Rewrite the file whole now, as it is (its records folded into its document)."""
+        with self._lock:
+            data = self._known()
+            if data is None:
+                raise FileNotFoundError(errno.ENOENT, "the file has disappeared", self.name)
+            self._write_whole(dict(data))
 
-    def __init__(self, path: str | os.PathLike[str], kind: str | None = None, *, durable: bool = True) -> None:
-        directory, name = os.path.split(os.path.abspath(path))
-        super().__init__(DiskFolder(directory, durable=durable), name, kind)
+    def compact_due(self) -> bool:
+        return not self.closed and self._data is not None and self.damage is None and self._records >= COMPACT_SOON
 
+    def compact_idle(self) -> bool:
+        """Rewrite the file whole if it is due and no write comes meanwhile (a background step).
 
-class MemoryStorage(FolderStorage):
-    """The in-memory twin of `AtomicJSONStorage`: `TinyDB(storage=MemoryStorage)`."""
+        Its bytes are encoded and staged without the lock (a write in between goes on
+        appending to the file as it is); the staged file takes the file's place only if
+        nothing was written since, with the file's time kept. True when it was rewritten."""
+        with self._lock:
+            if not self.compact_due() or self._signature is None or self._data is None:
+                return False
+            data, signature = self._data, self._signature
+        try:
+            raw = self._compacted_bytes(data)
+            staged = self.folder.stage(self.name, raw)
+        except (OSError, DamagedFile, ValueError) as error:  # a courtesy: the next write compacts it anyway
+            log.debug("compacting %s: %s", self.name, error)
+            return False
+        with self._lock:
+            if self.closed or self._signature != signature or self.folder.stat(self.name) != signature:
+                self.folder.discard(staged)
+                return False
+            try:
+                self.folder.commit(staged, self.name, mtime_ns=signature[2])
+            except OSError as error:
+                log.debug("compacting %s: %s", self.name, error)
+                self.forget()
+                return False
+            self._signature, self._records = self.folder.stat(self.name), 0
+            return True
 
-    def __init__(self, folder: MemoryFolder | None = None, name: str = "db.json", kind: str | None = None) -> None:
-        super().__init__(folder if folder is not None else MemoryFolder(), name, kind)
-
+    def _compacted_bytes(self, data: Data) -> bytes:
+        """The file's data as one document (nothing in `data` is changed: a write may be reading it)."""
+        meta = data.get(META, {}).get("1", {})
+        return document_bytes({**data, META: {"1": {**meta, "format": self._format}}}, checksum=self.salvage)

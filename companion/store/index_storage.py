@@ -1,0 +1,259 @@
+"""The index's storage as the store writes it: TinyDB's table API, one record per entry changed.
+
+The store keeps the index only as compact summaries (index.py), never as the parsed file,
+so this storage lends TinyDB a table that holds nothing: its documents are `LazyEntry`s,
+each read from the file only if something looks at it, which the store's own writes never
+do (`insert`, `update` with a replacement, `remove`). `write` then appends a `put` or a
+`drop` record for each entry TinyDB added, replaced or removed (format 2, see
+file_format.py): one write and one fdatasync, whatever the archive's size. TinyDB itself
+walks the table's ids twice per call, about 3 ms at 10,000 games.
+
+The file is rewritten whole (atomically, as every file) from itself when it is of format 1
+(an earlier version's, written again once as format 2), when its end was cut short, and when
+it holds `COMPACT_EVERY` records; an idle index holding `COMPACT_SOON` records, or of
+format 1, is rewritten in the background by the store's compactor. A rewrite reads the
+entries no record touched as text and writes them back as they were (`IndexEntries`): the
+whole index is never held as Python dicts.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Collection, Iterator, Mapping, MutableMapping
+from typing import Any
+
+from companion.store.file_format import FORMAT, META, Data, parse_file, record_line
+from companion.store.folders import Folder, Lock, Signature
+from companion.store.index_file import SESSIONS_TABLE, IndexEntries
+from companion.store.storage import JournalStorage
+
+log = logging.getLogger(__name__)
+
+INDEX = "index.json"
+COMPACT_EVERY = 1024  # records the index may hold: the edit after them rewrites it whole
+COMPACT_SOON = 64  # records after which an idle index is rewritten in the background
+
+Change = tuple[str, dict[str, Any] | None]  # (session id, its new entry, or None: removed)
+
+
+class LazyEntry(MutableMapping[str, Any]):
+    """One index entry as lent to TinyDB: read from the file only when looked at; `clear()`
+    followed by setting fields (a replacement) never reads it."""
+
+    __slots__ = ("doc_id", "_storage", "_doc", "changed")
+
+    def __init__(self, storage: IndexStorage, doc_id: str) -> None:
+        self.doc_id = doc_id
+        self._storage = storage
+        self._doc: dict[str, Any] | None = None
+        self.changed = False
+
+    def _loaded(self) -> dict[str, Any]:
+        if self._doc is None:
+            self._doc = dict(self._storage.entries([self.doc_id]).get(self.doc_id, {}))
+        return self._doc
+
+    def __getitem__(self, key: str) -> Any:
+        return self._loaded()[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self._loaded()[key] = value
+        self.changed = True
+
+    def __delitem__(self, key: str) -> None:
+        del self._loaded()[key]
+        self.changed = True
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._loaded())
+
+    def __len__(self) -> int:
+        return len(self._loaded())
+
+    def clear(self) -> None:
+        self._doc, self.changed = {}, True
+
+    @property
+    def document(self) -> dict[str, Any]:
+        return self._loaded()
+
+
+class LeanTable(Mapping[str, Any]):
+    """The sessions table as lent to TinyDB: the ids the store knows, each a `LazyEntry`."""
+
+    def __init__(self, storage: IndexStorage, ids: Collection[str]) -> None:
+        self._storage = storage
+        self._ids = ids
+
+    def __getitem__(self, doc_id: str) -> LazyEntry:
+        if doc_id not in self._ids:
+            raise KeyError(doc_id)
+        return LazyEntry(self._storage, doc_id)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._ids)
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    def __contains__(self, doc_id: object) -> bool:
+        return doc_id in self._ids
+
+    def items(self) -> Any:
+        storage = self._storage
+        return ((doc_id, LazyEntry(storage, doc_id)) for doc_id in self._ids)
+
+
+class IndexStorage(JournalStorage):
+    """The index file's storage; `ids()` gives the ids the file holds, as the store read them.
+
+    The store tells it what it read (`adopt`) before each edit; a read made when the file is
+    not the one adopted falls back to the general storage (the file parsed whole)."""
+
+    def __init__(self, folder: Folder, ids: Callable[[], Collection[str]], lock: Lock) -> None:
+        super().__init__(INDEX, "index", folder=folder, plain=True)
+        self._ids = ids
+        self._commit_lock = lock  # the index lock (an object of its own): held while a background rewrite commits
+        self._lean = False
+        self.rewritten: tuple[Signature, Signature] | None = None  # (before, after) of the last background rewrite
+
+    def adopt(self, signature: Signature | None, records: int, version: int, torn: bool = False) -> None:
+        """The store read the file with this identity: `records` after its document, its format."""
+        with self._lock:
+            self._data = None
+            self._signature, self._records, self._format = signature, records, version
+            self._whole_next = torn
+            self._lean = signature is not None
+
+    @property
+    def lean(self) -> bool:
+        """Whether the file is the one the store read (its edits are records of what changed)."""
+        return self._lean
+
+    def read(self) -> Data | None:
+        with self._lock:
+            if self._lean and self._signature == self.folder.stat(INDEX):
+                return {META: {"1": {"format": self._format, "kind": "index"}},
+                        SESSIONS_TABLE: LeanTable(self, self._ids())}  # type: ignore[dict-item]
+            self._lean = False
+            return super().read()
+
+    def write(self, data: dict[str, dict[str, Any]]) -> None:
+        with self._lock:
+            if not self._lean:
+                super().write(data)
+                return
+            self._lean = False  # whatever happens, the store reads (and adopts) the file again
+            changes = self._changes(data)
+            if changes is None:
+                self._rewrite([], data)
+            elif changes:
+                self._record(changes)
+            self._lean = True
+
+    def _changes(self, data: Data) -> list[Change] | None:
+        """The entries added, replaced or removed; None when something else changed (a rewrite says it)."""
+        if set(data) != {META, SESSIONS_TABLE} or data[META] != {"1": {"format": self._format, "kind": "index"}}:
+            return None
+        table = data[SESSIONS_TABLE]
+        changes: list[Change] = [(doc_id, None) for doc_id in self._ids() if doc_id not in table]
+        for doc_id, value in table.items():
+            if type(value) is LazyEntry and value.doc_id == doc_id:
+                if value.changed:
+                    changes.append((doc_id, value.document))
+            else:
+                changes.append((doc_id, dict(value)))
+        return changes
+
+    def _record(self, changes: list[Change]) -> None:
+        if self._format < 2 or self._whole_next or self._records + len(changes) > COMPACT_EVERY \
+                or self._signature != self.folder.stat(INDEX):
+            self._rewrite(changes)
+            return
+        lines = b"".join(record_line({"table": SESSIONS_TABLE, "doc": doc_id,
+                                      **({"drop": True} if entry is None else {"put": entry})})
+                         for doc_id, entry in changes)
+        try:
+            self.folder.append(INDEX, lines)
+        except BaseException:
+            self.forget()
+            raise
+        self._signature = self.folder.stat(INDEX)
+        self._records += len(changes)
+
+    def _rewrite(self, changes: list[Change], data: Data | None = None) -> None:
+        """Write the whole file again from what it holds, `changes` applied (as format 2)."""
+        entries = self._current()
+        for doc_id, entry in changes:
+            if entry is None:
+                entries.pop(doc_id, None)
+            else:
+                entries[doc_id] = entry
+        try:
+            self.folder.write(INDEX, entries.encode(FORMAT))
+        except BaseException:
+            self.forget()
+            raise
+        self._signature, self._records, self._format, self._whole_next = self.folder.stat(INDEX), 0, FORMAT, False
+
+    def _current(self) -> IndexEntries:
+        """The file's entries: as text where it is plain, else read the general way (DamagedFile, NewerFile)."""
+        raw = self.folder.read(INDEX)
+        if not raw:
+            return IndexEntries({}, {META: {"1": {"format": FORMAT, "kind": "index"}}})
+        entries = IndexEntries.read(raw)
+        if entries is None:
+            entries = IndexEntries.of(parse_file(raw, kind="index", plain=True).data)
+        return entries
+
+    def entries(self, ids: Collection[str]) -> dict[str, Any]:
+        """The entries of these ids as the file holds them now (a look at the whole file)."""
+        with self._lock:
+            current = self._current()
+            return {doc_id: current[doc_id] for doc_id in ids if doc_id in current}
+
+    # ------------------------------------------------------------------ compaction
+
+    def compact_due(self) -> bool:
+        return (not self.closed and self._signature is not None
+                and (self._format < 2 or self._records >= COMPACT_SOON))
+
+    def compact(self) -> None:
+        with self._lock:
+            before = self._signature
+            self._rewrite([])
+            if before is not None and self._signature is not None:
+                self.rewritten = (before, self._signature)
+
+    def compact_idle(self) -> bool:
+        with self._lock:
+            if not self.compact_due():
+                return False
+            signature = self._signature
+        try:
+            entries = self._current()
+            if self.folder.stat(INDEX) != signature:
+                return False
+            staged = self.folder.stage(INDEX, entries.encode(FORMAT))
+        except Exception as error:  # noqa: BLE001 - a courtesy: the next edit rewrites it when it must
+            log.debug("compacting the index: %s", error)
+            return False
+        with self._lock:
+            if not self._commit_lock.acquire(0):  # an edit (here or in another window) is under way
+                self.folder.discard(staged)
+                return False
+            try:
+                if self.closed or self._signature != signature or self.folder.stat(INDEX) != signature:
+                    self.folder.discard(staged)
+                    return False
+                self.folder.commit(staged, INDEX)
+                self._signature, self._records, self._format = self.folder.stat(INDEX), 0, FORMAT
+                if signature is not None and self._signature is not None:
+                    self.rewritten = (signature, self._signature)  # the same entries: the store's summaries hold
+            except OSError as error:
+                log.debug("compacting the index: %s", error)
+                self.forget()
+                return False
+            finally:
+                self._commit_lock.release()
+        return True

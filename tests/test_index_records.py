@@ -1,0 +1,116 @@
+"""The index takes appended records, like the session files: a new game, a rename, a finished
+game and a deletion each append one record to it, whatever the archive's size, and the list
+follows without the index being read or rewritten; now and then it is rewritten whole in the
+background (the same entries: the list is not read again)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from archive_helpers import build
+
+from companion.app.data import AppData
+from companion.store import Store, compactor, index_storage
+from companion.store.file_format import parse_file
+from companion.store.storage import MemoryFolder
+
+GAMES = 300
+
+
+def spied(monkeypatch: pytest.MonkeyPatch, store: Store) -> list[str]:
+    """What the store does to index.json from now on ("read", "write", "append")."""
+    done: list[str] = []
+    for operation in ("read", "write", "append"):
+        real: Callable[..., Any] = getattr(store.folder, operation)
+
+        def spy(name: str, *args: Any, operation: str = operation, real: Callable[..., Any] = real) -> Any:
+            if name == "index.json":
+                done.append(operation)
+            return real(name, *args)
+
+        monkeypatch.setattr(store.folder, operation, spy)
+    return done
+
+
+@pytest.fixture
+def archive(monkeypatch: pytest.MonkeyPatch) -> tuple[MemoryFolder, AppData]:
+    monkeypatch.setattr(compactor, "IDLE_SECONDS", 1e9)  # no background rewrite unless a test asks
+    folder = MemoryFolder()
+    build(folder, GAMES, unfinished_every=5)
+    data = AppData(Store.in_memory(folder))
+    data.home()
+    data.store.compact_now()  # the helper writes an index of format 1: written again once, as format 2
+    return folder, data
+
+
+def records(folder: MemoryFolder) -> int:
+    return parse_file(folder.read("index.json") or b"", kind="index").records
+
+
+def test_each_edit_of_the_list_is_one_appended_record(archive: tuple[MemoryFolder, AppData],
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    folder, data = archive
+    done = spied(monkeypatch, data.store)
+    session = data.new("transamerica", ["Ann", "Bob"], {})
+    assert done == ["append"] and records(folder) == 1
+    data.store.rename(session.id or "", "Rematch")
+    session.apply({"type": "end_round", "missing": {"Ann": 13, "Bob": 0}})  # finished: its entry changes
+    victim = data.home().finished[5].id
+    data.delete(victim)
+    assert done == ["append", "read", "append", "append", "append"]  # (the one read: this test's `records`)
+    home = data.home()
+    assert home.finished[0].id == session.id and home.finished[0].title == "Rematch"
+    assert victim not in {summary.id for summary in data.store.listing()}
+    assert done.count("read") == 1 and "write" not in done  # the list followed the records written
+    restarted = Store.in_memory(folder).sessions()
+    assert [(s.id, s.title, s.is_over, s.winners) for s in restarted] == \
+        [(s.id, s.title, s.is_over, s.winners) for s in data.store.listing()]
+
+
+def test_an_index_with_records_is_read_one_entry_at_a_time_as_it_was_written(
+    archive: tuple[MemoryFolder, AppData]
+) -> None:
+    folder, data = archive
+    made = [data.new("heartland", ["Cy", "Di"], {}) for _ in range(3)]
+    data.store.delete(made[1].id or "")
+    data.store.rename(made[2].id or "", "Sunday")
+    assert records(folder) == 5
+    listed = data.store.listing()
+    again = Store.in_memory(folder)
+    assert again._index.entries() and again._index.storage.lean  # read by the scanner, not the general way
+    assert list(again.sessions()) == list(listed)
+
+
+def test_a_list_with_many_records_is_rewritten_in_the_background_without_being_read_again(
+    archive: tuple[MemoryFolder, AppData], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder, data = archive
+    monkeypatch.setattr(index_storage, "COMPACT_SOON", 4)
+    monkeypatch.setattr(compactor, "IDLE_SECONDS", 0.05)
+    for number in range(5):
+        data.store.rename(data.home().finished[number].id, f"Renamed {number}")
+    listed = data.store.listing()
+    deadline = time.monotonic() + 10
+    while records(folder) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert records(folder) == 0
+    done = spied(monkeypatch, data.store)
+    assert data.store.listing() is listed and done == []  # the same entries: nothing read again
+    assert list(Store.in_memory(folder).sessions()) == list(listed)
+
+
+def test_a_list_that_keeps_growing_is_rewritten_by_the_edit_that_fills_it(
+    archive: tuple[MemoryFolder, AppData], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder, data = archive
+    monkeypatch.setattr(index_storage, "COMPACT_EVERY", 6)
+    counts = []
+    for number in range(14):
+        data.store.rename(data.home().finished[0].id, f"Title {number}")
+        counts.append(records(folder))
+    assert max(counts) == 6 and 0 in counts
+    assert data.home().finished[0].title == "Title 13"
+    assert Store.in_memory(folder).listing()[0].title == data.store.listing()[0].title
