@@ -65,7 +65,9 @@ def build(view: View) -> ft.Control:
     footer: list[ft.Control] = [w.undo_strip(view)]
     if state.over:
         footer[:0] = w.present(w.play_again(view), w.details_button(view))
-    elif state.scoring:  # the table counts every prairie, then says it is done: only then is there a winner
+    else:  # the table counts every prairie, then says it is done: only then is there a winner.
+        # There from the first cave (muted, saying why, until the last token): its coming would
+        # shrink the page above it under the finger.
         footer.insert(0, w.event_button(view, w.t(view, "ui.great_plains.scoring_done"), {"type": "scoring_done"},
                                         key="scoring-done",
                                         primary=True))
