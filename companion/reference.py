@@ -94,8 +94,12 @@ Turns go round the table in seat order; a round is one turn for each player.""",
 Move 1, 2 or 3 spaces orthogonally, never entering the same space twice in a turn, never \
 stopping on another truck or on the Distribution Center (driving through is fine).
 
-Pay with fuel cards (exactly the spaces moved, at most 3 cards) or with cash, $1 per \
-space (at most $3). Never both.
+Pay with fuel cards or with cash, $1 per space (at most $3). Never both.
+
+The sources differ on fuel: the French how-to blog wants cards adding up to exactly the spaces \
+moved, at most 3 cards; the Spanish rulebook lets the cards add up to more, the truck \
+still moving at most 3 spaces (the rest is lost). The app records the spaces moved and \
+that fuel paid for them, not the cards: either way can be played.
 
 A player who cannot move (no fuel, $0, or no legal place to stop) is towed to the \
 Distribution Center, for free, and must take the Discard action. A player who moved and \
@@ -132,8 +136,8 @@ cannot afford is not allowed.
 - Unloading earns the printed price for every cube""",
     "reference.heartland.target.title": "The money target by player count",
     "reference.heartland.target.body": """\
-The game ends once a player reaches the money target. The two sources disagree for 4 \
-players:
+Reaching the money target starts the final round (see below): the game ends once it is \
+played. The two sources disagree on the target for 4 players:
 
 - 2 players: $50 (rulebook and blog)
 - 3 players: $40 (rulebook and blog)

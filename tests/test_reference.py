@@ -98,3 +98,19 @@ def test_each_place_opens_the_part_that_matters_there() -> None:
 def test_a_section_a_game_does_not_have_is_refused() -> None:
     with pytest.raises(KeyError, match="loading"):
         reference.section("transamerica", "loading")
+
+
+# In each language: the words for "the final round starts" and for "the sources differ on fuel".
+FINAL_ROUND_STARTS = {"en": "starts the final round", "fr": "lance le dernier tour de table",
+                      "es": "inicia la última ronda"}
+FUEL_SOURCES = {"en": "the Spanish rulebook lets the cards add up to more", "fr": "le livret espagnol permet un total",
+                "es": "el reglamento en español permite que sumen más"}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_heartland_reaching_the_target_starts_the_final_round_and_fuel_says_both_sources(language: str) -> None:
+    # Reaching the target never ends the game at once (RULES: it triggers the final round).
+    assert FINAL_ROUND_STARTS[language] in text("heartland", "target", language)
+    moving = text("heartland", "moving", language)
+    assert FUEL_SOURCES[language] in moving
+    assert "3" in moving
