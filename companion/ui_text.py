@@ -209,7 +209,7 @@ register(SOURCE_LANGUAGE, {
     "ui.heartland.tap_price_first": "Tap the price paid for {good} first.",
     "ui.heartland.unload_title": "Unload · {player}",
     "ui.heartland.adjust_hint": "{player} has {money}. A correction is logged and can be undone.",
-    "ui.heartland.adjust_amount": "{amount} dollars",
+    "ui.heartland.adjust_amount": "{amount} {dollars:dollar|dollars}",
     "ui.heartland.amount": "Amount",
     "ui.heartland.price_typed": "Price",
     "ui.heartland.why": "Why",

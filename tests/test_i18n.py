@@ -87,7 +87,7 @@ def test_transamerica_and_great_plains_logs_read_in_all_three_languages() -> Non
     rail.apply({"type": "end_round", "missing": {"Ann": 0, "Bob": 0, "Inés": 4}})
     assert rail.sentences[0].text("en") == "Round 1 ended: Ann and Bob connected all cities; Inés -4"
     assert rail.sentences[0].text("fr") == (
-        f"Fin de la manche 1 — toutes ses villes reliées{NBSP}: Ann et Bob{NBSP}; Inés -4"
+        f"Fin de la manche 1 — toutes les villes reliées{NBSP}: Ann et Bob{NBSP}; Inés -4"
     )
     assert rail.sentences[0].text("es") == "Fin de la ronda 1 — todas sus ciudades conectadas: Ann y Bob; Inés -4"
 
@@ -253,3 +253,40 @@ def test_a_browser_asks_for_its_languages_in_order_of_preference() -> None:
 )
 def test_the_environment_follows_posix_order(environ: dict[str, Any], language: str | None) -> None:
     assert from_environment(environ) == language
+
+
+# Words that follow a count, for 0, 1 and 2 in each language (French counts 0 as one; Spanish does not).
+COUNTED = {
+    ("ui.stats.record", "fr"): ("0 jouée · 0 gagnée", "1 jouée · 1 gagnée", "2 jouées · 2 gagnées"),
+    ("ui.stats.record", "es"): ("0 jugadas · 0 ganadas", "1 jugada · 1 ganada", "2 jugadas · 2 ganadas"),
+    ("ui.archive.report", "fr"): ("0 importée · 0 déjà là · 0 refusée", "1 importée · 1 déjà là · 1 refusée",
+                                  "2 importées · 2 déjà là · 2 refusées"),
+    ("ui.archive.report", "es"): ("0 importadas · 0 ya estaban · 0 rechazadas", "1 importada · 1 ya estaba · 1 rechazada",
+                                  "2 importadas · 2 ya estaban · 2 rechazadas"),
+    ("ui.transamerica.misses", "es"): ("A Eve le faltan 0", "A Eve le falta 1", "A Eve le faltan 2"),
+    ("ui.heartland.adjust_amount", "en"): ("+0 dollars", "+1 dollar", "+2 dollars"),
+    ("ui.heartland.adjust_amount", "fr"): ("+0 dollar", "+1 dollar", "+2 dollars"),
+    ("ui.heartland.adjust_amount", "es"): ("+0 dólares", "+1 dólar", "+2 dólares"),
+}
+
+
+def counted_params(message_id: str, count: int) -> dict[str, Any]:
+    return {"plays": count, "wins": count, "percent": 50, "imported": count, "duplicates": count, "refused": count,
+            "player": "Eve", "count": count, "amount": f"{count:+d}", "dollars": count}
+
+
+@pytest.mark.parametrize(("message_id", "language"), sorted(COUNTED))
+def test_a_count_and_its_words_agree_for_0_1_and_2(message_id: str, language: str) -> None:
+    shown = tuple(t(message_id, language, **counted_params(message_id, count)) for count in (0, 1, 2))
+    assert all(expected in line for expected, line in zip(COUNTED[message_id, language], shown, strict=True)), shown
+
+
+# "toutes ses villes" is wrong for several players; "toutes les villes" is right for one and for several.
+@pytest.mark.parametrize(("names", "french"), [(["Eve"], "toutes les villes reliées\u00a0: Eve\u00a0;"),
+                                                (["Eve", "Fatima", "Bob"],
+                                                 "toutes les villes reliées\u00a0: Eve, Fatima et Bob\u00a0;")])
+def test_who_connected_all_cities_agrees_with_how_many_did(names: list[str], french: str) -> None:
+    session = Session.new("transamerica", ["Eve", "Fatima", "Bob", "Cid"])
+    session.apply({"type": "end_round", "missing": {name: 0 if name in names else 2
+                                                    for name in ("Eve", "Fatima", "Bob", "Cid")}})
+    assert french in session.sentences[-1].text("fr")

@@ -42,7 +42,7 @@ def test_a_transamerica_game_in_french(tmp_path: Path) -> None:
         see(ui, "13 à 13", "13 à 9", "13 à 7")
         tap(ui, "Enregistrer la manche 1")
         see(ui, "Manche 2 · Bob commence",
-            f"Dernière action{NBSP}: Fin de la manche 1 — toutes ses villes reliées{NBSP}: Ann{NBSP}; Bob -4, Cid -6")
+            f"Dernière action{NBSP}: Fin de la manche 1 — toutes les villes reliées{NBSP}: Ann{NBSP}; Bob -4, Cid -6")
 
         tap(ui, "Fin de la manche 2")
         tap(ui, "2", nth=1)

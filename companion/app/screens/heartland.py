@@ -381,7 +381,8 @@ def adjust_panel(view: View, state: HeartlandState) -> ft.DialogControl:
         w.count_picker(view, w.t(view, "ui.heartland.amount"), ("amount",),
                        [value for value in CORRECTIONS if value >= -held], key="adjust", low=-held,
                        high=MAX_CORRECTION, default=0, chip_label=lambda value: f"{value:+d}",
-                       describe=lambda value: w.t(view, "ui.heartland.adjust_amount", amount=f"{value:+d}")),
+                       describe=lambda value: w.t(view, "ui.heartland.adjust_amount", amount=f"{value:+d}",
+                                                    dollars=abs(value))),
         ft.TextField(label=w.t(view, "ui.heartland.why"), value=note, key="adjust-note", max_length=60,
                      on_change=lambda e: view.act.set_draft(quiet=True, note=e.control.value)),
     ]
