@@ -9,8 +9,9 @@ cannot leak in.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from types import SimpleNamespace
+from typing import Any
 
 import flet as ft
 import pytest
@@ -32,10 +33,29 @@ def english_machine(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield
 
 
+def device(kept: dict[str, Any]) -> dict[str, Any]:
+    """A client's own storage (a browser's localStorage), as the harness's client methods."""
+
+    def get(control: Any, args: Any) -> Any:
+        assert isinstance(control, ft.SharedPreferences)
+        return kept.get(args["key"])
+
+    def set_(control: Any, args: Any) -> bool:
+        assert isinstance(control, ft.SharedPreferences)
+        kept[args["key"]] = args["value"]
+        return True
+
+    return {"get": get, "set": set_}
+
+
 @contextlib.asynccontextmanager
-async def app_in(language: str | None, data: AppData | None = None) -> AsyncIterator[Screen]:
-    """The app as `companion --lang <language>` starts it (None: no --lang)."""
-    async with Screen(make_main(data if data is not None else memory_app(), language=language)) as screen:
+async def app_in(language: str | None, data: AppData | None = None, *, on: dict[str, Any] | None = None,
+                 main: Callable[[ft.Page], None] | None = None) -> AsyncIterator[Screen]:
+    """The app as `companion --lang <language>` starts it (None: no --lang), on a device keeping `on`
+    (a page of the run `main` when given)."""
+    main = main or make_main(data if data is not None else memory_app(), language=language)
+    async with Screen(main, methods=device(on if on is not None else {})) as screen:
+        await screen.settle()
         yield screen
 
 
@@ -179,9 +199,9 @@ async def test_a_zone_sheet_opens_the_rules_at_majorities_and_water() -> None:
 
 
 @table
-async def test_settings_switch_the_language_at_once_and_the_next_start_keeps_it() -> None:
-    data = memory_app()
-    async with app_in(None, data) as screen:
+async def test_settings_switch_the_language_at_once_and_the_next_start_keeps_it_on_that_device_only() -> None:
+    data, phone = memory_app(), {}
+    async with app_in(None, data, on=phone) as screen:
         assert screen.text_of("new-game") == "+ New game"
         await screen.tap("settings")
         assert screen.text_of("language-device") == "As the device (English)"
@@ -190,22 +210,39 @@ async def test_settings_switch_the_language_at_once_and_the_next_start_keeps_it(
         assert is_filled(screen.find("language-es"))
         await screen.tap("back")
         assert screen.text_of("new-game") == "+ Nueva partida"
-    async with app_in(None, data) as screen:
+        await screen.settle()
+    assert "companion.language" in phone  # kept by the device, not in the data folder
+    async with app_in(None, data, on=phone) as screen:  # the app started again: the phone keeps Spanish
         assert screen.text_of("new-game") == "+ Nueva partida"
+    async with app_in(None, data, on={}) as screen:  # another phone at the table keeps its own language
+        assert screen.text_of("new-game") == "+ New game"
+    async with app_in(None, data, on=phone) as screen:
         await pick_language(screen, "device")
+        assert screen.text_of("new-game") == "+ New game"
+        await screen.settle()
+    async with app_in(None, data, on=phone) as screen:
         assert screen.text_of("new-game") == "+ New game"
 
 
 @table
-async def test_the_command_line_outranks_settings_until_the_table_picks_again() -> None:
-    data = memory_app()
-    async with app_in(None, data) as screen:
+async def test_the_command_line_outranks_an_older_choice_and_a_choice_made_during_the_run_outranks_it() -> None:
+    data, phone = memory_app(), {}
+    async with app_in(None, data, on=phone) as screen:
         await pick_language(screen, "es")
-    async with app_in("fr", data) as screen:
+        await screen.settle()
+    run = make_main(data, language="fr")  # `companion --lang fr`, started after Spanish was chosen
+    async with app_in("fr", on=phone, main=run) as screen:
         assert screen.text_of("new-game") == "+ Nouvelle partie"
         await screen.tap("settings")
         await screen.tap("language-en")
         assert screen.text_of("language-device") == "As the device (English)"
+        await screen.settle()
+    async with app_in("fr", on=phone, main=run) as screen:  # the page loaded again, same run: still English
+        assert screen.text_of("new-game") == "+ New game"
+    async with app_in("fr", on={}, main=run) as screen:  # a phone that chose nothing: the run's language
+        assert screen.text_of("new-game") == "+ Nouvelle partie"
+    async with app_in("fr", data, on=phone) as screen:  # started again with --lang fr: French wins once more
+        assert screen.text_of("new-game") == "+ Nouvelle partie"
 
 
 @table

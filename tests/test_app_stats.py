@@ -13,6 +13,8 @@ from flet_harness import Screen
 from companion.app.data import AppData
 from companion.app.screens.stats import decimal, period_range
 
+NBSP = "\u00a0"  # French and Spanish keep a number and its % together
+
 
 def play_transamerica(data: AppData, players: list[str], *rounds: dict[str, int]) -> str:
     """A finished game, round by round: what each player still missed when the round ended."""
@@ -108,7 +110,7 @@ async def test_statistics_in_french() -> None:
         await screen.tap("back")
         await open_stats(screen)
         await screen.tap("stats-game-transamerica")
-        assert screen.text_of("stats-record-ann") == "2 jouées · 2 gagnées (100 %)"
+        assert screen.text_of("stats-record-ann") == f"2 jouées · 2 gagnées (100{NBSP}%)"
         assert screen.text_of("stats-scores-ann") == "Score moyen 11,5 · meilleur 13"
 
 

@@ -7,6 +7,7 @@ import ctypes
 import logging
 import sys
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -50,10 +51,11 @@ def make_main(data: AppData, sharing: Sharing | None = None, language: str | Non
 
     With `sharing`, a game screen can be shared with the phones at the table; a page opened
     by a phone that joined (`current_guest`, set by the web door) follows the shared game.
-    `language` (`--lang`) outranks Settings and the device on every page.
+    `language` (`--lang`) outranks the device and a choice made on it before this run.
     """
 
     backed_up = [False]
+    run_started = time.time()  # a language chosen on a device before this run gives way to `language`
     give_back_big_blocks()
 
     def main(page: ft.Page) -> None:
@@ -66,7 +68,8 @@ def make_main(data: AppData, sharing: Sharing | None = None, language: str | Non
         page.window.width, page.window.height = 480, 900
         page.window.min_width, page.window.min_height = 360, 560
         guest = current_guest.get() if sharing is not None else None
-        app = PageApp(page, data, screens.build, screens.sheet, sharing=sharing, guest=guest, language=language)
+        app = PageApp(page, data, screens.build, screens.sheet, sharing=sharing, guest=guest, language=language,
+                      run_started=run_started)
         act = app.act
         # A dropped socket (a phone's screen locked, Wi-Fi blinked, a reload) keeps the page's
         # session and its game: the client reconnects to it. Only an expired session lets go.

@@ -69,12 +69,14 @@ class PageApp:
     """One page (a tab, a phone, the window) of the app, on the process's shared `AppData`."""
 
     def __init__(self, page: ft.Page, data: AppData, screen: Draw, sheet: DrawSheet, *,
-                 sharing: Sharing | None = None, guest: str | None = None, language: str | None = None) -> None:
+                 sharing: Sharing | None = None, guest: str | None = None, language: str | None = None,
+                 run_started: float | None = None) -> None:
         self.page = page
         self.state = PageState()
         self.screen, self.sheet = screen, sheet
         share = ShareGlue(page, self.state, sharing, guest)
-        self.language = LanguageChoice(page, data, language, lambda chosen: self.act.use_language(chosen))
+        self.language = LanguageChoice(page, data, language, lambda chosen: self.act.use_language(chosen),
+                                       run_started)
         self.act = Intents(page, self.state, data, share=share, stale=StaleGuard(page), language=self.language)
         self.state.language = self.language.pick()
         share.listen(self.act)
