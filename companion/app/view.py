@@ -5,6 +5,8 @@ itself: every change is a call on `act`.
 
 from __future__ import annotations
 
+import json
+import weakref
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -17,6 +19,13 @@ from companion.session import Session
 if TYPE_CHECKING:
     from companion.app.data import AppData
     from companion.app.intents import Intents
+
+Verdict = tuple[str | None, str | None, bool]
+# The rules' answers for a game as it is now, per event and language: every page following a
+# game (the host's, each phone's) asks the same questions after each tap. Dropped with the
+# game, and at its next change (a version is one state of one game).
+_VERDICTS: weakref.WeakKeyDictionary[Session, tuple[int, dict[tuple[str, str], Verdict]]] = (
+    weakref.WeakKeyDictionary())
 
 
 @dataclass(frozen=True)
@@ -92,10 +101,25 @@ class View:
 
     def verdict(self, event: dict[str, Any]) -> tuple[str | None, str | None, bool]:
         """Like `preview`, and whether a refusal is the table's call (it may record anyway)."""
-        if self.session is None:
+        session = self.session
+        if session is None:
             return None, self.t("ui.no_game_open"), False
+        known = _VERDICTS.get(session)
+        if known is None or known[0] != session.version:
+            known = (session.version, {})
+            _VERDICTS[session] = known
         try:
-            return self.session.check(event).text(self.language), None, False
+            asked = (json.dumps(event, sort_keys=True), self.language)
+        except (TypeError, ValueError):  # not an event a button records: asked as it is
+            return self._verdict(session, event)
+        found = known[1].get(asked)
+        if found is None:
+            found = known[1][asked] = self._verdict(session, event)
+        return found
+
+    def _verdict(self, session: Session, event: dict[str, Any]) -> Verdict:
+        try:
+            return session.check(event).text(self.language), None, False
         except RuleError as error:
             return None, self.say(error), error.overridable
 

@@ -114,14 +114,25 @@ def player_cards(view: View, state: HeartlandState) -> list[ft.Control]:
         ft.TextButton(w.t(view, "ui.heartland.correct_cargo"), key=f"correct-cargo-{key}", height=w.TARGET,
                       on_click=lambda _: view.act.open_panel("cargo", player=current.player)),
     ], spacing=0, key="corrections")
-    return [*(player_card(view, state, truck) for truck in state.trucks), corrections]
+    return [*(_memo_card(view, truck, truck.player == state.current_player, state.players, state.capacity,
+                         key=f"memo-card-{w.slug(truck.player)}") for truck in state.trucks), corrections]
 
 
-def player_card(view: View, state: HeartlandState, truck: Truck) -> ft.Control:
-    colour = w.player_colour(view, state.players, truck.player)
+@ft.component
+def PlayerCard(view: View, truck: Truck, current: bool, players: tuple[str, ...], capacity: int) -> ft.Control:
+    """A card is a memoized component of what it shows: a tap redraws and diffs the cards
+    that changed (the player who acted, the turn passing), not every card, on every page
+    following the game."""
+    return player_card(view, truck, current, players, capacity)
+
+
+_memo_card = ft.memo(PlayerCard)
+
+
+def player_card(view: View, truck: Truck, current: bool, players: tuple[str, ...], capacity: int) -> ft.Control:
+    colour = w.player_colour(view, players, truck.player)
     key = w.slug(truck.player)
-    current = truck.player == state.current_player
-    load = w.t(view, "ui.heartland.capacity", cubes=truck.cubes, capacity=state.capacity)
+    load = w.t(view, "ui.heartland.capacity", cubes=truck.cubes, capacity=capacity)
     if truck.upgrade:
         load = f"{load} · {truck.upgrade}"
     name: list[ft.Control] = [one_line(truck.player, 18, bold=True, colour=colour)]
