@@ -267,7 +267,9 @@ async def open_data(storage: BrowserStorage) -> Any:
     store = Store(DATA_DIR, folder=SyncedFolder(DiskFolder(DATA_DIR), storage.durable.changed))
     store.check_usable()
     asyncio.get_running_loop().create_task(ask_persisted(storage))
-    return AppData(store)
+    data = AppData(store)
+    data.storage_note = storage_note
+    return data
 
 
 def refusal(page: Any, reason: str) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
+from collections.abc import Callable
 from datetime import date
 from typing import Any, NamedTuple
 
@@ -92,6 +93,9 @@ def narrower(before: list[str], now: list[str]) -> bool:
 class AppData:
     def __init__(self, store: Store) -> None:
         self.store = store
+        # Settings' line about where the games are kept (a message id and parameters), or None:
+        # the phone build sets it (companion.browser.storage_note); a server has none to say.
+        self.storage_note: Callable[[], tuple[str, dict[str, str]] | None] = lambda: None
         if store.status is None:
             store.status = status_of
         # A game's status line is saved in every language: load the catalogues now rather than

@@ -21,10 +21,13 @@ _HERE = Path(__file__).parent
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Every test in this folder drives Chromium: marked `e2e`, so `-m "not e2e"` leaves them out."""
+    """Every test in this folder drives Chromium: marked `e2e`, so `-m "not e2e"` leaves them out,
+    and all in one group, so that `-n 2 --dist loadgroup` runs them one after the other on one
+    worker (one browser at a time: they measure what is drawn) while the rest run on the other."""
     for item in items:
         if _HERE in item.path.parents:
             item.add_marker(pytest.mark.e2e)
+            item.add_marker(pytest.mark.xdist_group("browser"))
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)

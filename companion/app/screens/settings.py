@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING
 
 import flet as ft
 
-from companion import browser
 from companion.app import widgets as w
 from companion.i18n import NAMES
 from companion.messages import LANGUAGES
@@ -26,7 +25,7 @@ def build(view: View) -> ft.Control:
         choices.append(w.action(label, functools.partial(view.act.set_language, code),
                                 key=f"language-{code or 'device'}", chosen=chosen == code,
                                 describe=w.t(view, "ui.settings.language.tip", name=label) if code else None))
-    note = browser.storage_note()  # the phone build: whether the browser may clear the games
+    note = view.data.storage_note()  # the phone build: whether the browser may clear the games
     if note is not None:
         choices += [w.text(w.t(view, "ui.settings.storage"), 15, bold=True),
                     w.text(w.t(view, note[0], **note[1]), 14, key="storage-note")]

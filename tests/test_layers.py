@@ -1,0 +1,120 @@
+"""How the package is built, checked on its source: the rules core is pure, each layer imports
+only those below it (so no cycles between them), and screens draw without writing anything."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "companion"
+
+# Lowest first. A module may import its own group and the groups of lower layers only.
+LAYERS: tuple[frozenset[str], ...] = (
+    frozenset({"companion.messages"}),  # a message id and its parameters, rendered per language
+    frozenset({"companion.ui_text", "companion.locale"}),  # the screens' words; the catalogues
+    frozenset({"companion.rules"}),  # the games: pure functions
+    frozenset({"companion.session", "companion.reference", "companion.i18n"}),  # one game's log; texts
+    frozenset({"companion.store"}),  # saved games
+    frozenset({"companion.archive", "companion.stats"}),  # after the game
+    frozenset({"companion.app", "companion.browser", "companion.publish"}),  # screens and doors
+    frozenset({"companion.cli", "companion.__main__", "companion"}),  # ways in; the package's own names
+)
+# Within the top layers, one way only: the doors build on the app, never the reverse.
+ONE_WAY = {("companion.browser", "companion.app"), ("companion.publish", "companion.app"),
+           ("companion.__main__", "companion.cli")}
+PURE_STDLIB = {"__future__", "collections", "dataclasses", "enum", "functools", "itertools", "math", "re",
+               "typing", "unicodedata", "operator", "string", "abc", "copy", "types"}
+# What changes a game or the saved games: a screen leaves all of it to `view.act`.
+WRITES = {"apply", "undo", "redo", "remember", "rename", "delete", "import_json", "write_backup",
+          "save_export", "restore_backup", "write_session", "end_game"}
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def modules() -> Iterator[tuple[str, ast.Module]]:
+    for path in sorted(PACKAGE.rglob("*.py")):
+        yield module_name(path), ast.parse(path.read_text(encoding="utf-8"))
+
+
+def imported(tree: ast.Module) -> Iterator[str]:
+    """Every module a file imports ("from companion import messages" is companion.messages)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            if node.module == "companion":
+                yield from (f"companion.{alias.name}" for alias in node.names)
+            else:
+                yield node.module
+
+
+def group(module: str) -> str:
+    return ".".join(module.split(".")[:2])
+
+
+def layer(module: str) -> int:
+    found = [number for number, groups in enumerate(LAYERS) if group(module) in groups]
+    assert found, f"{module} is in no layer: add its group to LAYERS"
+    return found[0]
+
+
+def is_name(group_: str) -> bool:
+    """`from companion import RuleError` takes a name, not a module: the package's own layer."""
+    return (PACKAGE / group_.removeprefix("companion.")).with_suffix(".py").exists() or (
+        PACKAGE / group_.removeprefix("companion.")).is_dir()
+
+
+def test_each_layer_imports_only_its_own_and_those_below() -> None:
+    wrong = []
+    for name, tree in modules():
+        for target in imported(tree):
+            if not target.startswith("companion") or group(target) == group(name):
+                continue
+            if target.startswith("companion.") and not is_name(group(target)):
+                target = "companion"
+            if layer(target) > layer(name) or (layer(target) == layer(name) and (group(name), group(target))
+                                               not in ONE_WAY):
+                wrong.append(f"{name} imports {target}")
+    assert wrong == []
+
+
+@pytest.mark.parametrize("path", sorted((PACKAGE / "rules").glob("*.py")), ids=lambda path: path.name)
+def test_the_rules_core_is_pure(path: Path) -> None:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    outside = [target for target in imported(tree)
+               if target.split(".")[0] not in PURE_STDLIB and group(target) not in {"companion.messages",
+                                                                                   "companion.rules"}]
+    assert outside == []  # no Flet, no TinyDB, no files, no clock
+    calls = {node.func.id for node in ast.walk(tree) if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)}
+    assert not calls & {"open", "print", "input"}
+
+
+def receiver(node: ast.expr) -> str:
+    """`view.act.apply` -> "view.act"; `session.apply` -> "session"."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+@pytest.mark.parametrize("path", sorted((PACKAGE / "app" / "screens").glob("*.py")), ids=lambda path: path.name)
+def test_a_screen_writes_nothing_itself(path: Path) -> None:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    writes = [f"line {node.lineno}: {receiver(node.func.value)}.{node.func.attr}()" for node in ast.walk(tree)
+              if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in WRITES
+              and receiver(node.func.value) not in {"view.act", "act", "view.act.after"}]
+    assert writes == []
+    # What a screen takes from the saved games' side: their errors, to say them.
+    stores = [f"{node.module}.{alias.name}" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+              and group(node.module or "") in {"companion.store", "companion.archive"} for alias in node.names
+              if not alias.name.endswith("Error")]
+    assert stores == []
