@@ -134,6 +134,9 @@ def server(app: Door, *, lifespan: bool = True) -> Any:
         # header's (typed join codes are counted per address, see share.TryLimits).
         proxy_headers=False,
         ws="websockets-sansio",  # the implementation Flet's own web server uses
+        # A tap's patch is about 1 KB, sent to every page following the game: compressing it
+        # cost more server time than it saved on a table's Wi-Fi (bench/table.py).
+        ws_per_message_deflate=False,
         lifespan="on" if lifespan else "off",
         timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_S,  # rule 3: open sockets must not hold up a stop
     )
