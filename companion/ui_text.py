@@ -51,6 +51,11 @@ register(SOURCE_LANGUAGE, {
     "ui.cubes": "{count} {count:cube|cubes}",
     "ui.spirits": "{count} {count:spirit|spirits}",
     "ui.in_progress": "in progress",
+    # The form a game without a screen of its own records its events with (screens/generic.py).
+    "ui.generic.yes": "Yes",
+    "ui.generic.no": "No",
+    "ui.generic.save": "Record",
+    "ui.generic.unknown": "Nothing to record here",
     "ui.no_game_open": "No game is open.",
     "ui.not_saved": "The game could not be saved: {reason}.",
     "ui.not_recorded": "Not saved, so not recorded: {reason}.",

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import pytest
-from app_helpers import add_players, app_screen, table
+from app_helpers import add_players, app_screen, notice, table
 
 from companion import GAMES, RuleError, Session, reference
 from companion.app.data import AppData, status_of
@@ -239,3 +239,43 @@ async def test_a_fourth_game_gets_the_generic_screen(tally_registered: None) -> 
         await screen.tap("panel-close")
         await screen.tap("undo")
         assert "1st Ann: 0" in screen.texts()
+
+
+@table
+async def test_a_fourth_game_is_played_to_its_end_from_the_generic_screen_alone(tally_registered: None) -> None:
+    """Every event recorded by taps on forms the screen builds from the game's description."""
+    data = AppData(Store.in_memory())
+    async with app_screen(data) as screen:
+        await screen.tap("new-game")
+        await screen.tap("game-tally")
+        await add_players(screen, ["Ann", "Bob"])
+        await screen.tap("start")
+        # score: a player, a number (chips), yes or no
+        await screen.tap("record-score")
+        await screen.tap("field-player-bob")
+        await screen.tap("field-points-4")
+        await screen.tap("field-doubled-true")
+        await screen.tap("event-save")
+        assert "1st Bob: 8" in screen.texts() and "1. Bob scored 8" in screen.texts()
+        assert not screen.dialogs  # the form closes once recorded
+        # bonus: a player, one of a few choices, a few words typed
+        await screen.tap("record-bonus")
+        await screen.tap("field-kind-style")
+        await screen.type("field-why", "fast hands")
+        await screen.tap("event-save")
+        # the log, newest first
+        assert any(line.startswith("2. Ann: style bonus (fast hands)") for line in screen.texts())
+        # a form the rules refuse says why and records nothing: a bonus needs its few words
+        await screen.tap("record-bonus")
+        await screen.tap("event-save")
+        assert notice(screen) and len(data.open(data.sessions()[0].id).events) == 2
+        await screen.tap("panel-close")
+        # round: a number per player (Ann 3 by chip, Bob 2 typed)
+        await screen.tap("record-round")
+        await screen.tap("field-gains-ann-3")
+        await screen.type("field-gains-bob-typed", "2")
+        await screen.tap("event-save")
+        assert "1st Bob: 10 — winner" in screen.texts() and "2nd Ann: 4" in screen.texts()
+        assert not screen.exists("record-row")  # Bob reached 10: the game is over, nothing more to record
+    (summary,) = data.sessions()
+    assert summary.is_over and summary.winners == ("Bob",)
