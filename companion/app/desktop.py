@@ -28,7 +28,7 @@ def desktop_problem() -> str | None:
     if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
         return "no display to open a window on"
     try:
-        import flet_desktop
+        import flet_desktop  # type: ignore[import-untyped]  # no stubs
     except ImportError:
         return "the desktop client (flet-desktop) is not installed"
     if os.environ.get("FLET_VIEW_PATH"):

@@ -108,7 +108,8 @@ class LanguageChoice:
         # Some clients never answer (a test client, an old browser): the app stays as it is.
         with contextlib.suppress(Exception):
             info = await asyncio.wait_for(self.page.get_device_info(), ASK_TIMEOUT_S)
-            self.device_locales(list(info.locales))
+            if info is not None:  # a client that answers with nothing is left as it is too
+                self.device_locales(list(info.locales))
 
     def localise_page(self, language: str) -> None:
         """Flutter's own words (a text field's "30 characters remaining") in the page's language too."""

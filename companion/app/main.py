@@ -149,7 +149,7 @@ def keep_awake(page: ft.Page) -> None:
     async def enable() -> None:
         try:
             # The client may never answer (a test client, an old browser): don't wait forever.
-            await asyncio.wait_for(wakelock.enable(), WAKELOCK_TIMEOUT_S)
+            await asyncio.wait_for(wakelock.enable(), WAKELOCK_TIMEOUT_S)  # type: ignore[no-untyped-call]
         except Exception as error:  # not every platform has a wakelock (web, some desktops)
             log.info("screen wakelock unavailable: %s", error)
 

@@ -19,7 +19,7 @@ __all__ = ["GAME_SCREENS", "build", "game_screen", "sheet"]
 
 def component(build: Callable[[View], ft.Control]) -> Callable[[View], ft.Control]:
     """A screen as a component of its view (the page's state, language, theme and intents)."""
-    return ft.component(build)  # type: ignore[no-any-return]
+    return ft.component(build)
 
 
 SCREENS = {name: component(module.build) for name, module in (

@@ -296,6 +296,6 @@ def player_choice(view: View, draft: dict[str, Any], option: str, label_id: str)
     buttons: list[ft.Control] = []
     for player in players:
         buttons.append(w.choice(w.t(view, label_id, player=player), player == current,
-                                functools.partial(view.act.set_draft, **{option: player}),
+                                functools.partial(view.act.draft_set, (option,), player),
                                 key=f"{option}-{w.slug(player)}", expand=True))
     return buttons

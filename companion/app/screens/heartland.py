@@ -126,7 +126,7 @@ def PlayerCard(view: View, truck: Truck, current: bool, players: tuple[str, ...]
     return player_card(view, truck, current, players, capacity)
 
 
-_memo_card = ft.memo(PlayerCard)
+_memo_card = ft.memo(PlayerCard)  # type: ignore[no-untyped-call]  # Flet leaves memo untyped
 
 
 def player_card(view: View, truck: Truck, current: bool, players: tuple[str, ...], capacity: int) -> ft.Control:

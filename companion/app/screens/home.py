@@ -93,7 +93,7 @@ def more(view: View, left: int, setting: str, shown: int, key: str, words: tuple
         label = w.t(view, words[0], count=step)
     else:
         label = w.t(view, words[1], count=step, total=number(left, view.language))
-    return [ft.TextButton(label, key=key, on_click=lambda _: view.act.set_draft(**{setting: shown + step}))]
+    return [ft.TextButton(label, key=key, on_click=lambda _: view.act.draft_set((setting,), shown + step))]
 
 
 def notes(view: View, listing: Any) -> list[ft.Control]:
@@ -135,8 +135,9 @@ def session_card(view: View, summary: Any) -> ft.Control:
     """A game's card, drawn again only when what it shows changed (see `SessionCard`)."""
     confirming = view.ui.draft.get("confirm_delete") == summary.id
     line = "" if confirming else view.data.status_line(summary, view.language)
-    return _memo_card(view, summary, view.language, line, ago(summary.updated, language=view.language),
-                      confirming, key=f"memo-{summary.id}")
+    card: ft.Control = _memo_card(view, summary, view.language, line, ago(summary.updated, language=view.language),
+                                  confirming, key=f"memo-{summary.id}")
+    return card
 
 
 @ft.component
@@ -147,7 +148,7 @@ def SessionCard(view: View, summary: Any, language: str, line: str, when: str, c
     return card_controls(view, summary, language, line, when, confirming)
 
 
-_memo_card = ft.memo(SessionCard)
+_memo_card = ft.memo(SessionCard)  # type: ignore[no-untyped-call]  # Flet leaves memo untyped
 
 
 def card_controls(view: View, summary: Any, language: str, line: str, when: str, confirming: bool) -> ft.Control:

@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 def draft_of(view: View) -> dict[str, Any]:
     """The set-up as chosen so far, every input not yet touched at its default (nothing is written)."""
     draft = view.ui.draft
-    game = draft.get("game") if draft.get("game") in GAMES else next(iter(GAMES))
+    chosen = draft.get("game")
+    game = chosen if isinstance(chosen, str) and chosen in GAMES else next(iter(GAMES))
     defaults = getattr(game_screen(game), "SETUP_DEFAULTS", {})
     return {"players": [], "name": "", **defaults, **draft, "game": game}
 

@@ -39,8 +39,8 @@ def build(view: View) -> ft.Control:
     context = log_context(view)
     if state.over:  # only the result: the ranking, best first, and why
         body: list[ft.Control] = [winners(view, state)]
-        footer = w.present(w.play_again(view), w.details_button(view), w.undo_strip(view))
-        return w.screen(view, header, body, footer, key=f"game-{session.id}", beside=[round_table(view, state)],
+        ended = w.present(w.play_again(view), w.details_button(view), w.undo_strip(view))
+        return w.screen(view, header, body, ended, key=f"game-{session.id}", beside=[round_table(view, state)],
                         log=context)
     body = [countdown_row(view, state, player) for player in state.players]
     body.append(w.text(w.t(view, "ui.transamerica.starter", number=state.round_number, player=state.starter), 16,
@@ -104,10 +104,10 @@ def countdown_row(view: View, state: TransAmericaState, player: str) -> ft.Contr
 def round_table(view: View, state: TransAmericaState) -> ft.Control:
     if not state.rounds:
         return w.text(w.t(view, "ui.transamerica.no_round"), 14, colour=w.QUIET)
-    columns = [ft.DataColumn(ft.Text(w.t(view, "ui.transamerica.player")))] + [
-        ft.DataColumn(ft.Text(w.t(view, "ui.transamerica.round_column", number=number)), numeric=True)
+    columns = [ft.DataColumn(label=ft.Text(w.t(view, "ui.transamerica.player")))] + [
+        ft.DataColumn(label=ft.Text(w.t(view, "ui.transamerica.round_column", number=number)), numeric=True)
         for number in range(1, len(state.rounds) + 1)
-    ] + [ft.DataColumn(ft.Text(w.t(view, "ui.transamerica.left")), numeric=True)]
+    ] + [ft.DataColumn(label=ft.Text(w.t(view, "ui.transamerica.left")), numeric=True)]
     rows = [
         ft.DataRow([ft.DataCell(ft.Text(player))]
                    + [ft.DataCell(ft.Text(f"-{losses[seat]}" if losses[seat] else "0")) for losses in state.rounds]
