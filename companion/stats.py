@@ -6,6 +6,13 @@ A player is a name compared as the rules compare names (case, Unicode and compat
 forms and invisible marks ignored); a renamed player (`rename_player`) keeps their history
 through the alias map saved in the data folder as `players.json`.
 
+A game the table stopped early is left out of the results unless the table counts it; any
+game can be left out ("leave out of statistics"). Those choices are kept in the data folder
+as `counted.json` (`set_counted`), beside the games, never in their logs: what was played
+stays as it was, and the choice can be taken back.
+
+A game's length in time is read through `duration_of` alone.
+
 `score_series(session)` is one game's chart, in the steps the game itself gives
 (`Game.score_steps`: Heartland money by round with the final cargo penalty as a step of
 its own, TransAmerica points by round, Great Plains points by scored zone).
@@ -29,9 +36,11 @@ from companion.store.file_format import decode, encode
 from companion.store.storage import Folder
 
 ALIASES = "players.json"
+COUNTED = "counted.json"
 MAX_ALIAS_STEPS = 64
 
-register("en", {"stats.not_renamed": "The new name could not be saved: {reason}."})
+register("en", {"stats.not_renamed": "The new name could not be saved: {reason}.",
+                "stats.not_counted": "The choice could not be saved: {reason}."})
 
 
 # --- players -----------------------------------------------------------------------
@@ -97,6 +106,64 @@ def _resolve(name: str, aliases: Mapping[str, str]) -> tuple[str, str | None]:
     return key, renamed
 
 
+# --- which games count -----------------------------------------------------------------
+
+
+def read_counted(folder: Folder) -> dict[str, bool]:
+    """The table's choices: a game's id -> counted in statistics or not ({} when none)."""
+    try:
+        raw = folder.read(COUNTED)
+        found = decode(raw) if raw else {}
+    except (OSError, ValueError, RecursionError):
+        return {}  # unreadable: every game counts as by default (stopped ones left out)
+    counted = found.get("counted") if isinstance(found, dict) else None
+    if not isinstance(counted, dict):
+        return {}
+    return {key: value for key, value in counted.items() if isinstance(key, str) and type(value) is bool}
+
+
+def set_counted(folder: Folder, summary: SessionSummary, counted: bool) -> dict[str, bool]:
+    """Count the game in statistics or leave it out, from now on; returns the choices saved.
+
+    A choice equal to the default (a stopped game left out, any other counted) is dropped, so
+    taking a choice back leaves no trace. StoreError when the data folder refuses the file.
+    """
+    choices = read_counted(folder)
+    choices.pop(summary.id, None)
+    if counted != counts_by_default(summary):
+        choices[summary.id] = counted
+    try:
+        folder.write(COUNTED, encode({"counted": choices}))
+    except OSError as error:
+        raise StoreError("stats.not_counted", reason=os_reason(error)) from error
+    return choices
+
+
+def is_stopped(summary: SessionSummary) -> bool:
+    """Whether the table stopped the game early (its standings are as they stood then)."""
+    return summary.result is not None and summary.result.stopped
+
+
+def counts_by_default(summary: SessionSummary) -> bool:
+    return not is_stopped(summary)
+
+
+def is_counted(summary: SessionSummary, counted: Mapping[str, bool] | None = None) -> bool:
+    """Whether statistics count this finished game: the table's choice, else all but stopped games."""
+    choice = (counted or {}).get(summary.id)
+    return counts_by_default(summary) if choice is None else choice
+
+
+def duration_of(summary: SessionSummary) -> float | None:
+    """How long the game took, in seconds; None when that is not known.
+
+    Every duration shown is read here, so a better measure (the table clock's, pauses left
+    out) replaces this one in one place: for now, from the start to the last change.
+    """
+    span = summary.updated - summary.created
+    return span if summary.is_over and span > 0 else None
+
+
 # --- statistics --------------------------------------------------------------------
 
 
@@ -109,6 +176,7 @@ class PlayerStats:
     average_score: float | None  # None when the games counted are of different kinds
     best_score: int | None
     longest_streak: int  # most wins in a row, in the order the games were played
+    current_streak: int = 0  # wins in a row up to their last game counted
 
 
 @dataclass(frozen=True)
@@ -121,6 +189,8 @@ class Statistics:
     players: list[PlayerStats]  # most wins first, then most plays, then name
     # head_to_head[a][b]: the games in which a finished ahead of b (a tie counts for neither)
     head_to_head: dict[str, dict[str, int]] = field(default_factory=dict)
+    stopped: int = 0  # finished games of the filters left out because they were stopped (and not counted)
+    left_out: int = 0  # other games of the filters the table left out
 
     def player(self, name: str) -> PlayerStats | None:
         key = player_key(name)
@@ -138,20 +208,45 @@ class _Tally:
     longest: int = 0
 
 
+def chosen_games(
+    finished: Iterable[SessionSummary], *, game: str | None = None, since: float | None = None,
+    until: float | None = None,
+) -> list[SessionSummary]:
+    """The finished games with a kept result of `game` (all: None) started in [since, until), oldest first."""
+    return sorted((summary for summary in finished if summary.is_over and summary.result is not None
+                   and (game is None or summary.game == game)
+                   and (since is None or summary.created >= since) and (until is None or summary.created < until)),
+                  key=lambda summary: (summary.created, summary.id))
+
+
+class _Names:
+    """Each name played, resolved through the renames once."""
+
+    def __init__(self, aliases: Mapping[str, str] | None) -> None:
+        self.aliases = aliases or {}
+        self.resolved: dict[str, tuple[str, str | None]] = {}
+
+    def __call__(self, name: str) -> tuple[str, str | None]:
+        found = self.resolved.get(name)
+        if found is None:
+            found = self.resolved[name] = _resolve(name, self.aliases)
+        return found
+
+
 def statistics(
     finished: Iterable[SessionSummary], *, game: str | None = None, since: float | None = None,
-    until: float | None = None, aliases: Mapping[str, str] | None = None,
+    until: float | None = None, aliases: Mapping[str, str] | None = None, counted: Mapping[str, bool] | None = None,
 ) -> Statistics:
     """Statistics of the finished games of `game` (all games: None) started in [since, until).
 
-    `finished` is what `Store.finished()` gives; a game without a kept result is skipped.
+    `finished` is what `Store.finished()` gives; a game without a kept result is skipped, and
+    so is one not counted (`is_counted`: stopped games unless the table counts them, and
+    games the table left out), which `Statistics.stopped` and `left_out` count.
     """
-    chosen = sorted((summary for summary in finished if summary.is_over and summary.result is not None
-                     and (game is None or summary.game == game)
-                     and (since is None or summary.created >= since) and (until is None or summary.created < until)),
-                    key=lambda summary: (summary.created, summary.id))
-    aliases = aliases or {}
-    resolved: dict[str, tuple[str, str | None]] = {}
+    every = chosen_games(finished, game=game, since=since, until=until)
+    chosen = [summary for summary in every if is_counted(summary, counted)]
+    stopped = sum(1 for summary in every if is_stopped(summary) and not is_counted(summary, counted))
+    names = _Names(aliases)
     tallies: dict[str, _Tally] = {}
     beaten: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     length = 0
@@ -161,10 +256,7 @@ def statistics(
         length += result.length
         keys = []
         for seat, name in enumerate(summary.players):
-            found = resolved.get(name)
-            if found is None:
-                found = resolved[name] = _resolve(name, aliases)
-            key, renamed = found
+            key, renamed = names(name)
             keys.append(key)
             tally = tallies.get(key)
             if tally is None:
@@ -178,11 +270,12 @@ def statistics(
     mixed = len({summary.game for summary in chosen}) > 1
     players = sorted((_player_stats(tally, mixed) for tally in tallies.values()),
                      key=lambda stats: (-stats.wins, -stats.plays, player_key(stats.name)))
-    names = {key: tally.name for key, tally in tallies.items()}
-    head_to_head = {names[key]: {names[other]: count for other, count in row.items()} for key, row in beaten.items()}
-    counted = not mixed and bool(chosen) and _has_length(chosen[0].game)
-    average_length = length / len(chosen) if counted else None
-    return Statistics(game, len(chosen), average_length, players, head_to_head)
+    shown = {key: tally.name for key, tally in tallies.items()}
+    head_to_head = {shown[key]: {shown[other]: count for other, count in row.items()} for key, row in beaten.items()}
+    measured = not mixed and bool(chosen) and _has_length(chosen[0].game)
+    average_length = length / len(chosen) if measured else None
+    return Statistics(game, len(chosen), average_length, players, head_to_head, stopped,
+                      len(every) - len(chosen) - stopped)
 
 
 def _has_length(game_id: str) -> bool:
@@ -213,8 +306,102 @@ def _player_stats(tally: _Tally, mixed: bool) -> PlayerStats:
         name=tally.name, plays=tally.plays, wins=tally.wins, win_rate=tally.wins / tally.plays,
         average_score=None if mixed else tally.total / tally.plays,
         best_score=None if mixed or tally.best is None else int(tally.best),
-        longest_streak=tally.longest,
+        longest_streak=tally.longest, current_streak=tally.streak,
     )
+
+
+# --- one player's page ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One player's plays of one game: scores are of that game alone (money, points)."""
+
+    game: str
+    plays: int
+    wins: int
+    best: int
+    average: float
+    worst: int
+
+
+@dataclass(frozen=True)
+class Rival:
+    name: str
+    count: int
+
+
+@dataclass(frozen=True)
+class PlayerPage:
+    name: str  # as renamed, else as last played
+    plays: int
+    wins: int
+    win_rate: float
+    current_streak: int  # wins in a row up to their last game counted
+    longest_streak: int
+    games: list[GameRecord]  # most played first
+    time_played: float  # seconds, over the games whose length in time is known
+    timed: int  # how many games `time_played` adds up
+    most_met: Rival | None  # the opponent they played with most often
+    beaten_by: Rival | None  # the opponent who finished ahead of them most often
+    by_count: dict[int, tuple[int, int]]  # players at the table -> (plays, wins)
+
+
+def player_page(
+    finished: Iterable[SessionSummary], name: str, *, game: str | None = None, since: float | None = None,
+    until: float | None = None, aliases: Mapping[str, str] | None = None, counted: Mapping[str, bool] | None = None,
+) -> PlayerPage | None:
+    """Everything about one player over the games counted (as `statistics` counts them); None when they played none."""
+    names = _Names(aliases)
+    wanted = names(name)[0]
+    tally = _Tally(name)
+    scores: dict[str, list[tuple[int, bool]]] = defaultdict(list)
+    met: dict[str, int] = defaultdict(int)
+    ahead: dict[str, int] = defaultdict(int)
+    shown: dict[str, str] = {}
+    by_count: dict[int, list[int]] = defaultdict(lambda: [0, 0])
+    time_played, timed = 0.0, 0
+    for summary in chosen_games(finished, game=game, since=since, until=until):
+        if not is_counted(summary, counted):
+            continue
+        keys = [names(player) for player in summary.players]
+        seat = next((seat for seat, (key, _) in enumerate(keys) if key == wanted), None)
+        if seat is None:
+            continue
+        result = summary.result
+        assert result is not None
+        won = summary.players[seat] in summary.winners
+        tally.name = keys[seat][1] or summary.players[seat]
+        _count(tally, result.scores[seat], won)
+        scores[summary.game].append((int(result.scores[seat]), won))
+        by_count[len(summary.players)][0] += 1
+        by_count[len(summary.players)][1] += won
+        duration = duration_of(summary)
+        if duration is not None:
+            time_played, timed = time_played + duration, timed + 1
+        for other, (key, renamed) in enumerate(keys):
+            if key == wanted:
+                continue
+            shown[key] = renamed or summary.players[other]
+            met[key] += 1
+            if result.ranks[other] < result.ranks[seat]:
+                ahead[key] += 1
+    if not tally.plays:
+        return None
+    games = sorted((GameRecord(game_id, len(played), sum(won for _, won in played), max(v for v, _ in played),
+                               sum(v for v, _ in played) / len(played), min(v for v, _ in played))
+                    for game_id, played in scores.items()), key=lambda record: (-record.plays, record.game))
+    return PlayerPage(tally.name, tally.plays, tally.wins, tally.wins / tally.plays, tally.streak, tally.longest,
+                      games, time_played, timed, _most(met, shown), _most(ahead, shown),
+                      {count: (plays, wins) for count, (plays, wins) in sorted(by_count.items())})
+
+
+def _most(counts: Mapping[str, int], shown: Mapping[str, str]) -> Rival | None:
+    """The one counted most (the first by name among equals); None when none was counted."""
+    if not counts:
+        return None
+    key = min(counts, key=lambda key: (-counts[key], player_key(shown[key])))
+    return Rival(shown[key], counts[key])
 
 
 # --- a game's score over time ---------------------------------------------------------

@@ -27,7 +27,7 @@ def test_finishing_a_game_keeps_its_scores_ranks_and_rounds_in_the_index() -> No
     session = store.new("transamerica", ["Ann", "Bob", "Cy"])
     finish_transamerica(session)
     entry = check_document(folder.read("index.json") or b"", kind="index")["sessions"][session.id or ""]
-    assert entry["result"] == {"scores": [13, 0, 9], "ranks": [1, 3, 2], "length": 2}
+    assert entry["result"] == {"scores": [13, 0, 9], "ranks": [1, 3, 2], "length": 2, "stopped": False}
     reopened = Store.in_memory(folder)
     (summary,) = reopened.finished()
     assert summary.result == FinalResult((13, 0, 9), (1, 3, 2), 2)
@@ -50,7 +50,27 @@ def test_a_stopped_game_keeps_its_standings_as_they_stood() -> None:
     session.apply({"type": "end_round", "missing": {"Ann": 0, "Bob": 4}})
     session.apply({"type": "end_game", "note": "pizza came"})
     (summary,) = store.finished()
-    assert summary.result == FinalResult((13, 9), (1, 2), 1)
+    assert summary.result == FinalResult((13, 9), (1, 2), 1, stopped=True)
+    assert Store.in_memory(store.folder).finished()[0].result == summary.result  # kept in the index
+
+
+def test_a_stopped_game_kept_by_an_earlier_version_is_found_stopped_once() -> None:
+    """Results kept before `stopped` was: the game is replayed once, then the index says it."""
+    folder = MemoryFolder()
+    store = Store.in_memory(folder)
+    session = store.new("transamerica", ["Ann", "Bob"])
+    session.apply({"type": "end_round", "missing": {"Ann": 0, "Bob": 4}})
+    session.apply({"type": "end_game", "note": "pizza came"})
+    store.close()
+    sessions = check_document(folder.read("index.json") or b"", kind="index")["sessions"]
+    (entry,) = sessions.values()
+    del entry["result"]["stopped"]  # as the version before kept it
+    folder.write("index.json", json.dumps({"sessions": sessions, "_meta": {"1": {"format": 2, "kind": "index"}}}
+                                          ).encode())
+    (summary,) = Store.in_memory(folder).finished()
+    assert summary.result is not None and summary.result.stopped
+    entry = check_document(folder.read("index.json") or b"", kind="index")["sessions"][session.id or ""]
+    assert entry["result"]["stopped"] is True
 
 
 def test_games_finished_by_an_earlier_version_get_their_result_once_and_keep_it(tmp_path: Path) -> None:

@@ -39,7 +39,7 @@ from companion.store.index_file import SESSIONS_TABLE
 from companion.store.index_storage import INDEX, IndexStorage
 from companion.store.listing import SessionSummary, gc_paused, index_summaries, indexed_summary
 from companion.store.quarantine import Quarantine
-from companion.store.results import FinalResult, result_doc
+from companion.store.results import FinalResult, result_doc, result_of
 from companion.store.session_file import session_file
 
 INDEX_LOCK = "locks/index.lock"
@@ -241,8 +241,8 @@ class Index:
         puts = {}
         for session_id, (result, signature) in found.items():
             doc = entries.get(session_id)
-            if not isinstance(doc, dict) or "result" in doc:
-                continue
+            if not isinstance(doc, dict) or result_of(doc.get("result"), len(result.scores)) is not None:
+                continue  # kept already (by another process)
             if self._folder.stat(session_file(session_id)) == signature:  # else changed since: worked out again
                 puts[session_id] = {**doc, "result": result_doc(result)}
         if puts:
