@@ -154,6 +154,17 @@ def is_counted(summary: SessionSummary, counted: Mapping[str, bool] | None = Non
     return counts_by_default(summary) if choice is None else choice
 
 
+def started_at(summary: SessionSummary) -> float:
+    """When the game began (seconds since the epoch)."""
+    return summary.created
+
+
+def first_player(session: Session) -> str:
+    """Who played first: the one to play at the set-up (the first seat where the game follows no turns)."""
+    game = session.game
+    return game.current_player(game.setup(session.players, session.options)) or session.players[0]
+
+
 def duration_of(summary: SessionSummary) -> float | None:
     """How long the game took, in seconds; None when that is not known.
 

@@ -114,7 +114,7 @@ register(SOURCE_LANGUAGE, {
     "to see {count:it|them}. Nothing was changed.",
     "ui.home.won": "{players} won {score}",
     "ui.home.shared": "{players} shared the win {score}",
-    "ui.home.last_played": "last played {ago}",
+    "ui.home.last_played": "last played {date} ({ago})",
     "ui.home.delete": "Delete",
     "ui.home.delete.tip": "Delete {title}",
     "ui.home.delete.confirm": "Delete {title}? This cannot be undone.",

@@ -4,6 +4,7 @@ page at a time with a search."""
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 
 from app_helpers import app_screen, memory_app, notice, start_game, table
@@ -65,7 +66,8 @@ async def test_in_progress_first_with_status_lines_then_finished_with_winners() 
         assert screen.text_of(f"status-{plains}") == "Léa's turn · tokens 0/40"
         assert screen.text_of(f"status-{countdown}") == "Round 2 · lowest: Kim 13"
         assert screen.text_of(f"status-{finished}") == "Ann won with 13 points"
-        assert "last played just now" in screen.text_of(f"session-{heartland}")
+        today = date.today()
+        assert screen.text_of(f"when-{heartland}") == f"last played {today:%B} {today.day}, {today.year} (just now)"
 
         # One tap resumes a game where it was.
         await screen.tap(f"session-{heartland}")

@@ -263,14 +263,33 @@ class AppData:
 
     def statistics(self, game: str | None = None, since: float | None = None, until: float | None = None
                    ) -> stats.Statistics:
-        """Statistics of the finished games of `game` (None: all) started in [since, until), renames applied."""
+        """Statistics of the finished games of `game` (None: all) started in [since, until), renames applied,
+        the games the table left out (and stopped ones it did not count) left out."""
         return stats.statistics(self.finished(), game=game, since=since, until=until,
-                                aliases=stats.read_aliases(self.store.folder))
+                                aliases=stats.read_aliases(self.store.folder), counted=self.counted())
 
     def statistics_by_game(self, since: float | None = None, until: float | None = None
                            ) -> dict[str, stats.Statistics]:
         return stats.statistics_by_game(self.finished(), since=since, until=until,
-                                        aliases=stats.read_aliases(self.store.folder))
+                                        aliases=stats.read_aliases(self.store.folder), counted=self.counted())
+
+    def player_page(self, name: str, game: str | None = None, since: float | None = None,
+                    until: float | None = None) -> stats.PlayerPage | None:
+        """One player's figures over the games counted (None when they played none of them)."""
+        return stats.player_page(self.finished(), name, game=game, since=since, until=until,
+                                 aliases=stats.read_aliases(self.store.folder), counted=self.counted())
+
+    def counted(self) -> dict[str, bool]:
+        """The table's choices of games counted in statistics or left out (see `stats.set_counted`)."""
+        return stats.read_counted(self.store.folder)
+
+    def set_counted(self, summary: SessionSummary, counted: bool) -> None:
+        """Count a finished game in statistics or leave it out; StoreError (a sentence) when it cannot be saved."""
+        with self._lock:
+            stats.set_counted(self.store.folder, summary, counted)
+
+    def finished_summary(self, session_id: str) -> SessionSummary | None:
+        return next((summary for summary in self.finished() if summary.id == session_id), None)
 
     def rename_player(self, old: str, new: str) -> None:
         """Count `old`'s games as `new`'s from now on; StoreError or RuleError (a sentence) when it cannot."""

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import flet as ft
 
 from companion.app import widgets as w
-from companion.app.screens import detail, generic, home, new_game, rules, settings, share, stats
+from companion.app.screens import detail, generic, home, new_game, player, rules, settings, share, stats
 from companion.app.screens.registry import GAME_SCREENS, game_screen
 
 if TYPE_CHECKING:
@@ -23,7 +23,8 @@ def component(build: Callable[[View], ft.Control]) -> Callable[[View], ft.Contro
 
 
 SCREENS = {name: component(module.build) for name, module in (
-    ("new", new_game), ("settings", settings), ("detail", detail), ("stats", stats), ("home", home))}
+    ("new", new_game), ("settings", settings), ("detail", detail), ("stats", stats), ("player", player),
+    ("home", home))}
 GAMES = {game_id: component(module.build) for game_id, module in (*GAME_SCREENS.items(), ("", generic))}
 STOPPED = component(share.stopped)
 

@@ -13,12 +13,15 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
+from companion import stats
+from companion.app import dates
 from companion.app import widgets as w
 from companion.app.screens import home, rules
 from companion.app.screens.registry import game_screen
 from companion.app.state import REOPEN
+from companion.messages import SOURCE_LANGUAGE, register
 from companion.session import Session
-from companion.store import StoreError
+from companion.store import SessionSummary, StoreError
 
 if TYPE_CHECKING:
     from companion.app.intents import Intents
@@ -35,6 +38,25 @@ def reopen(act: Intents, place: dict[str, Any]) -> bool:
 
 
 REOPEN["detail"] = reopen
+
+register(SOURCE_LANGUAGE, {
+    "ui.detail.when": "{date} · started {time} · {duration}",
+    "ui.detail.when.untimed": "{date} · started {time}",
+    "ui.detail.first": "First player: {player}",
+    "ui.detail.variants": "Variants: {variants}",
+    "ui.detail.variants.none": "Variants: none",
+    "ui.detail.target": "money target {target} ({source})",
+    "ui.detail.counted": "Counted in statistics",
+    "ui.detail.left_out": "Left out of statistics",
+    "ui.detail.stopped_out": "Stopped early: left out of statistics",
+    "ui.detail.stopped_in": "Stopped early, counted in statistics",
+    "ui.detail.leave_out": "Leave out of statistics",
+    "ui.detail.leave_out.tip": "Its result no longer counts in wins, streaks and scores; you can count it again",
+    "ui.detail.count": "Count in statistics",
+    "ui.detail.count.tip": "Its result counts in wins, streaks and scores again",
+    "ui.detail.now_left_out": "This game is left out of statistics. Count it again with the same button.",
+    "ui.detail.now_counted": "This game counts in statistics again.",
+})
 
 
 def shown_session(view: View) -> tuple[str, Session | None, str | None]:
@@ -53,11 +75,76 @@ def build(view: View) -> ft.Control:
     header = [ft.Row([back, ft.Container(ft.Text(title, size=18, weight=ft.FontWeight.BOLD, max_lines=2,
                                                  overflow=ft.TextOverflow.ELLIPSIS), expand=True)], spacing=0)]
     reading = view.reading(session)
-    items: list[ft.Control] = [result(reading), chart(reading, session_id, session.game.id),
-                               actions(view, session_id)]
+    items: list[ft.Control] = [*facts(view, summary, session), result(reading),
+                               chart(reading, session_id, session.game.id), actions(view, session_id)]
     items.append(w.text(w.t(view, "ui.log"), 17, bold=True, key="detail-log-title"))
     items.extend(log_lines(view, session))
     return home.lazy_screen(view, header, items, [])
+
+
+def facts(view: View, summary: SessionSummary | None, session: Session) -> list[ft.Control]:
+    """When it was played and for how long, who began, the variants, and whether statistics count it."""
+    found: list[ft.Control] = []
+    if summary is not None:
+        started = stats.started_at(summary)
+        took = stats.duration_of(summary)
+        when = {"date": dates.day(started, view.language), "time": dates.time_of_day(started, view.language)}
+        line = (w.t(view, "ui.detail.when", **when, duration=dates.duration(took, view.language)) if took is not None
+                else w.t(view, "ui.detail.when.untimed", **when))
+        found.append(w.text(line, 15, key="detail-when"))
+    found.append(w.text(w.t(view, "ui.detail.first", player=stats.first_player(session)), 15, key="detail-first"))
+    chosen = variants(view, session)
+    found.append(w.text(w.t(view, "ui.detail.variants", variants=" · ".join(chosen)) if chosen
+                        else w.t(view, "ui.detail.variants.none"), 15, key="detail-variants"))
+    if summary is not None and summary.result is not None:
+        found.append(counting(view, summary))
+    return found
+
+
+def variants(view: View, session: Session) -> list[str]:
+    """The options the game was set up with, in the words New game gives them (Heartland's
+    target with its source and its switched-on variants; Great Plains' Fox)."""
+    options, chosen = session.options, []
+    if "target" in options:
+        state = session.game.setup(session.players, options)
+        rule = options["target"] if isinstance(options["target"], str) else "custom"
+        chosen.append(w.t(view, "ui.detail.target", target=w.money(view, getattr(state, "target", 0)),
+                          source=w.t(view, f"ui.heartland.source.{rule}")))
+    chosen.extend(w.t(view, f"ui.new.heartland.{name}") for name in ("short_haul", "alternate_routes", "truck_stops")
+                  if options.get(name) is True)
+    if isinstance(options.get("fox"), str):
+        chosen.append(w.t(view, "ui.new.great_plains.is_fox", player=options["fox"]))
+    return chosen
+
+
+def counting(view: View, summary: SessionSummary) -> ft.Control:
+    """Whether statistics count the game, and the button that changes it (the same button takes it back).
+
+    One row of one height whatever it says, so nothing below moves when it is tapped."""
+    counted = stats.is_counted(summary, view.data.counted())
+    stopped = stats.is_stopped(summary)
+    if stopped:
+        said = "ui.detail.stopped_in" if counted else "ui.detail.stopped_out"
+    else:
+        said = "ui.detail.counted" if counted else "ui.detail.left_out"
+    verb = "leave_out" if counted else "count"
+    button = ft.TextButton(w.t(view, f"ui.detail.{verb}"), key="detail-count", height=w.TARGET,
+                           icon=ft.Icons.REMOVE_CIRCLE_OUTLINE if counted else ft.Icons.ADD_CIRCLE_OUTLINE,
+                           tooltip=w.t(view, f"ui.detail.{verb}.tip"),
+                           on_click=lambda _: set_counted(view, summary, not counted))
+    line = ft.Text(w.t(view, said), size=14, color=w.QUIET, key="detail-counted", max_lines=2,
+                   overflow=ft.TextOverflow.ELLIPSIS)
+    return ft.Container(ft.Row([ft.Container(line, expand=True), button], spacing=4), height=2 * w.TARGET - 8,
+                        key="detail-counting")
+
+
+def set_counted(view: View, summary: SessionSummary, counted: bool) -> None:
+    try:
+        view.data.set_counted(summary, counted)
+    except StoreError as error:
+        view.act.show_notice(view.say(error))
+        return
+    view.act.show_notice(w.t(view, "ui.detail.now_counted" if counted else "ui.detail.now_left_out"), error=False)
 
 
 def result(reading: View) -> ft.Control:

@@ -13,11 +13,13 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
+from companion import stats as stats_of
+from companion.app import dates
 from companion.app import widgets as w
 from companion.app.screens import stats
 from companion.app.screens.registry import game_screen
 from companion.i18n import number, t
-from companion.messages import join_names
+from companion.messages import SOURCE_LANGUAGE, join_names, register
 from companion.rules import GAMES
 
 if TYPE_CHECKING:
@@ -28,6 +30,8 @@ IN_PROGRESS_SHOWN = 10  # cards drawn at first in each part (a card is about 1 K
 FINISHED_SHOWN = 10
 MORE = 10
 SEARCH_FROM = 6  # games on the list before a search field is worth its room
+
+register(SOURCE_LANGUAGE, {"ui.home.stopped": "Stopped early · {line}"})
 
 
 def ago(timestamp: float, now: float | None = None, language: str = "en") -> str:
@@ -135,8 +139,11 @@ def session_card(view: View, summary: Any) -> ft.Control:
     """A game's card, drawn again only when what it shows changed (see `SessionCard`)."""
     confirming = view.ui.draft.get("confirm_delete") == summary.id
     line = "" if confirming else view.data.status_line(summary, view.language)
-    card: ft.Control = _memo_card(view, summary, view.language, line, ago(summary.updated, language=view.language),
-                                  confirming, key=f"memo-{summary.id}")
+    if line and stats_of.is_stopped(summary):  # its standings are as they stood: not a result
+        line = w.t(view, "ui.home.stopped", line=line)
+    when = w.t(view, "ui.home.last_played", date=dates.day(summary.updated, view.language),
+               ago=ago(summary.updated, language=view.language))
+    card: ft.Control = _memo_card(view, summary, view.language, line, when, confirming, key=f"memo-{summary.id}")
     return card
 
 
@@ -177,7 +184,7 @@ def card_controls(view: View, summary: Any, language: str, line: str, when: str,
         title=w.text(title_of(summary, language), 17, bold=True),
         subtitle=ft.Column([
             w.text(line, 14, key=f"status-{key}"),
-            w.text(w.t(view, "ui.home.last_played", ago=when), 12, colour=w.QUIET),
+            w.text(when, 12, colour=w.QUIET, key=f"when-{key}"),
         ], spacing=2, tight=True),
         # The bin's words name the game for a screen reader (a tooltip's would be read as the card's).
         trailing=ft.TextButton(

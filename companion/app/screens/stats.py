@@ -17,6 +17,7 @@ import flet as ft
 from companion.app import widgets as w
 from companion.app.after_intents import message_of
 from companion.app.state import REOPEN
+from companion.messages import SOURCE_LANGUAGE, register
 from companion.rules import GAMES
 from companion.stats import PlayerStats, Statistics
 
@@ -24,7 +25,20 @@ if TYPE_CHECKING:
     from companion.app.intents import Intents
     from companion.app.view import View
 
+register(SOURCE_LANGUAGE, {
+    "ui.stats.not_counted": "Not counted: {what}",
+    "ui.stats.not_counted.stopped": "{count} stopped {count:game|games}",
+    "ui.stats.not_counted.left_out": "{count} {count:game|games} left out",
+    "ui.stats.current_streak": "Winning streak now: {count} · longest: {longest}",
+    "ui.stats.page": "Details",
+    "ui.stats.page.tip": "Everything about {player}",
+    "ui.stats.table.caption": "How many times the player of the row finished ahead of the player of the column.",
+    "ui.stats.table.never": "–",
+})
+
 PERIODS = ("all", "month", "year", "last_year")
+NAME_WIDTH = 96  # the head-to-head table's first column: a name, cut with "…" when longer
+CELL_WIDTH = 46  # one opponent's column: six of them and the names fit a 412 px phone
 RANGE = "range"  # the days picked in From … to …
 DAY_S = 86400
 
@@ -36,13 +50,18 @@ def open_stats(act: Intents, chosen: dict[str, Any] | None = None) -> None:
 
 def reopen(act: Intents, place: dict[str, Any]) -> bool:
     """After a restart: the statistics with the filters last chosen (any that no longer fit dropped)."""
+    act.go("stats", checked_filters(place))
+    return True
+
+
+def checked_filters(place: dict[str, Any]) -> dict[str, Any]:
+    """The filters kept in a remembered place, any that no longer fit dropped."""
     chosen = {"game": place.get("game") if place.get("game") in GAMES else None,
               "period": place["period"] if _known_period(place.get("period")) else "all"}
     for end in ("from", "to"):
         if chosen["period"] == RANGE and _day(place.get(end)) is not None:
             chosen[end] = place[end]
-    act.go("stats", chosen)
-    return True
+    return chosen
 
 
 def _known_period(period: Any) -> bool:
@@ -94,12 +113,16 @@ def decimal(value: float, language: str) -> str:
     return shown if language == "en" else shown.replace(".", ",")
 
 
+def span(chosen: dict[str, Any]) -> tuple[float | None, float | None]:
+    """[since, until) of the filters chosen."""
+    if chosen["period"] == RANGE:
+        return day_range(_day(chosen.get("from")), _day(chosen.get("to")))
+    return period_range(chosen["period"])
+
+
 def build(view: View) -> ft.Control:
     chosen = filters(view)
-    if chosen["period"] == RANGE:
-        since, until = day_range(_day(chosen.get("from")), _day(chosen.get("to")))
-    else:
-        since, until = period_range(chosen["period"])
+    since, until = span(chosen)
     statistics = view.data.statistics(chosen["game"], since, until)
     back = w.icon_button(ft.Icons.ARROW_BACK, w.t(view, "ui.back_home"), view.act.go_home, key="back")
     header: list[ft.Control] = [ft.Row([back, w.text(w.t(view, "ui.stats"), 20, bold=True)])]
@@ -107,8 +130,10 @@ def build(view: View) -> ft.Control:
                               range_filter(view, chosen)]
     if not statistics.plays:
         body.append(w.text(w.t(view, "ui.stats.none"), 16, key="stats-none"))
+        body.extend(not_counted(view, statistics))
         return w.screen(view, header, body, key="stats-screen")
     body.append(w.text(overview(view, statistics), 16, bold=True, key="stats-overview"))
+    body.extend(not_counted(view, statistics))
     # Two cards a row in a wide window, one on a phone.
     body.append(ft.ResponsiveRow([ft.Container(player_card(view, statistics, player), col={"xs": 12, "md": 6})
                                   for player in statistics.players], spacing=10, run_spacing=10, key="stats-players"))
@@ -187,8 +212,24 @@ def overview(view: View, statistics: Statistics) -> str:
                length=w.t(view, unit, length=decimal(statistics.average_length, view.language)))
 
 
+def not_counted(view: View, statistics: Statistics) -> list[ft.Control]:
+    """The games of these filters that statistics leave out: stopped ones, and those the table left out."""
+    parts = [w.t(view, f"ui.stats.not_counted.{kind}", count=count)
+             for kind, count in (("stopped", statistics.stopped), ("left_out", statistics.left_out)) if count]
+    if not parts:
+        return []
+    return [w.text(w.t(view, "ui.stats.not_counted", what=" · ".join(parts)), 14, colour=w.QUIET,
+                   key="stats-not-counted")]
+
+
 def score(view: View, statistics: Statistics, value: float) -> str:
-    if statistics.game == "heartland":
+    return game_score(view, statistics.game, value)
+
+
+def game_score(view: View, game: str | None, value: float) -> str:
+    """A score as the game counts it: $12 for money (12 $ in French), else points (12,5)."""
+    found = GAMES.get(game or "")
+    if found is not None and found.unit == "money":
         return w.money(view, round(value))
     return decimal(value, view.language)
 
@@ -198,6 +239,9 @@ def player_card(view: View, statistics: Statistics, player: PlayerStats) -> ft.C
     lines: list[ft.Control] = [
         ft.Row([
             ft.Container(w.text(player.name, 18, bold=True, key=f"stats-name-{slug}"), expand=True),
+            ft.TextButton(w.t(view, "ui.stats.page"), key=f"page-{slug}", height=w.TARGET,
+                          tooltip=w.t(view, "ui.stats.page.tip", player=player.name),
+                          on_click=lambda _: open_player(view, player.name)),
             ft.TextButton(w.t(view, "ui.stats.rename"), key=f"rename-{slug}", height=w.TARGET,
                           tooltip=w.t(view, "ui.stats.rename.tip", player=player.name),
                           on_click=lambda _: view.act.open_panel("rename", player=player.name, name=player.name)),
@@ -209,24 +253,61 @@ def player_card(view: View, statistics: Statistics, player: PlayerStats) -> ft.C
         lines.append(w.text(w.t(view, "ui.stats.scores", average=score(view, statistics, player.average_score),
                                 best=score(view, statistics, player.best_score)), 15, key=f"stats-scores-{slug}"))
     lines.append(w.text(w.t(view, "ui.stats.streak", count=player.longest_streak), 15, key=f"stats-streak-{slug}"))
+    lines.append(w.text(w.t(view, "ui.stats.current_streak", count=player.current_streak,
+                            longest=player.longest_streak), 15, key=f"stats-now-{slug}"))
     return ft.Container(ft.Column(lines, spacing=2), border=ft.Border.all(1, ft.Colors.OUTLINE), border_radius=10,
                         padding=ft.Padding.only(left=10, right=4, top=4, bottom=8), key=f"stats-player-{slug}")
 
 
+def open_player(view: View, name: str) -> None:
+    """A player's page, over the games these filters count."""
+    view.act.go("player", {**filters(view), "player": name})
+
+
 def head_to_head(view: View, statistics: Statistics) -> list[ft.Control]:
-    """Each pair that met once: how often each finished ahead of the other."""
+    """A table: row A, column B says how many games A finished ahead of B (a tie counts for neither)."""
     names = [player.name for player in statistics.players]
     beaten = statistics.head_to_head
-    rows: list[ft.Control] = []
-    for number, first in enumerate(names):
-        for second in names[number + 1:]:
-            ahead, behind = beaten.get(first, {}).get(second, 0), beaten.get(second, {}).get(first, 0)
-            if ahead or behind:
-                rows.append(w.text(w.t(view, "ui.stats.versus", player=first, other=second, ahead=ahead,
-                                       behind=behind), 15, key=f"versus-{w.slug(first)}-{w.slug(second)}"))
-    if not rows:
+    if len(names) < 2 or not beaten:
         return []
-    return [w.text(w.t(view, "ui.stats.head_to_head"), 17, bold=True, key="head-to-head"), *rows]
+    short = short_names(names)
+    header: list[ft.Control] = [ft.Container(width=NAME_WIDTH)]
+    header.extend(ft.Container(ft.Text(short[name], size=13, weight=ft.FontWeight.BOLD, max_lines=1,
+                                       tooltip=name, text_align=ft.TextAlign.CENTER, key=f"h2h-head-{w.slug(name)}"),
+                               width=CELL_WIDTH, alignment=ft.Alignment.CENTER) for name in names)
+    rows: list[ft.Control] = [ft.Row(header, spacing=0)]
+    for first in names:
+        cells: list[ft.Control] = [ft.Container(
+            ft.Text(first, size=14, weight=ft.FontWeight.BOLD, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS),
+            width=NAME_WIDTH)]
+        for second in names:
+            cells.append(table_cell(view, statistics, first, second))
+        rows.append(ft.Row(cells, spacing=0, height=36))
+    grid = ft.Row([ft.Column(rows, spacing=0, tight=True)], scroll=ft.ScrollMode.AUTO, key="h2h-table")
+    caption = w.text(w.t(view, "ui.stats.table.caption"), 13, colour=w.QUIET, key="h2h-caption")
+    return [w.text(w.t(view, "ui.stats.head_to_head"), 17, bold=True, key="head-to-head"), caption, grid]
+
+
+def table_cell(view: View, statistics: Statistics, first: str, second: str) -> ft.Control:
+    key = f"h2h-{w.slug(first)}-{w.slug(second)}"
+    if first == second:
+        return ft.Container(width=CELL_WIDTH, height=32, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST, key=key)
+    ahead = statistics.head_to_head.get(first, {}).get(second, 0)
+    behind = statistics.head_to_head.get(second, {}).get(first, 0)
+    words = str(ahead) if ahead or behind else w.t(view, "ui.stats.table.never")
+    bold = ft.FontWeight.BOLD if ahead > behind else None
+    return ft.Container(ft.Text(words, size=15, weight=bold, key=key, text_align=ft.TextAlign.CENTER),
+                        width=CELL_WIDTH, height=32, alignment=ft.Alignment.CENTER,
+                        border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT))
+
+
+def short_names(names: list[str]) -> dict[str, str]:
+    """Column heads: each name's first three letters, more where two would read alike."""
+    for size in range(3, max(len(name) for name in names) + 1):
+        short = {name: name[:size] for name in names}
+        if len({value.casefold() for value in short.values()}) == len(names):
+            return short
+    return {name: name for name in names}
 
 
 def sheet(view: View) -> ft.DialogControl | None:
