@@ -342,7 +342,6 @@ register(SOURCE_LANGUAGE, {
     "ui.stats.scores": "Average score {average} · best {best}",
     "ui.stats.streak": "Longest winning streak: {count}",
     "ui.stats.head_to_head": "Head to head",
-    "ui.stats.versus": "{player} ahead of {other} {ahead} {ahead:time|times}, behind {behind}",
     "ui.stats.rename": "Rename",
     "ui.stats.rename.tip": "Rename {player}: their games come along",
     "ui.stats.rename.title": "Rename {player}",

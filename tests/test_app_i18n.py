@@ -266,7 +266,8 @@ async def test_a_game_played_in_french_reads_in_spanish_after_a_switch() -> None
         await screen.tap("back")
         await pick_language(screen, "es")
         (game,) = [summary.id for summary in data.sessions()]
-        assert "última jugada ahora mismo" in screen.text_of(f"session-{game}")
+        assert "(ahora mismo)" in screen.text_of(f"when-{game}")
+        assert screen.text_of(f"when-{game}").startswith("última jugada el ")
         await screen.tap(f"session-{game}")
         assert last_act(screen) == f"Última acción: Ann avanzó 2 espacios por 2{NBSP}$"
         await screen.tap("log")

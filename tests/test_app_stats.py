@@ -45,7 +45,7 @@ async def test_plays_wins_scores_streaks_and_head_to_head_per_player() -> None:
         assert screen.text_of("stats-streak-ann") == "Longest winning streak: 2"
         assert screen.text_of("stats-record-cy") == "1 played · 1 won (100%)"
         assert screen.text_of("stats-record-bob") == "3 played · 0 won (0%)"
-        assert screen.text_of("versus-ann-bob") == "Ann ahead of Bob 2 times, behind 1"
+        assert (screen.text_of("h2h-ann-bob"), screen.text_of("h2h-bob-ann")) == ("2", "1")
 
         await screen.tap("stats-game-transamerica")
         assert screen.text_of("stats-overview") == "3 games played · rounds per game: 1.3"
