@@ -22,7 +22,12 @@ if TYPE_CHECKING:
     from companion.app.view import View
 
 CHART_HEIGHT = 280  # fits under the result on a 412×915 phone, readable from across a table
-MOST_STEP_LABELS = 8  # more labels than this under a phone-wide chart run into each other
+PHONE_PLOT_WIDTH = 300  # px between the value labels and the right edge on a 412 px phone: labels are spaced for it
+LABEL_SIZE = 12
+CHAR_WIDTH = 7.0  # px of an average character at LABEL_SIZE (Roboto / Noto Sans), with a little to spare
+LABEL_GAP = 10  # px kept clear between two step labels
+FLOOR_ROOM = 0.4  # of a value step below the lowest point, so no point sits on the step labels
+SWATCH_WIDTH = 30
 DASHES: tuple[list[int] | None, ...] = (None, [10, 5], [3, 4], [12, 4, 3, 4], [6, 6], [2, 2])
 CAPTION = "ui.chart.caption.final"  # what a game's chart counts, unless its screen module says (CHART_CAPTION)
 
@@ -57,9 +62,9 @@ def line_chart(view: View, series: ScoreSeries) -> ft.Control:
     steps = series.steps
     values = [value for step in steps for value in step.values]
     low, high = min(0, *values), max(1, *values)
-    every = math.ceil(len(steps) / MOST_STEP_LABELS)
-    labels = [fch.ChartAxisLabel(value=index, label=ft.Text(step_label(view, step), size=12))
-              for index, step in enumerate(steps) if index % every == 0 or index == len(steps) - 1]
+    words = [step_label(view, step) for step in steps]
+    labels = [fch.ChartAxisLabel(value=index, label=ft.Text(words[index], size=LABEL_SIZE, no_wrap=True))
+              for index in shown_steps(words)]
     lines = [
         fch.LineChartData(
             points=[fch.LineChartDataPoint(index, step.values[seat],
@@ -71,13 +76,38 @@ def line_chart(view: View, series: ScoreSeries) -> ft.Control:
         for seat, player in enumerate(series.players)
     ]
     chart = fch.LineChart(
-        data_series=lines, min_x=0, max_x=max(1, len(steps) - 1), min_y=low, max_y=nice_top(high),
+        data_series=lines, min_x=0, max_x=max(1, len(steps) - 1), min_y=floor(low, high), max_y=nice_top(high),
         left_axis=value_axis(view, series, low, high),
-        bottom_axis=fch.ChartAxis(labels=labels, label_size=28),
+        bottom_axis=fch.ChartAxis(labels=labels, label_size=28, label_spacing=1),  # each label given is drawn
         horizontal_grid_lines=fch.ChartGridLines(interval=label_step(high), color=ft.Colors.OUTLINE_VARIANT, width=1),
         expand=True, key="score-chart",
     )
-    return ft.Container(chart, height=CHART_HEIGHT, padding=ft.Padding.only(right=20, top=8), key="chart-box")
+    # The last label is centred on the last step: room for its half, so "Cargaison" is never cut.
+    right = max(20, math.ceil(label_width(words[-1]) / 2) + 4)
+    return ft.Container(chart, height=CHART_HEIGHT, padding=ft.Padding.only(right=right, top=8), key="chart-box")
+
+
+def label_width(words: str) -> float:
+    return len(words) * CHAR_WIDTH
+
+
+def shown_steps(words: list[str]) -> list[int]:
+    """The steps labelled: every n-th, n as small as lets the labels fit between their
+    neighbours on a phone, and always the last (those too close to it left out)."""
+    last = len(words) - 1
+    if last <= 0:
+        return [0]
+    per_step = PHONE_PLOT_WIDTH / last
+    every = max(1, math.ceil((max(map(label_width, words[:-1])) + LABEL_GAP) / per_step))
+    room = label_width(words[-1]) / 2 + LABEL_GAP
+    return [index for index in range(0, last, every)
+            if (last - index) * per_step >= room + label_width(words[index]) / 2] + [last]
+
+
+def floor(low: int, high: int) -> float:
+    """The chart's bottom: a little below the lowest point (under 0 too), on the value labels' grid."""
+    step = label_step(high)
+    return (low - low % step) - FLOOR_ROOM * step
 
 
 def value_axis(view: View, series: ScoreSeries, low: int, high: int) -> fch.ChartAxis:
@@ -100,13 +130,25 @@ def nice_top(high: int) -> int:
     return (high // step + 1) * step
 
 
+def dash_swatch(colour: str, dashes: list[int] | None) -> ft.Control:
+    """A short stretch of the player's line: their colour in their dash pattern."""
+    pattern = dashes or [SWATCH_WIDTH]
+    pieces: list[ft.Control] = []
+    drawn, index = 0, 0
+    while drawn < SWATCH_WIDTH:
+        length = min(pattern[index % len(pattern)], SWATCH_WIDTH - drawn)
+        pieces.append(ft.Container(width=length, height=4, bgcolor=colour if index % 2 == 0 else None))
+        drawn, index = drawn + length, index + 1
+    return ft.Row(pieces, spacing=0, width=SWATCH_WIDTH, tight=True)
+
+
 def legend(view: View, series: ScoreSeries) -> ft.Control:
     """Each player in their colour with the value they ended on, in words."""
     last = series.steps[-1].values
     entries: list[ft.Control] = []
     for seat, player in enumerate(series.players):
         colour = w.player_colour(view, series.players, player)
-        swatch = ft.Container(width=24, height=6, bgcolor=colour, border_radius=3)
+        swatch = dash_swatch(colour, DASHES[seat % len(DASHES)])
         words = w.t(view, "ui.chart.legend", player=player, score=shown_value(view, series, last[seat]))
         entries.append(ft.Row([swatch, w.text(words, 15, colour=colour, key=f"legend-{w.slug(player)}")],
                               spacing=6, tight=True))

@@ -45,7 +45,9 @@ LIGHT = Palette(
     on_error_container="#410002",
     info_container="#D5E8CF",
     on_info_container="#101F10",
-    players=("#C62828", "#1565C0", "#1B5E20", "#6A1B9A", "#B23C00", "#00695C"),
+    # Six hues kept apart (red from orange, green from teal: a CIELAB distance of 44 or more
+    # between any two), each 4.8:1 or more on the page and on a sheet.
+    players=("#B00040", "#1565C0", "#3A6B00", "#7B1FA2", "#A84800", "#00727F"),
 )
 DARK = Palette(
     background="#1A1C19",
@@ -58,7 +60,7 @@ DARK = Palette(
     on_error_container="#FFDAD6",
     info_container="#3B4B38",
     on_info_container="#D5E8CF",
-    players=("#FF8A80", "#82B1FF", "#81C784", "#D1A3FF", "#FFB74D", "#4DD0C4"),
+    players=("#FF8A80", "#7FA8FF", "#A5D64C", "#E9A2F5", "#FFB74D", "#4DD8F0"),  # 35 or more apart
 )
 PLAYER_COLOUR_NAMES = ("red", "blue", "green", "purple", "orange", "teal")
 
