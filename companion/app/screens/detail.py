@@ -38,6 +38,7 @@ def reopen(act: Intents, place: dict[str, Any]) -> bool:
 
 
 REOPEN["detail"] = reopen
+COUNTING_HEIGHT = 22 + 4 + w.TARGET  # its line and its button, whatever they say
 
 register(SOURCE_LANGUAGE, {
     "ui.detail.when": "{date} · started {time} · {duration}",
@@ -128,13 +129,14 @@ def counting(view: View, summary: SessionSummary) -> ft.Control:
     else:
         said = "ui.detail.counted" if counted else "ui.detail.left_out"
     verb = "leave_out" if counted else "count"
-    button = ft.TextButton(w.t(view, f"ui.detail.{verb}"), key="detail-count", height=w.TARGET,
-                           icon=ft.Icons.REMOVE_CIRCLE_OUTLINE if counted else ft.Icons.ADD_CIRCLE_OUTLINE,
-                           tooltip=w.t(view, f"ui.detail.{verb}.tip"),
-                           on_click=lambda _: set_counted(view, summary, not counted))
-    line = ft.Text(w.t(view, said), size=14, color=w.QUIET, key="detail-counted", max_lines=2,
+    # As wide as the screen whatever its words, so the button stays where the finger was.
+    button = ft.OutlinedButton(w.t(view, f"ui.detail.{verb}"), key="detail-count", height=w.TARGET, expand=True,
+                               icon=ft.Icons.REMOVE_CIRCLE_OUTLINE if counted else ft.Icons.ADD_CIRCLE_OUTLINE,
+                               tooltip=w.t(view, f"ui.detail.{verb}.tip"),
+                               on_click=lambda _: set_counted(view, summary, not counted))
+    line = ft.Text(w.t(view, said), size=14, color=w.QUIET, key="detail-counted", max_lines=1,
                    overflow=ft.TextOverflow.ELLIPSIS)
-    return ft.Container(ft.Row([ft.Container(line, expand=True), button], spacing=4), height=2 * w.TARGET - 8,
+    return ft.Container(ft.Column([line, ft.Row([button])], spacing=4), height=COUNTING_HEIGHT,
                         key="detail-counting")
 
 

@@ -199,8 +199,15 @@ def earlier_years(view: View) -> list[int]:
 
 
 def filter_button(view: View, label: str, picked: bool, key: str, on_tap: Any) -> ft.Control:
-    """A filter: the chosen one filled and ticked (not told by colour alone)."""
-    return w.choice(label, picked, on_tap, key=key)
+    """A filter: the chosen one filled and ticked (not told by colour alone). Every filter has
+    an icon, ticked or an empty ring, so choosing one changes no filter's width and the row
+    stays where the finger is."""
+    style = ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=12, vertical=8),
+                           side=ft.BorderSide(1, ft.Colors.PRIMARY) if picked else None,
+                           color=ft.Colors.ON_PRIMARY if picked else None,
+                           bgcolor=ft.Colors.PRIMARY if picked else None)
+    return ft.OutlinedButton(content=label, icon=ft.Icons.CHECK_CIRCLE if picked else ft.Icons.RADIO_BUTTON_UNCHECKED,
+                             key=key, height=w.BUTTON_HEIGHT, style=style, on_click=lambda _: on_tap())
 
 
 def overview(view: View, statistics: Statistics) -> str:
