@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rules_helpers import to_scoring
 
 from companion.session import Session
@@ -23,6 +25,7 @@ from companion.stats import (
     statistics,
 )
 from companion.store import SessionSummary, Store
+from companion.store.results import FinalResult
 from companion.store.storage import MemoryFolder
 
 DAY = 86_400.0
@@ -179,3 +182,61 @@ def test_the_choice_survives_a_restarted_process(tmp_path: Path) -> None:
               " read_counted(store.folder))")
     ran = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True, check=True)
     assert ran.stdout.strip() == f"1 {{'{session_id}': False}}"
+
+
+NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")
+
+
+@st.composite
+def archives(draw: st.DrawFn) -> tuple[list[SessionSummary], dict[str, bool]]:
+    """Finished games of 2–6 of six players (any scores, ties included), some stopped, some left out or counted."""
+    games = []
+    for number in range(draw(st.integers(0, 12))):
+        players = tuple(draw(st.permutations(NAMES))[:draw(st.integers(2, 6))])
+        scores = tuple(draw(st.lists(st.integers(-5, 20), min_size=len(players), max_size=len(players))))
+        ranks = tuple(1 + sum(other > score for other in scores) for score in scores)
+        winners = tuple(player for player, rank in zip(players, ranks, strict=True) if rank == 1)
+        result = FinalResult(scores, ranks, draw(st.integers(1, 9)), stopped=draw(st.booleans()))
+        created = START + number * DAY
+        games.append(SessionSummary(f"g{number:02d}", draw(st.sampled_from(["transamerica", "heartland"])), players,
+                                    created, created + draw(st.integers(0, 7200)), True, winners, "", "", result))
+    counted = draw(st.dictionaries(st.sampled_from([game.id for game in games] or ["none"]), st.booleans()))
+    return games, counted
+
+
+@given(archives())
+@settings(max_examples=150, deadline=None)
+def test_a_player_s_page_agrees_with_itself_and_with_the_statistics(archive: tuple[list[SessionSummary], dict]) -> None:
+    games, counted = archive
+    overall = statistics(games, counted=counted)
+    assert overall.plays + overall.stopped + overall.left_out == len(games)
+    for name in NAMES:
+        page = player_page(games, name, counted=counted)
+        card = overall.player(name)
+        if page is None:
+            assert card is None
+            continue
+        assert card is not None
+        assert (page.plays, page.wins, page.longest_streak, page.current_streak) == (
+            card.plays, card.wins, card.longest_streak, card.current_streak)
+        assert sum(record.plays for record in page.games) == page.plays == sum(p for p, _ in page.by_count.values())
+        assert sum(record.wins for record in page.games) == page.wins == sum(w for _, w in page.by_count.values())
+        assert page.current_streak <= page.longest_streak <= page.wins
+        assert all(record.worst <= record.average <= record.best for record in page.games)
+
+        def together(other: str, name: str = name) -> int:
+            return sum(1 for game in games if is_counted(game, counted) and {name, other} <= set(game.players))
+
+        def ahead_of(first: str, second: str) -> int:
+            return overall.head_to_head.get(first, {}).get(second, 0)
+
+        others = [other for other in NAMES if other != name]
+        assert page.most_met is not None and page.most_met.count == max(map(together, others))
+        assert page.most_met.count == together(page.most_met.name)
+        most_ahead = max(ahead_of(other, name) for other in others)
+        if page.beaten_by is None:
+            assert most_ahead == 0
+        else:
+            assert page.beaten_by.count == most_ahead == ahead_of(page.beaten_by.name, name) > 0
+        for other in others:
+            assert ahead_of(name, other) + ahead_of(other, name) <= together(other)
