@@ -340,7 +340,6 @@ register(SOURCE_LANGUAGE, {
     "ui.stats.length.zones": "zones per game: {length}",
     "ui.stats.record": "{plays} played · {wins} won ({percent}%)",
     "ui.stats.scores": "Average score {average} · best {best}",
-    "ui.stats.streak": "Longest winning streak: {count}",
     "ui.stats.head_to_head": "Head to head",
     "ui.stats.rename": "Rename",
     "ui.stats.rename.tip": "Rename {player}: their games come along",

@@ -224,3 +224,19 @@ def test_the_data_folder_keeps_the_choice_as_a_file_of_its_own(tmp_path: Path) -
     assert (tmp_path / "counted.json").exists()
     with Store(tmp_path) as store:
         assert AppData(store).statistics().left_out == 1
+
+
+@table
+async def test_a_restart_reopens_the_player_s_page_with_its_filters() -> None:
+    data = memory_app()
+    ann_s_table(data)
+    async with app_screen(data) as screen:
+        await screen.tap("stats")
+        await screen.tap("stats-game-transamerica")
+        await screen.tap("page-bob")
+        assert screen.text_of("player-record") == "4 played · 1 won (25%)"  # days 0 1 4 8, won day 1
+    async with app_screen(data) as screen:
+        assert screen.text_of("player-name") == "Bob"
+        assert screen.text_of("player-filters") == "TransAmerica · All time"
+        await screen.tap("back")
+        assert screen.exists("stats-screen")

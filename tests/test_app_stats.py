@@ -42,7 +42,7 @@ async def test_plays_wins_scores_streaks_and_head_to_head_per_player() -> None:
         await open_stats(screen)
         assert screen.text_of("stats-overview") == "3 games played"
         assert screen.text_of("stats-record-ann") == "3 played · 2 won (67%)"
-        assert screen.text_of("stats-streak-ann") == "Longest winning streak: 2"
+        assert screen.text_of("stats-streak-ann") == "Winning streak now: 0 · longest: 2"
         assert screen.text_of("stats-record-cy") == "1 played · 1 won (100%)"
         assert screen.text_of("stats-record-bob") == "3 played · 0 won (0%)"
         assert (screen.text_of("h2h-ann-bob"), screen.text_of("h2h-bob-ann")) == ("2", "1")
@@ -81,7 +81,7 @@ async def test_renaming_a_player_carries_their_history() -> None:
         assert notice(screen) == "Bob is now Robert; their games came along."
         assert not screen.exists("stats-record-bob")
         assert screen.text_of("stats-record-robert") == "2 played · 2 won (100%)"
-        assert screen.text_of("stats-streak-robert") == "Longest winning streak: 2"
+        assert screen.text_of("stats-streak-robert") == "Winning streak now: 2 · longest: 2"
 
 
 @table

@@ -164,11 +164,14 @@ def range_filter(view: View, chosen: dict[str, Any]) -> ft.Control:
     for end in ("from", "to"):
         day = _day(chosen.get(end)) if chosen["period"] == RANGE else None
         label = w.t(view, f"ui.stats.{end}", day=day.isoformat()) if day else w.t(view, f"ui.stats.{end}.none")
-        kind = ft.FilledButton if day else ft.OutlinedButton
-        buttons.append(kind(label, key=f"stats-{end}", height=w.TARGET, icon=ft.Icons.CALENDAR_MONTH,
-                            tooltip=w.t(view, f"ui.stats.{end}.tip"),
-                            on_click=lambda _, end=end, day=day: pick_day(view, end, day)))
-    return ft.Row(buttons, wrap=True, spacing=6, run_spacing=6, key="stats-range")
+        # One kind of button, filled by its style once a day is picked; the two share the row,
+        # so a day picked changes neither's place or size.
+        style = ft.ButtonStyle(color=ft.Colors.ON_PRIMARY if day else None, bgcolor=ft.Colors.PRIMARY if day else None,
+                               padding=ft.Padding.symmetric(horizontal=8, vertical=8))
+        buttons.append(ft.OutlinedButton(label, key=f"stats-{end}", height=w.TARGET, icon=ft.Icons.CALENDAR_MONTH,
+                                         tooltip=w.t(view, f"ui.stats.{end}.tip"), style=style, expand=True,
+                                         on_click=lambda _, end=end, day=day: pick_day(view, end, day)))
+    return ft.Row(buttons, spacing=6, key="stats-range")
 
 
 def pick_day(view: View, end: str, shown: date | None) -> None:
@@ -259,9 +262,8 @@ def player_card(view: View, statistics: Statistics, player: PlayerStats) -> ft.C
     if player.average_score is not None and player.best_score is not None:
         lines.append(w.text(w.t(view, "ui.stats.scores", average=score(view, statistics, player.average_score),
                                 best=score(view, statistics, player.best_score)), 15, key=f"stats-scores-{slug}"))
-    lines.append(w.text(w.t(view, "ui.stats.streak", count=player.longest_streak), 15, key=f"stats-streak-{slug}"))
     lines.append(w.text(w.t(view, "ui.stats.current_streak", count=player.current_streak,
-                            longest=player.longest_streak), 15, key=f"stats-now-{slug}"))
+                            longest=player.longest_streak), 15, key=f"stats-streak-{slug}"))
     return ft.Container(ft.Column(lines, spacing=2), border=ft.Border.all(1, ft.Colors.OUTLINE), border_radius=10,
                         padding=ft.Padding.only(left=10, right=4, top=4, bottom=8), key=f"stats-player-{slug}")
 
