@@ -28,7 +28,8 @@ CHAR_WIDTH = 7.0  # px of an average character at LABEL_SIZE (Roboto / Noto Sans
 LABEL_GAP = 10  # px kept clear between two step labels
 FLOOR_ROOM = 0.4  # of a value step below the lowest point, so no point sits on the step labels
 SWATCH_WIDTH = 30
-DASHES: tuple[list[int] | None, ...] = (None, [10, 5], [3, 4], [12, 4, 3, 4], [6, 6], [2, 2])
+# Solid, dashed, dotted, dash-dot, long dashes, dash-dot-dot: no two alike in a 30 px legend swatch.
+DASHES: tuple[list[int] | None, ...] = (None, [10, 5], [3, 4], [12, 4, 3, 4], [6, 6], [12, 3, 2, 3, 2, 3])
 CAPTION = "ui.chart.caption.final"  # what a game's chart counts, unless its screen module says (CHART_CAPTION)
 
 
