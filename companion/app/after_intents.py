@@ -68,6 +68,19 @@ class AfterGame:
         act.close_panel()
         act.show_notice(act.t("ui.stats.renamed", old=old, new=" ".join(new.split())), error=False)
 
+    def count_in_statistics(self, session_id: str, counted: bool) -> None:
+        """Count a finished game in statistics, or leave it out (the same call takes it back)."""
+        act = self.act
+        summary = act.data.finished_summary(session_id)
+        if summary is None:
+            return
+        try:
+            act.data.set_counted(summary, counted)
+        except StoreError as error:  # the data folder refused the file
+            act.show_notice(act.say(error))
+            return
+        act.show_notice(act.t("ui.detail.now_counted" if counted else "ui.detail.now_left_out"), error=False)
+
     def pick_day(self, shown: date | None, on_pick: Callable[[Any], None]) -> None:
         """Open the platform's calendar; `on_pick` gets the day picked."""
         today = date.today()

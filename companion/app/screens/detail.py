@@ -21,11 +21,12 @@ from companion.app.screens.registry import game_screen
 from companion.app.state import REOPEN
 from companion.messages import SOURCE_LANGUAGE, register
 from companion.session import Session
-from companion.store import SessionSummary, StoreError
+from companion.store import StoreError
 
 if TYPE_CHECKING:
     from companion.app.intents import Intents
     from companion.app.view import View
+    from companion.stats import SessionSummary  # what statistics count a game by
 
 
 def reopen(act: Intents, place: dict[str, Any]) -> bool:
@@ -133,20 +134,11 @@ def counting(view: View, summary: SessionSummary) -> ft.Control:
     button = ft.OutlinedButton(w.t(view, f"ui.detail.{verb}"), key="detail-count", height=w.TARGET, expand=True,
                                icon=ft.Icons.REMOVE_CIRCLE_OUTLINE if counted else ft.Icons.ADD_CIRCLE_OUTLINE,
                                tooltip=w.t(view, f"ui.detail.{verb}.tip"),
-                               on_click=lambda _: set_counted(view, summary, not counted))
+                               on_click=lambda _: view.act.after.count_in_statistics(summary.id, not counted))
     line = ft.Text(w.t(view, said), size=14, color=w.QUIET, key="detail-counted", max_lines=1,
                    overflow=ft.TextOverflow.ELLIPSIS)
     return ft.Container(ft.Column([line, ft.Row([button])], spacing=4), height=COUNTING_HEIGHT,
                         key="detail-counting")
-
-
-def set_counted(view: View, summary: SessionSummary, counted: bool) -> None:
-    try:
-        view.data.set_counted(summary, counted)
-    except StoreError as error:
-        view.act.show_notice(view.say(error))
-        return
-    view.act.show_notice(w.t(view, "ui.detail.now_counted" if counted else "ui.detail.now_left_out"), error=False)
 
 
 def result(reading: View) -> ft.Control:
