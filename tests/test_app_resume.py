@@ -12,6 +12,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+import flet as ft
 from app_helpers import app_screen, memory_app, notice, start_game, table
 from flet.messaging.protocol import Message, MessageAction
 from flet.pubsub.pubsub_hub import PubSubHub
@@ -302,9 +303,9 @@ async def test_a_restart_on_the_statistics_keeps_the_chosen_filters(tmp_path: Pa
     async with restarted_after(tmp_path, "stats", "stats-game-transamerica", "stats-period-year") as (screen, before):
         assert screen.exists("stats-screen")
         assert screen.texts() == before
-        assert screen.find("stats-game-transamerica").icon is not None  # ticked: the chosen filter
-        assert screen.find("stats-game-all").icon is None
-        assert screen.find("stats-period-year").icon is not None
+        assert screen.find("stats-game-transamerica").icon == ft.Icons.CHECK_CIRCLE  # ticked: the chosen filter
+        assert screen.find("stats-game-all").icon == ft.Icons.RADIO_BUTTON_UNCHECKED  # a ring: not chosen
+        assert screen.find("stats-period-year").icon == ft.Icons.CHECK_CIRCLE
 
 
 @table
