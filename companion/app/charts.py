@@ -16,7 +16,8 @@ import flet as ft
 import flet_charts as fch  # type: ignore[import-untyped]  # no py.typed marker in 1.0.5
 
 from companion.app import widgets as w
-from companion.stats import ScoreSeries, Step
+from companion.rules.base import Step
+from companion.stats import ScoreSeries
 
 if TYPE_CHECKING:
     from companion.app.view import View

@@ -26,7 +26,7 @@ from companion.store import StoreError
 if TYPE_CHECKING:
     from companion.app.intents import Intents
     from companion.app.view import View
-    from companion.stats import SessionSummary  # what statistics count a game by
+    from companion.store import SessionSummary  # what statistics count a game by
 
 
 def reopen(act: Intents, place: dict[str, Any]) -> bool:

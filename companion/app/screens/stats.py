@@ -160,7 +160,7 @@ def period_filter(view: View, period: str) -> ft.Control:
 
 def range_filter(view: View, chosen: dict[str, Any]) -> ft.Control:
     """From … to …: two days picked on a calendar, both included."""
-    buttons = []
+    buttons: list[ft.Control] = []
     for end in ("from", "to"):
         day = _day(chosen.get(end)) if chosen["period"] == RANGE else None
         label = w.t(view, f"ui.stats.{end}", day=day.isoformat()) if day else w.t(view, f"ui.stats.{end}.none")
