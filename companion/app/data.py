@@ -104,6 +104,7 @@ class AppData:
         for language in LANGUAGES:
             translations(language)
         self._lock = threading.RLock()
+        self.importing = 0  # imports under way from a page (the archive sheet says so meanwhile)
         self._users: dict[str, int] = {}
         self._sessions: dict[str, Session] = {}
         self._status_cache: dict[str, tuple[float, dict[str, str]]] = {}
@@ -261,15 +262,20 @@ class AppData:
         except StoreError:
             return []
 
+    def counted(self) -> list[SessionSummary]:
+        """The finished games statistics count: a copy an import added beside a game is that game again."""
+        copies = archive.read_copies(self.store.folder)
+        return [summary for summary in self.finished() if summary.id not in copies]
+
     def statistics(self, game: str | None = None, since: float | None = None, until: float | None = None
                    ) -> stats.Statistics:
         """Statistics of the finished games of `game` (None: all) started in [since, until), renames applied."""
-        return stats.statistics(self.finished(), game=game, since=since, until=until,
+        return stats.statistics(self.counted(), game=game, since=since, until=until,
                                 aliases=stats.read_aliases(self.store.folder))
 
     def statistics_by_game(self, since: float | None = None, until: float | None = None
                            ) -> dict[str, stats.Statistics]:
-        return stats.statistics_by_game(self.finished(), since=since, until=until,
+        return stats.statistics_by_game(self.counted(), since=since, until=until,
                                         aliases=stats.read_aliases(self.store.folder))
 
     def rename_player(self, old: str, new: str) -> None:
@@ -315,10 +321,11 @@ class AppData:
         name, data = self.export(kind, session_ids)
         return archive.save_export(self.store, name, data)
 
-    def import_archive(self, data: bytes) -> archive.ImportReport:
-        """Add an archive's games; never raises: the report names what was refused and why."""
+    def import_archive(self, data: bytes, language: str = "en") -> archive.ImportReport:
+        """Add an archive's games; never raises: the report names what was refused and why.
+        `language`: the table's, for the title of a game added as a copy."""
         with self._lock:
-            return archive.import_json(self.store, data)
+            return archive.import_json(self.store, data, language=language)
 
     def backup_if_due(self, today: date | None = None) -> str | None:
         """Keep today's backup unless there is one (call once a start, off the UI thread); never raises."""
