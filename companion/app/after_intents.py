@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import flet as ft
 
 from companion.app import incoming
-from companion.archive import MAX_IMPORT_BYTES, THE_FILE, ImportReport, Refusal, too_big
+from companion.archive import MAX_IMPORT_BYTES, THE_FILE, ImportReport, Refusal, megabytes, too_big
 from companion.messages import Described, Message, RuleError
 from companion.session import Session
 from companion.store import StoreError
@@ -155,7 +155,7 @@ class AfterGame:
         """The picked file's bytes, sent by the browser as one signed PUT into this process's
         upload folder (deleted once read); None when it could not come (said in the notice)."""
         act = self.act
-        act.set_draft(importing=[picked.name, picked.size], report=None, saved=None)
+        act.set_draft(importing=[picked.name, megabytes(picked.size)], report=None, saved=None)
         name = f"{secrets.token_hex(12)}.json"
         loop = asyncio.get_running_loop()
         done: asyncio.Future[str | None] = loop.create_future()
@@ -206,7 +206,7 @@ class AfterGame:
         """Import off the page's thread (30 MB of games take a while to replay), the sheet saying
         what is being imported meanwhile; then the report."""
         act = self.act
-        act.set_draft(importing=[name, len(data)], report=None, saved=None)
+        act.set_draft(importing=[name, megabytes(len(data))], report=None, saved=None)  # the size as shown
         try:
             report = await off_the_page(act.data.import_archive, data, act.state.language)
         finally:

@@ -17,7 +17,6 @@ import flet as ft
 from companion.app import widgets as w
 from companion.app.after_intents import REPORT_CASES, message_of
 from companion.app.state import REOPEN
-from companion.archive import megabytes
 from companion.rules import GAMES
 from companion.stats import PlayerStats, Statistics
 
@@ -286,8 +285,8 @@ def archive_sheet(view: View) -> ft.DialogControl | None:
         ]))
     importing = draft.get("importing")
     if isinstance(importing, list) and len(importing) == 2 and view.data.importing:  # (a reload's draft: gone)
-        body.append(w.text(w.t(view, "ui.archive.importing", name=importing[0], size=megabytes(int(importing[1]))),
-                           15, key="import-busy"))
+        body.append(w.text(w.t(view, "ui.archive.importing", name=importing[0], size=importing[1]), 15,
+                           key="import-busy"))
     if draft.get("report"):
         body.extend(report_lines(view, draft["report"]))
     body.append(w.text(w.t(view, "ui.archive.backups"), 16, bold=True))
