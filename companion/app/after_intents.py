@@ -123,11 +123,12 @@ class AfterGame:
     async def _pick_and_import(self) -> None:
         act = self.act
         # A browser served by this process sends the file as an upload (see companion.app.incoming).
-        upload = bool(act.page.web) and incoming.enabled() and sys.platform != "emscripten"
+        name = f"{secrets.token_hex(12)}.json"
+        upload = upload_url(act.page, name)
         try:
             picker = service(act.page, ft.FilePicker)
             files = await picker.pick_files(file_type=ft.FilePickerFileType.CUSTOM, allowed_extensions=["json"],
-                                            with_data=not upload)
+                                            with_data=upload is None)
         except Exception:  # no file picker here: the exports/ folder is the way in
             act.show_notice(act.t("ui.archive.no_dialog"))
             return
@@ -138,8 +139,8 @@ class AfterGame:
             self.report(ImportReport(refused=[Refusal.of(THE_FILE, too_big(picked.size))]))
             return
         data = picked.bytes
-        if data is None and upload:
-            data = await self._uploaded(picker, picked)
+        if data is None and upload is not None:
+            data = await self._uploaded(picker, picked, name, upload)
             if data is None:
                 return
         elif data is None and picked.path:
@@ -151,12 +152,13 @@ class AfterGame:
                 return
         await self._import(picked.name, data or b"")
 
-    async def _uploaded(self, picker: ft.FilePicker, picked: ft.FilePickerFile) -> bytes | None:
-        """The picked file's bytes, sent by the browser as one signed PUT into this process's
-        upload folder (deleted once read); None when it could not come (said in the notice)."""
+    async def _uploaded(self, picker: ft.FilePicker, picked: ft.FilePickerFile, name: str, url: str
+                        ) -> bytes | None:
+        """The picked file's bytes, sent by the browser as one signed PUT (to `url`) into this
+        process's upload folder as `name` (deleted once read); None when it could not come (said
+        in the notice)."""
         act = self.act
         act.set_draft(importing=[picked.name, megabytes(picked.size)], report=None, saved=None)
-        name = f"{secrets.token_hex(12)}.json"
         loop = asyncio.get_running_loop()
         done: asyncio.Future[str | None] = loop.create_future()
 
@@ -170,7 +172,6 @@ class AfterGame:
         picker.update()  # the client reports an upload's progress only to a picker that listens
         path = os.path.join(incoming.folder(), name)
         try:
-            url = act.page.get_upload_url(name, UPLOAD_TTL_S)
             await picker.upload([ft.FilePickerUploadFile(upload_url=url, id=picked.id, name=picked.name)])
             failed = await asyncio.wait_for(done, UPLOAD_TTL_S)
             if failed is None:
@@ -230,6 +231,18 @@ REPORT_CASES = ("updated", "kept", "copies", "changed")  # what the report names
 
 
 UPLOAD_TTL_S = 600  # how long a picked file may take to reach the server
+
+
+def upload_url(page: ft.Page, name: str) -> str | None:
+    """Where this page's browser may upload a picked file as `name`, signed and short-lived;
+    None where files come with the pick (a desktop window, the browser build, a server that
+    takes no uploads)."""
+    if not page.web or sys.platform == "emscripten":
+        return None
+    try:
+        return page.get_upload_url(name, UPLOAD_TTL_S)
+    except (NotImplementedError, RuntimeError):  # no upload endpoint on this connection
+        return None
 
 
 def _settle(done: asyncio.Future[str | None], value: str | None) -> None:

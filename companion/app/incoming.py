@@ -17,7 +17,6 @@ import tempfile
 UPLOAD_PATH = "upload"
 _folder: list[str] = []
 _secret = secrets.token_urlsafe(32)  # signs this process's upload URLs (they expire in minutes)
-_enabled: list[bool] = []
 
 
 def folder() -> str:
@@ -29,12 +28,3 @@ def folder() -> str:
 
 def secret() -> str:
     return _secret
-
-
-def enable() -> None:
-    """The web server of this process takes uploads (see `app/web/serving.create_app`)."""
-    _enabled[:] = [True]
-
-
-def enabled() -> bool:
-    return bool(_enabled)

@@ -120,7 +120,6 @@ def create_app(main: Callable[[ft.Page], Any], addresses: Sequence[Address], *,
             max_upload_size=MAX_IMPORT_BYTES,
             secret_key=incoming.secret(),
         )
-    incoming.enable()
     # FastAPI adds its documentation routes in its constructor; take them out (the Door
     # answers their paths with 404 rather than the app's page).
     flet_app.router.routes = [route for route in flet_app.router.routes
