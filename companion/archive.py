@@ -7,15 +7,29 @@ An archive is one JSON document::
          players, options, events, cursor>}, ...]}
 
 Times are seconds since the epoch (UTC); `finished` is the time of the last change of a
-finished game, else null. An import replays every session through the rules before
-anything is written: a session the rules refuse is reported with the reason and changes
-nothing, a session already present (same id, same content) is a duplicate, and one whose
-id is taken by a different game comes in as a copy under a new id. Nothing present is
-ever overwritten, so restoring a backup is an import of it.
+finished game, else null. An import replays every game through the rules before anything
+is written: a game the rules refuse is reported with the reason (named by its title, day
+and players) and changes nothing. A file that holds one id twice is refused whole. A game
+is known by its id; one already here is
+
+- a duplicate when it is the same (nothing written);
+- kept as ours when ours is as far along or further (the file's log is a beginning of
+  ours, or only its title or what was undone differs);
+- replaced by the file's when the file's log extends ours (the same game played on
+  elsewhere): the longer one is kept;
+- otherwise (the logs part ways) kept as ours, the file's added beside it as a copy under
+  a new id, titled "… (copy)" and noted in `copies.json`, so statistics count it once.
+
+Restoring a backup brings back only what is missing: the games that are not here, and the
+changes a game here lost from the end of its log (a damaged file opens as the game it was at
+its last readable change). Any other game here that differs from the backup was changed
+since, and is left as it is (the report says so).
 
 Files this module writes, in the data folder (each atomically)::
 
-    exports/companion-<date>-<time>.json|.csv   what the player exported
+    exports/companion-<date>-<time>.json|.csv   what the player exported (-2, -3… when the name is taken)
+    copies.json                                 {"format": "companion-copies", "version": 1,
+                                                 "copies": {copy id: id of the game it copies}}
     backups/companion-<date>.json               one archive a day while the app is used, the last 7 kept
 
 A backup is the same archive, streamed: each game is copied from its file as it is saved
@@ -37,28 +51,35 @@ from datetime import date, datetime
 from typing import Any, NamedTuple
 
 from companion import messages
-from companion.messages import Message, RuleError
+from companion.messages import Message, RuleError, quoted
+from companion.rules import GAMES
+from companion.rules.base import describe_value
+from companion.session import FORMATS as SESSION_FORMATS
 from companion.session import Session, UnknownGameError
 from companion.store import SessionSummary, Store, StoreError
 from companion.store.errors import os_reason
 from companion.store.file_format import encode, holds_lone_surrogate, may_hold_lone_surrogate
-from companion.store.listing import SESSION_ID, gc_paused
-from companion.store.session_file import is_time, loaded_title
+from companion.store.folders import Folder
+from companion.store.listing import SESSION_ID, gc_paused, new_session_id
+from companion.store.session_file import MAX_TITLE, is_time, loaded_title
 
 FORMAT = "companion-archive"
 VERSION = 1
-MAX_IMPORT_BYTES = 20 * 1024 * 1024
+MAX_IMPORT_BYTES = 50 * 2**20  # what the web server takes in one message (see app/web/serving.py)
 # The deepest an archive goes: document, sessions, a session, its events, an event, a count
 # per player, the count. Anything deeper is not an archive (and is refused before any replay).
 MAX_DEPTH = 6
 SESSION_ORDER = ("format", "game", "players", "options", "events", "cursor")  # as Session.to_dict gives them
 SESSION_FIELDS = frozenset(SESSION_ORDER)
 KEPT_FIELDS = frozenset({"id", "title", "created", "updated", "finished"})
-CSV_COLUMNS = ("session_id", "date", "game", "player", "seat", "score", "rank", "winner")
+CSV_COLUMNS = ("session_id", "title", "date", "time", "duration_min", "stopped", "game", "copy_of", "player", "seat",
+               "score", "rank", "winner")
 EXPORTS = "exports"
 BACKUPS = "backups"
 BACKUPS_KEPT = 7
 BACKUP_PREFIX = "companion-"
+COPIES = "copies.json"
+COPIES_FORMAT = "companion-copies"
 BGSTATS_CREATE_PLAY = "https://app.bgstatsapp.com/createPlay.html?data="
 
 messages.register(
@@ -67,9 +88,22 @@ messages.register(
         "archive.the_file": "the file",
         "archive.session_number": "session {number}",
         "archive.not_bytes": "It is not the content of a file.",
-        "archive.too_big": "It is {size} MB; an archive may hold at most 20 MB.",
+        "archive.too_big": "It is {size} MB; an archive may hold at most {limit} MB.",
         "archive.too_deep": "It is nested deeper than an archive is ({levels} levels).",
-        "archive.not_json": "It is not a Companion archive: it is not readable JSON ({detail}).",
+        "archive.not_json": "It is not a Companion archive: it is not readable JSON.",
+        "archive.not_json_at": "It is not a Companion archive: it is not readable JSON (line {line}, column {column}).",
+        "archive.id_twice": "It holds the game {game} twice (sessions {first} and {second}); "
+                            "a file holds each game once, so nothing was imported.",
+        "archive.game": "{title} ({day}, {players})",
+        "archive.game_undated": "{title} ({players})",
+        "archive.game_day": "{title} ({day})",
+        "archive.missing_fields": "It lacks fields every game has: {fields}.",
+        "archive.session_format": "Its session format {format} is not supported.",
+        "archive.events_not_list": "Its events are not a list.",
+        "archive.bad_cursor": "Its undo position {cursor} is out of range (0 to {count}).",
+        "archive.players_not_saved": "Its player names are not as a game saves them.",
+        "archive.bad_event": "Its event {number} was refused: {reason}.",
+        "archive.copy_title": "{title} (copy)",
         "archive.wrong_format": "It is not a Companion archive (its format is not 'companion-archive').",
         "archive.no_version": "Its version is missing or not a whole number.",
         "archive.newer": "It was written by a newer version of Companion (archive version {version}); "
@@ -131,41 +165,93 @@ def export_json(store: Store, session_ids: Iterable[str] | None = None) -> bytes
     return encode({"format": FORMAT, "version": VERSION, "sessions": sessions})
 
 
-def export_csv(store: Store) -> str:
+def export_csv(store: Store, language: str = messages.SOURCE_LANGUAGE) -> str:
     """One row per player of each finished game, oldest game first, from the kept results (no replay).
 
-    `date` is the local day the game was started; `seat` counts from 1; `winner` is true or false.
+    Starts with a UTF-8 byte order mark (spreadsheets then read the names right). `date` and
+    `time` are the local day and time the game was started; `duration_min` its length in
+    minutes (`duration_min`); `stopped` true when the table stopped it; `copy_of` the game a
+    copy was imported beside (statistics leave copies out); `seat` counts from 1. A text cell
+    a spreadsheet would take for a formula (= + - @, a tab or a return first) starts with '.
     """
     out = io.StringIO()
+    out.write("\ufeff")
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
+    copies = read_copies(store.folder)
     for summary in sorted(store.finished(), key=lambda summary: (summary.created, summary.id)):
         result = summary.result
         if result is None:
             continue
-        day = date.fromtimestamp(summary.created).isoformat()
+        started = datetime.fromtimestamp(summary.created)
+        game = GAMES.get(summary.game)
+        title = summary.title or f"{game.home_title if game else summary.game} · " \
+                                 f"{messages.join_names(list(summary.players), language)}"
+        common = (summary.id, cell(title), started.date().isoformat(), started.strftime("%H:%M"),
+                  duration_min(summary), "true" if was_stopped(store, summary) else "false", summary.game,
+                  copies.get(summary.id, ""))
         for seat, player in enumerate(summary.players):
-            writer.writerow((summary.id, day, summary.game, player, seat + 1, result.scores[seat],
-                             result.ranks[seat], "true" if player in summary.winners else "false"))
+            writer.writerow((*common, cell(player), seat + 1, result.scores[seat], result.ranks[seat],
+                             "true" if player in summary.winners else "false"))
     return out.getvalue()
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def cell(text: str) -> str:
+    """A text a spreadsheet shows as text: one it would run as a formula starts with an apostrophe."""
+    return f"'{text}" if text.startswith(FORMULA_STARTS) else text
+
+
+def duration_min(summary: SessionSummary) -> int:
+    """A finished game's length in whole minutes (at least 1), from its start to its last change."""
+    return max(1, round((summary.updated - summary.created) / 60))
+
+
+def was_stopped(store: Store, summary: SessionSummary) -> bool:
+    """Whether the table stopped the game (its last played event is `end_game`), read from its file, not replayed."""
+    found = store.saved(summary.id)
+    if found is None:
+        return False
+    events, cursor = found[0].get("events"), found[0].get("cursor")
+    if not isinstance(events, list) or type(cursor) is not int or not 0 < cursor <= len(events):
+        return False
+    last = events[cursor - 1]
+    return isinstance(last, dict) and last.get("type") == "end_game"
+
+
 def export_name(extension: str, moment: float | None = None) -> str:
-    """companion-2026-12-01-1930.json: the local date and time of the export."""
-    stamp = datetime.fromtimestamp(time.time() if moment is None else moment).strftime("%Y-%m-%d-%H%M")
+    """companion-2026-12-01-193005.json: the local date and time of the export, to the second."""
+    stamp = datetime.fromtimestamp(time.time() if moment is None else moment).strftime("%Y-%m-%d-%H%M%S")
     return f"{BACKUP_PREFIX}{stamp}.{extension}"
 
 
 def save_export(store: Store, name: str, data: bytes | str) -> str:
-    """Write an export into the data folder's exports/ (atomically) and return where it is."""
+    """Write an export into the data folder's exports/ (atomically) and return where it is.
+
+    A name already taken there gets -2, -3… before its extension: an export never replaces another."""
     if "/" in name or "\\" in name or name.startswith("."):
         bad_name = Message("archive.bad_export_name", {"name": messages.quoted(name)})
         raise StoreError("archive.not_exported", reason=bad_name)
     raw = data.encode("utf-8") if isinstance(data, str) else data
     with _speaking(store, "archive.not_exported"):
         store.folder.ensure(EXPORTS)
+        name = _free_name(store.folder, name)
         store.folder.write(f"{EXPORTS}/{name}", raw)
     return _shown_path(store, f"{EXPORTS}/{name}")
+
+
+def _free_name(folder: Folder, name: str) -> str:
+    stem, dot, extension = name.rpartition(".")
+    if not dot:
+        stem, extension = name, ""
+    taken = set(folder.names(EXPORTS))
+    found, number = name, 1
+    while found in taken:
+        number += 1
+        found = f"{stem}-{number}{dot}{extension}"
+    return found
 
 
 # --- import ------------------------------------------------------------------------
@@ -177,26 +263,45 @@ class Refusal(NamedTuple):
     session: str  # the session's id, or "session 3" / "the file" when it has none
     reason: str  # a sentence
     why: Message  # the reason
-    named: Message | None = None  # the session in words when it has no id ("the file"); None: `session` is its id
+    named: Message | None = None  # the game in words (title, day, players), or "session 3" / "the file"
 
     def __str__(self) -> str:
         return f"{self.session}: {self.reason}"
 
     @classmethod
-    def of(cls, session: str | Message, why: Message) -> Refusal:
+    def of(cls, session: str | Message, why: Message, named: Message | None = None) -> Refusal:
         if isinstance(session, Message):
-            return cls(session.text(), why.text(), why, session)
-        return cls(session, why.text(), why)
+            return cls(session.text(), why.text(), why, named or session)
+        return cls(session, why.text(), why, named)
 
     def reason_text(self, language: str) -> str:
         return self.why.text(language)
 
 
+class Named(NamedTuple):
+    """A game the report names: its id and its title, day and players in words."""
+
+    session: str
+    named: Message
+
+
 @dataclass(frozen=True)
 class ImportReport:
-    imported: list[str] = field(default_factory=list)  # ids the new sessions were saved under
-    duplicates: list[str] = field(default_factory=list)  # ids already present with the same content
+    """What an import did, game by game. A game is known by its id; one already here that differs
+    is in exactly one of `updated`, `kept`, `copies` or `changed`."""
+
+    imported: list[str] = field(default_factory=list)  # ids the new games were saved under (copies too)
+    duplicates: list[str] = field(default_factory=list)  # ids already here exactly as in the file
+    updated: list[Named] = field(default_factory=list)  # the file's was this game played on: it replaced ours
+    kept: list[Named] = field(default_factory=list)  # ours is as far along or further (or only retitled): kept
+    copies: list[Named] = field(default_factory=list)  # the logs part ways: ours kept, the file's added as a copy
+    changed: list[Named] = field(default_factory=list)  # a restore: changed since the backup, left as it is
     refused: list[Refusal] = field(default_factory=list)
+
+    @property
+    def already_here(self) -> int:
+        """Games of the file that were here already and stay as they are."""
+        return len(self.duplicates) + len(self.kept) + len(self.changed)
 
 
 class _Refused(Exception):
@@ -215,13 +320,20 @@ class _Incoming(NamedTuple):
     created: float
     updated: float | None
 
+    def named(self) -> Message:
+        return game_named(self.session.game.id, self.title, self.created, self.session.players)
 
-def import_json(store: Store, data: bytes, *, failed: str = "archive.not_imported") -> ImportReport:
-    """Add the sessions of an archive to the store; see the module's docstring for what is refused.
 
-    `failed`: what each session's refusal says when the disk refuses to take them (its `{reason}`)."""
+def import_json(store: Store, data: bytes, *, failed: str = "archive.not_imported", restore: bool = False,
+                language: str = messages.SOURCE_LANGUAGE) -> ImportReport:
+    """Add the games of an archive to the store; see the module's docstring for what is refused.
+
+    `failed`: what each game's refusal says when the disk refuses to take them (its `{reason}`).
+    `restore`: a backup coming back: a game here that differs from it is left as it is.
+    `language`: the table's, for the title of a copy ("Friday (copy)")."""
     try:
         entries = _archive_sessions(data)
+        _check_ids_once(entries)
     except _Refused as refusal:
         return ImportReport(refused=[Refusal.of(THE_FILE, refusal.message)])
     report = ImportReport()
@@ -232,33 +344,60 @@ def import_json(store: Store, data: bytes, *, failed: str = "archive.not_importe
             try:
                 incoming.append(_read_entry(entry, suspect))
             except _Refused as refusal:
-                report.refused.append(Refusal.of(_label(entry, number), refusal.message))
-    to_write = _sort_out(store, incoming, report)
+                label = _label(entry, number)
+                report.refused.append(Refusal.of(label, refusal.message, _entry_named(entry)))
+    to_write, to_replace = _sort_out(store, incoming, report, restore, language)
+    _write(store, to_write, report, failed)
+    _replace(store, to_replace, report, failed)
+    return report
+
+
+def _write(store: Store, to_write: list[tuple[_Incoming, str, str, str | None]], report: ImportReport,
+           failed: str) -> None:
+    """Save the new games and copies; a copy's note is kept before the copy itself (a note of a copy
+    never written is harmless, a copy without its note would count twice in statistics)."""
+    copies = {wanted: copy_of for _, wanted, _, copy_of in to_write if copy_of is not None}
     try:
-        ids = store.put_many([(item.session, wanted, item.created, item.title, item.updated)
-                              for item, wanted in to_write])
+        if copies:
+            _note_copies(store, copies)
+        ids = store.put_many([(item.session, wanted, item.created, title, item.updated)
+                              for item, wanted, title, _ in to_write])
     except StoreError as error:
         said = error.message
         if said.id == "store.not_put":
             said = Message(failed, said.params)
-        report.refused.extend(Refusal.of(item.session_id, said) for item, _ in to_write)
-        return report
+        report.refused.extend(Refusal.of(item.session_id, said, item.named()) for item, _, _, _ in to_write)
+        return
     report.imported.extend(ids)
-    return report
+    report.copies.extend(Named(new_id, item.named())
+                         for new_id, (item, _, _, copy_of) in zip(ids, to_write, strict=True) if copy_of is not None)
+
+
+def _replace(store: Store, to_replace: list[_Incoming], report: ImportReport, failed: str) -> None:
+    for item in to_replace:
+        try:
+            store.replace(item.session_id, item.session, title=item.title, updated=item.updated)
+        except StoreError as error:  # open in another window, or the disk refused: ours stays as it was
+            said = Message(failed, error.message.params) if error.message.id == "store.not_put" else error.message
+            report.refused.append(Refusal.of(item.session_id, said, item.named()))
+            continue
+        report.updated.append(Named(item.session_id, item.named()))
 
 
 def _archive_sessions(data: bytes) -> list[Any]:
     if not isinstance(data, (bytes, bytearray)):
         raise _Refused("archive.not_bytes")
     if len(data) > MAX_IMPORT_BYTES:
-        raise _Refused("archive.too_big", size=f"{len(data) / 2**20:.1f}")
+        raise _Refused(too_big(len(data)))
     try:
         # The standard parser: it tells nesting too deep for it apart from broken JSON (orjson does not).
         document = json.loads(bytes(data))
     except RecursionError:
         raise _Refused("archive.too_deep", levels=MAX_DEPTH) from None
-    except ValueError as error:  # JSON errors and bad UTF-8 are both ValueErrors
-        raise _Refused("archive.not_json", detail=_first_line(error)) from None
+    except json.JSONDecodeError as error:  # where it breaks, in numbers: the parser's own words are English
+        raise _Refused("archive.not_json_at", line=error.lineno, column=error.colno) from None
+    except ValueError:  # bad UTF-8
+        raise _Refused("archive.not_json") from None
     if _depth_exceeds(document, MAX_DEPTH):
         raise _Refused("archive.too_deep", levels=MAX_DEPTH)
     if not isinstance(document, dict) or document.get("format") != FORMAT:
@@ -274,10 +413,6 @@ def _archive_sessions(data: bytes) -> list[Any]:
     return sessions
 
 
-def _first_line(error: Exception) -> str:
-    return str(error).splitlines()[0].rstrip(".") if str(error) else type(error).__name__
-
-
 def _depth_exceeds(value: Any, limit: int) -> bool:
     """Whether anything sits deeper than `limit` (the document is 0), walking one level at a time."""
     level = [value] if type(value) in (list, dict) else []
@@ -289,11 +424,66 @@ def _depth_exceeds(value: Any, limit: int) -> bool:
     return any(level)  # a container at the limit holds something beyond it
 
 
+def too_big(size: int) -> Message:
+    """Why a file of `size` bytes is refused: its size and the limit, in MB."""
+    return Message("archive.too_big", {"size": megabytes(size), "limit": megabytes(MAX_IMPORT_BYTES)})
+
+
+def megabytes(size: int) -> str:
+    """A size as the refusals say it: 20.0, 50 (MB of 2**20 bytes)."""
+    shown = f"{size / 2**20:.1f}"
+    return shown[:-2] if shown.endswith(".0") and size % 2**20 == 0 else shown
+
+
+def _check_ids_once(entries: list[Any]) -> None:
+    """A file holding one game twice cannot say which is the game: the whole file is refused."""
+    first_seen: dict[str, int] = {}
+    for number, entry in enumerate(entries, start=1):
+        session_id = entry.get("id") if isinstance(entry, dict) else None
+        if not isinstance(session_id, str) or not SESSION_ID.fullmatch(session_id):
+            continue
+        if session_id in first_seen:
+            raise _Refused("archive.id_twice", game=_entry_named(entries[first_seen[session_id] - 1]) or session_id,
+                           first=first_seen[session_id], second=number)
+        first_seen[session_id] = number
+
+
 def _label(entry: Any, number: int) -> str | Message:
     session_id = entry.get("id") if isinstance(entry, dict) else None
     if isinstance(session_id, str) and SESSION_ID.fullmatch(session_id):
         return session_id
     return Message("archive.session_number", {"number": number})
+
+
+def game_named(game_id: str, title: str, created: float | None, players: Iterable[str]) -> Message:
+    """A game as a report names it: "Friday (2026-11-29, Ann, Bob and Cy)"; the game's title when it has none."""
+    game = GAMES.get(game_id)
+    shown = title or (game.home_title if game is not None else quoted(game_id))
+    names = [quoted(name) for name in players]
+    day = None if created is None else date.fromtimestamp(created).isoformat()
+    if day is None:
+        return Message("archive.game_undated", {"title": shown, "players": names}) if names else \
+            Message("label.named", {"name": shown})
+    if not names:
+        return Message("archive.game_day", {"title": shown, "day": day})
+    return Message("archive.game", {"title": shown, "day": day, "players": names})
+
+
+def _entry_named(entry: Any) -> Message | None:
+    """What can be read of a refused entry's title, day and players, in words; None when nothing can."""
+    if not isinstance(entry, dict):
+        return None
+    title = entry.get("title")
+    title = loaded_title(title) if isinstance(title, str) and not holds_lone_surrogate(title) else ""
+    created = entry.get("created")
+    players = entry.get("players")
+    players = [" ".join(player.split()) for player in players if isinstance(player, str)][:6] \
+        if isinstance(players, list) else []
+    game = entry.get("game")
+    if not (title or players) or holds_lone_surrogate(players):
+        return None
+    when = float(created) if isinstance(created, (int, float)) and is_time(created) else None
+    return game_named(game if isinstance(game, str) else "", title, when, players)
 
 
 def _read_entry(entry: Any, suspect: bool = True) -> _Incoming:
@@ -304,7 +494,7 @@ def _read_entry(entry: Any, suspect: bool = True) -> _Incoming:
         raise _Refused("archive.not_fields")
     unknown = sorted(map(str, set(entry) - SESSION_FIELDS - KEPT_FIELDS))
     if unknown:
-        raise _Refused("archive.unknown_fields", fields=messages.quoted(", ".join(unknown)))
+        raise _Refused("archive.unknown_fields", fields=quoted(", ".join(unknown)))
     if suspect and holds_lone_surrogate(entry):
         raise _Refused("archive.broken_text")
     session_id = entry.get("id")
@@ -318,13 +508,46 @@ def _read_entry(entry: Any, suspect: bool = True) -> _Incoming:
         raise _Refused("archive.no_created")
     updated = _time(entry.get("updated"), "archive.bad_updated")
     _time(entry.get("finished"), "archive.bad_finished")
+    _check_session_fields(entry)
     try:
         session = Session.from_dict({name: entry.get(name) for name in SESSION_FIELDS})
     except UnknownGameError as error:
         raise _Refused("archive.unknown_game", reason=error.message) from None
     except RuleError as error:
-        raise _Refused(error.message) from None  # the rules' own sentence
+        raise _Refused(_rules_words(error)) from None
     return _Incoming(session, session_id, loaded_title(title), created, updated)
+
+
+def _check_session_fields(entry: dict[str, Any]) -> None:
+    """What `Session.from_dict` checks of a saved game's shape, said here in the table's language
+    (its own sentences are for the data folder, in English)."""
+    missing = [name for name in SESSION_ORDER if name not in entry]
+    if missing:
+        raise _Refused("archive.missing_fields", fields=quoted(", ".join(missing)))
+    version = entry["format"]
+    if type(version) is not int or version not in SESSION_FORMATS:
+        raise _Refused("archive.session_format", format=describe_value(version))
+    events, cursor = entry["events"], entry["cursor"]
+    if not isinstance(events, list):
+        raise _Refused("archive.events_not_list")
+    if type(cursor) is not int or not 0 <= cursor <= len(events):
+        raise _Refused("archive.bad_cursor", cursor=describe_value(cursor), count=len(events))
+    game, players = GAMES.get(entry["game"]) if isinstance(entry["game"], str) else None, entry["players"]
+    if game is not None and isinstance(players, list):  # an unknown game is said by `Session.from_dict`
+        try:
+            checked = game.check_saved_players(players)
+        except RuleError as error:
+            raise _Refused(error.message) from None
+        if list(checked) != players:
+            raise _Refused("archive.players_not_saved")
+
+
+def _rules_words(error: RuleError) -> Message:
+    """The rules' refusal of a saved event as a sentence of its own language (the replay's words are English)."""
+    cause = error.__cause__
+    if error.message.id == "session.bad_event" and isinstance(cause, RuleError):
+        return Message("archive.bad_event", {"number": error.message.params.get("number"), "reason": cause.message})
+    return error.message
 
 
 def _time(value: Any, not_a_time: str) -> float | None:
@@ -335,44 +558,127 @@ def _time(value: Any, not_a_time: str) -> float | None:
     return float(value)
 
 
-def _sort_out(store: Store, incoming: list[_Incoming], report: ImportReport) -> list[tuple[_Incoming, str | None]]:
-    """What to write (under its own id, or None: a new one); duplicates go into the report."""
+def _sort_out(store: Store, incoming: list[_Incoming], report: ImportReport, restore: bool, language: str
+              ) -> tuple[list[tuple[_Incoming, str, str, str | None]], list[_Incoming]]:
+    """(what to write: the game, its id, its title, the id it is a copy of; what replaces a game here).
+    Duplicates, games kept and games left as they are go into the report."""
     listed = store.listing()
     present = {summary.id: summary for summary in listed}
-    # A copy imported earlier keeps the game, players and creation time of what it copied.
-    alike: dict[tuple[str, tuple[str, ...], float], list[SessionSummary]] = {}
+    copies_of: dict[str, list[str]] = {}
+    for copy_id, original in read_copies(store.folder).items():
+        copies_of.setdefault(original, []).append(copy_id)
+    # A copy imported by an earlier version keeps the game, players and creation time of what it copied.
+    alike: dict[tuple[str, tuple[str, ...], float], list[str]] = {}
     for summary in listed:
-        alike.setdefault((summary.game, summary.players, summary.created), []).append(summary)
-    seen: dict[str, dict[str, Any]] = {}
-    to_write: list[tuple[_Incoming, str | None]] = []
+        alike.setdefault((summary.game, summary.players, summary.created), []).append(summary.id)
+    to_write: list[tuple[_Incoming, str, str, str | None]] = []
+    to_replace: list[_Incoming] = []
     for item in incoming:
-        content = _content(item.session, item.title, item.created)
-        if item.session_id in seen:
-            same = seen[item.session_id] == content
-        elif item.session_id in present:
-            candidates = alike.get((item.session.game.id, item.session.players, item.created), [])
-            same = any(_present_content(store, summary) == content
-                       for summary in sorted(candidates, key=lambda summary: summary.id != item.session_id))
-        else:
-            seen[item.session_id] = content
-            to_write.append((item, item.session_id))
+        here = present.get(item.session_id)
+        if here is None:
+            to_write.append((item, item.session_id, item.title, None))
             continue
-        if same:
+        ours = _peeked(store, item.session_id)
+        ours_dict, theirs = (None, None) if ours is None else (ours.to_dict(), item.session.to_dict())
+        relation = "apart" if ours_dict is None or theirs is None else _relation(ours_dict, theirs)
+        if relation == "same" and here.title == item.title:
+            report.duplicates.append(item.session_id)
+        elif restore and ours_dict is not None and theirs is not None and _lost_since(ours_dict, theirs):
+            to_replace.append(item)  # what a damaged file lost comes back
+        elif restore:
+            report.changed.append(Named(item.session_id, game_named(here.game, here.title, here.created, here.players)))
+        elif relation in ("same", "ahead"):
+            report.kept.append(Named(item.session_id, item.named()))
+        elif relation == "behind":
+            to_replace.append(item)
+        elif _copied_before(store, item, copies_of.get(item.session_id, []) + alike.get(
+                (item.session.game.id, item.session.players, item.created), [])):
             report.duplicates.append(item.session_id)
         else:
-            to_write.append((item, None))
-    return to_write
+            to_write.append((item, new_session_id(), copy_title(item, language), item.session_id))
+    return to_write, to_replace
 
 
-def _content(session: Session, title: str, created: float) -> dict[str, Any]:
-    return {**session.to_dict(), "title": title, "created": created}
+def _relation(ours: dict[str, Any], theirs: dict[str, Any]) -> str:
+    """How the file's game stands to ours: "same" (as far as either was played), "behind" (ours is
+    behind: the file's log extends ours), "ahead" (ours extends the file's) or "apart"."""
+    if ours == theirs:
+        return "same"
+    if any(ours[name] != theirs[name] for name in ("game", "players", "options")):
+        return "apart"
+    played, theirs_played = ours["events"][: ours["cursor"]], theirs["events"][: theirs["cursor"]]
+    if played == theirs_played:
+        return "same"  # only what was undone (or the title) differs
+    if theirs_played[: len(played)] == played:
+        return "behind"
+    if played[: len(theirs_played)] == theirs_played:
+        return "ahead"
+    return "apart"
 
 
-def _present_content(store: Store, summary: SessionSummary) -> dict[str, Any] | None:
+def _lost_since(ours: dict[str, Any], backed_up: dict[str, Any]) -> bool:
+    """Whether our game is the backup's with changes missing from its end: what a damaged file
+    opens as (an undo keeps its changes in the log, so a game undone since is not this)."""
+    if any(ours[name] != backed_up[name] for name in ("game", "players", "options")):
+        return False
+    events, kept = ours["events"], backed_up["events"]
+    return len(events) < len(kept) and kept[: len(events)] == events
+
+
+def _copied_before(store: Store, item: _Incoming, candidates: list[str]) -> bool:
+    """Whether a copy of this game as the file holds it is here already (a file imported twice)."""
+    theirs = item.session.to_dict()
+    for candidate in dict.fromkeys(candidates):
+        if candidate == item.session_id:
+            continue
+        found = _peeked(store, candidate)
+        if found is not None and found.to_dict() == theirs:
+            return True
+    return False
+
+
+def copy_title(item: _Incoming, language: str) -> str:
+    """The title a copy is saved under: its own (or its game's) marked as a copy, within a title's length."""
+    game = item.session.game
+    base = item.title or f"{game.home_title} · {messages.join_names(list(item.session.players), language)}"
+    for length in range(len(base), -1, -1):
+        title = Message("archive.copy_title", {"title": base[:length].rstrip()}).text(language)
+        if len(" ".join(title.split())) <= MAX_TITLE:
+            return title
+    return ""
+
+
+def _peeked(store: Store, session_id: str) -> Session | None:
     try:
-        return _content(store.peek(summary.id), summary.title, summary.created)
+        return store.peek(session_id)
     except StoreError:
         return None
+
+
+# --- copies: a game of a file that parted ways with ours, kept beside it ---------------------
+
+
+def read_copies(folder: Folder) -> dict[str, str]:
+    """The copies an import added: {copy id: the id of the game it is a copy of}; {} when none or unreadable.
+
+    Statistics leave the copies out (the game is counted once, as ours); Home lists them,
+    their title saying they are a copy."""
+    try:
+        raw = folder.read(COPIES)
+        document = json.loads(raw) if raw else {}
+    except (OSError, ValueError):
+        return {}
+    found = document.get("copies") if isinstance(document, dict) else None
+    if not isinstance(found, dict):
+        return {}
+    return {key: value for key, value in found.items()
+            if isinstance(key, str) and isinstance(value, str) and SESSION_ID.fullmatch(key)}
+
+
+def _note_copies(store: Store, new: dict[str, str]) -> None:
+    with _speaking(store, "store.not_put"):
+        kept = {**read_copies(store.folder), **new}
+        store.folder.write(COPIES, encode({"format": COPIES_FORMAT, "version": 1, "copies": kept}))
 
 
 # --- BG Stats ------------------------------------------------------------------------
@@ -490,14 +796,15 @@ def _backup_entry(store: Store, summary: SessionSummary) -> bytes | None:
 
 
 def restore_backup(store: Store, name: str) -> ImportReport:
-    """Import a backup: its sessions not present come back, those present count as duplicates."""
+    """Import a backup: its games not here come back; a game here is left as it is (`changed` when it
+    differs from the backup)."""
     if _backup_day(name) is None:
         return ImportReport(refused=[Refusal.of(name, Message("archive.not_a_backup"))])
     with _speaking(store, "archive.backup_unreadable"):
         data = store.folder.read(f"{BACKUPS}/{name}")
     if data is None:
         return ImportReport(refused=[Refusal.of(name, Message("archive.no_backup"))])
-    return import_json(store, data, failed="archive.not_restored")
+    return import_json(store, data, failed="archive.not_restored", restore=True)
 
 
 def _backup_day(name: str) -> date | None:

@@ -8,7 +8,7 @@ import functools
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable
 from typing import Any
 
-from flet_harness import Screen, run
+from flet_harness import Screen, run, wait_for
 
 from companion.app.data import AppData
 from companion.app.main import make_main
@@ -131,3 +131,11 @@ async def pick_count(screen: Screen, key: str, count: int) -> int:
     else:
         await screen.type(f"{key}-typed", str(count))
     return 1
+
+
+async def imported(screen: Screen, data: Any, timeout: float = 20.0) -> str:
+    """The report line once the import the last tap started is done (it runs off the page's thread)."""
+    await screen.settle()
+    await wait_for(lambda: data.importing == 0, timeout=timeout)
+    await screen.settle()
+    return screen.text_of("import-report")

@@ -5,11 +5,12 @@ the day's backup written when the app starts."""
 from __future__ import annotations
 
 import json
+import threading
 from datetime import date
 from pathlib import Path
 from typing import Any
 
-from app_helpers import notice, table
+from app_helpers import imported, notice, table
 from flet_harness import Screen, wait_for
 from test_app_stats import play_transamerica
 
@@ -46,7 +47,7 @@ async def test_export_every_game_into_the_data_folder_and_save_a_copy(tmp_path: 
 
         await screen.tap("export-csv")
         csv_path = Path(screen.text_of("export-saved").removeprefix("Saved in "))
-        assert csv_path.read_text(encoding="utf-8").splitlines()[0].startswith("session_id,date,game,player")
+        assert csv_path.read_text(encoding="utf-8-sig").splitlines()[0].startswith("session_id,title,date,time")
 
 
 @table
@@ -66,18 +67,15 @@ async def test_import_a_chosen_file_reports_imported_duplicates_and_refused(tmp_
     async with Screen(make_main(data), methods={"pick_files": pick}, page_props=DESKTOP) as screen:
         await screen.tap("archive")
         await screen.tap("import-pick")
-        await screen.settle()
-        assert screen.text_of("import-report") == "1 imported · 0 already here · 0 refused"
+        assert await imported(screen, data) == "1 imported · 0 already here · 0 refused"
         assert [summary.players for summary in data.finished()] == [("Kim", "Lou")]
 
         await screen.tap("import-pick")
-        await screen.settle()
-        assert screen.text_of("import-report") == "0 imported · 1 already here · 0 refused"
+        assert await imported(screen, data) == "0 imported · 1 already here · 0 refused"
 
         chosen[0] = json.dumps(broken).encode()
         await screen.tap("import-pick")
-        await screen.settle()
-        assert screen.text_of("import-report") == "0 imported · 0 already here · 1 refused"
+        assert await imported(screen, data) == "0 imported · 0 already here · 1 refused"
         assert "chess" in screen.text_of("refused-1")
         await screen.tap("panel-close")
         assert len(data.finished()) == 1
@@ -101,7 +99,7 @@ async def test_import_from_the_exports_folder_where_there_is_no_file_picker(tmp_
         assert notice(screen) == ("No file dialog here: use the files in the exports folder of the data "
                                   "folder.")
         await screen.tap(f"import-file-{name}")
-        assert screen.text_of("import-report") == "1 imported · 0 already here · 0 refused"
+        assert await imported(screen, data) == "1 imported · 0 already here · 0 refused"
         await screen.tap("panel-close")
         assert [summary.players for summary in data.finished()] == [("Kim", "Lou")]
 
@@ -153,7 +151,7 @@ async def test_a_french_table_reads_why_an_import_was_refused_in_french(tmp_path
     async with Screen(make_main(data, language="fr"), methods={"pick_files": pick}, page_props=DESKTOP) as screen:
         await screen.tap("archive")
         await screen.tap("import-pick")
-        await screen.settle()
+        await imported(screen, data)
         refused = screen.text_of("refused-1")
         assert "le fichier" in refused and "version plus récente" in refused, refused
         assert "newer" not in refused and "the file" not in refused
@@ -165,3 +163,98 @@ async def test_a_spanish_table_reads_a_missing_backup_in_spanish(tmp_path: Path)
     (report,) = [data.restore_backup("companion-2020-01-01.json")]
     assert str(report.refused[0]) == "companion-2020-01-01.json: There is no such backup."
     assert report.refused[0].reason_text("es") == "No existe esa copia de seguridad."
+
+
+@table
+async def test_a_french_table_is_told_of_each_game_brought_up_to_date_or_copied(tmp_path: Path) -> None:
+    data = disk_app(tmp_path / "data")
+    on = data.new("transamerica", ["Ann", "Bob"], {})
+    on.apply({"type": "end_round", "missing": {"Ann": 0, "Bob": 6}})
+    assert on.id is not None
+    data.close_session(on.id)
+    parted = play_transamerica(data, ["Kim", "Lou"], {"Kim": 0, "Lou": 13})
+    _, exported = data.export("json")
+    document = json.loads(exported)
+    by_id = {entry["id"]: entry for entry in document["sessions"]}
+    by_id[on.id]["events"].append({"type": "end_round", "missing": {"Ann": 0, "Bob": 7}})  # played on elsewhere
+    by_id[on.id]["cursor"] = 2
+    by_id[parted]["events"] = [{"type": "end_round", "missing": {"Kim": 13, "Lou": 0}}]  # another game, same id
+    chosen = json.dumps(document).encode()
+
+    def pick(_: Any, __: dict[str, Any]) -> list[dict[str, Any]]:
+        return [{"id": 1, "name": "games.json", "size": len(chosen), "bytes": chosen}]
+
+    async with Screen(make_main(data, language="fr"), methods={"pick_files": pick}, page_props=DESKTOP) as screen:
+        await screen.tap("archive")
+        await screen.tap("import-pick")
+        await imported(screen, data)
+        day = date.fromtimestamp(by_id[on.id]["created"]).isoformat()
+        assert screen.text_of("updated-1") == (
+            f"Mise à jour, TransAmerica ({day}, Ann et Bob)\u00a0: le fichier la contient jouée plus loin\u00a0; "
+            "la plus longue est gardée.")
+        assert screen.text_of("copies-1").startswith(f"Ajoutée comme copie, TransAmerica ({day}, Kim et Lou)\u00a0:")
+        assert not screen.exists("refused-1")
+    titles = sorted(summary.title for summary in data.store.sessions())
+    assert titles == ["", "", "TransAmerica · Kim et Lou (copie)"]
+    assert data.statistics().plays == 2  # the copy is the same game: counted once
+
+
+@table
+async def test_a_file_over_the_limit_is_refused_at_once_before_its_bytes_are_read(tmp_path: Path) -> None:
+    def pick(_: Any, __: dict[str, Any]) -> list[dict[str, Any]]:
+        return [{"id": 1, "name": "film.json", "size": 60 * 2**20, "bytes": None}]
+
+    data = disk_app(tmp_path / "data")
+    async with Screen(make_main(data, language="es"), methods={"pick_files": pick}, page_props=DESKTOP) as screen:
+        await screen.tap("archive")
+        await screen.tap("import-pick")
+        await imported(screen, data)
+        assert screen.text_of("refused-1") == (
+            "Rechazada, el archivo: Ocupa 60 MB; un archivo puede ocupar como máximo 50 MB.")
+
+
+@table
+async def test_a_restore_says_which_game_changed_since_the_backup_and_leaves_it(tmp_path: Path) -> None:
+    data = disk_app(tmp_path / "data")
+    game_id = play_transamerica(data, ["Ann", "Bob"], {"Ann": 0, "Bob": 13})
+    assert data.backup_if_due(date(2026, 11, 30)) == "companion-2026-11-30.json"
+    data.store.rename(game_id, "Pizza night")
+    async with Screen(make_main(data)) as screen:
+        await screen.tap("archive")
+        await screen.tap("restore-companion-2026-11-30.json")
+        assert screen.text_of("import-report") == "0 imported · 1 already here · 0 refused"
+        assert screen.text_of("changed-1").startswith("Left as it is, Pizza night (")
+        assert screen.text_of("changed-1").endswith(", Ann and Bob): it changed since the backup.")
+    assert [summary.title for summary in data.store.sessions()] == ["Pizza night"]
+
+
+@table
+async def test_the_sheet_says_what_is_being_imported_while_the_games_are_replayed(tmp_path: Path) -> None:
+    elsewhere = disk_app(tmp_path / "other")
+    play_transamerica(elsewhere, ["Kim", "Lou"], {"Kim": 0, "Lou": 13})
+    _, chosen = elsewhere.export("json")
+    chosen += b" " * (3 * 2**20)  # 3 MB
+
+    def pick(_: Any, __: dict[str, Any]) -> list[dict[str, Any]]:
+        return [{"id": 1, "name": "games.json", "size": len(chosen), "bytes": chosen}]
+
+    data = disk_app(tmp_path / "data")
+    release = threading.Event()
+    replay = data.import_archive
+
+    def slow(*args: Any) -> Any:
+        release.wait(10)
+        return replay(*args)
+
+    data.import_archive = slow  # type: ignore[method-assign]
+    async with Screen(make_main(data), methods={"pick_files": pick}, page_props=DESKTOP) as screen:
+        await screen.tap("archive")
+        await screen.tap("import-pick")
+        await wait_for(lambda: screen.exists("import-busy"))
+        assert screen.text_of("import-busy") == (
+            "Importing games.json (3.0 MB): every game is replayed by the rules first…")
+        await screen.tap("export-csv")  # the page answers meanwhile
+        assert screen.exists("export-saved")
+        release.set()
+        assert await imported(screen, data) == "1 imported · 0 already here · 0 refused"
+        assert not screen.exists("import-busy")

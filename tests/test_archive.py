@@ -19,7 +19,6 @@ from companion import archive
 from companion.archive import MAX_IMPORT_BYTES, bgstats_play_url, export_csv, export_json, import_json, save_export
 from companion.session import Session
 from companion.store import Store
-from companion.store.storage import MemoryFolder
 
 
 def finished_transamerica(store: Store, players: list[str], missing: list[dict[str, int]], title: str = "") -> str:
@@ -73,22 +72,52 @@ def test_the_csv_has_one_row_per_player_of_each_finished_game() -> None:
     store = Store.in_memory()
     session_id = table_of_three(store)
     store.new("heartland", ["Ann", "Bob"])  # unfinished: no rows
-    rows = list(csv.DictReader(io.StringIO(export_csv(store))))
-    assert list(rows[0]) == ["session_id", "date", "game", "player", "seat", "score", "rank", "winner"]
+    text = export_csv(store)
+    assert text.startswith("\ufeff")  # a spreadsheet then reads the names as UTF-8
+    rows = list(csv.DictReader(io.StringIO(text.removeprefix("\ufeff"))))
+    assert list(rows[0]) == ["session_id", "title", "date", "time", "duration_min", "stopped", "game", "copy_of",
+                             "player", "seat", "score", "rank", "winner"]
     assert [(row["player"], row["seat"], row["score"], row["rank"], row["winner"]) for row in rows] == [
         ("Ann", "1", "13", "1", "true"), ("Bob", "2", "0", "3", "false"), ("Cy", "3", "9", "2", "false")]
-    assert {row["session_id"] for row in rows} == {session_id}
+    assert {(row["session_id"], row["title"], row["duration_min"], row["stopped"], row["copy_of"]) for row in rows} \
+        == {(session_id, "Friday", "45", "false", "")}
     assert {row["game"] for row in rows} == {"transamerica"}
-    assert rows[0]["date"][:4] == "2023"
+    assert rows[0]["date"][:4] == "2023" and len(rows[0]["time"]) == 5
+
+
+def test_the_csv_says_which_games_were_stopped_and_names_untitled_ones() -> None:
+    store = Store.in_memory()
+    session = Session.new("transamerica", ["Ann", "Bob"])
+    session.apply({"type": "end_game", "note": "pizza"})
+    stopped = store.put(session, created=1_700_000_000.0, updated=1_700_000_600.0)
+    rows = list(csv.DictReader(io.StringIO(export_csv(store, "fr").removeprefix("\ufeff"))))
+    assert {(row["session_id"], row["stopped"], row["duration_min"]) for row in rows} == {(stopped, "true", "10")}
+    assert {row["title"] for row in rows} == {"TransAmerica · Ann et Bob"}
+
+
+@pytest.mark.parametrize("name", ["=HYPERLINK(\"http://x\")", "+1", "-2+3", "@SUM(A1)"])
+def test_a_cell_a_spreadsheet_would_run_as_a_formula_is_exported_as_text(name: str) -> None:
+    store = Store.in_memory()
+    finished_transamerica(store, [name, "Bob"], [{name: 0, "Bob": 13}], title=name)
+    rows = list(csv.DictReader(io.StringIO(export_csv(store).removeprefix("\ufeff"))))
+    assert rows[0]["player"] == "'" + name and rows[0]["title"] == "'" + name
+    assert rows[1]["score"] == "0" and rows[0]["score"] == "13"  # numbers stay numbers (a -3 too)
 
 
 def test_an_export_is_saved_in_the_exports_folder_and_its_path_given(tmp_path: Path) -> None:
     with Store(tmp_path / "data") as store:
         table_of_three(store)
-        path = save_export(store, "companion-2026-12-01-1930.csv", export_csv(store))
-    assert Path(path) == tmp_path / "data" / "exports" / "companion-2026-12-01-1930.csv"
-    assert Path(path).read_text(encoding="utf-8").startswith("session_id,date,game")
+        path = save_export(store, "companion-2026-12-01-193005.csv", export_csv(store))
+        again = save_export(store, "companion-2026-12-01-193005.csv", export_csv(store))
+        third = save_export(store, "companion-2026-12-01-193005.csv", "")
+    assert Path(path) == tmp_path / "data" / "exports" / "companion-2026-12-01-193005.csv"
+    assert Path(path).read_bytes().startswith(b"\xef\xbb\xbfsession_id,title,date")
+    # Two exports in the same second never replace one another.
+    assert [Path(again).name, Path(third).name] == ["companion-2026-12-01-193005-2.csv",
+                                                    "companion-2026-12-01-193005-3.csv"]
+    assert Path(path).read_bytes() == Path(again).read_bytes() and Path(third).read_bytes() == b""
     assert archive.export_name("json", 0).startswith("companion-19")
+    assert archive.export_name("json", 0) != archive.export_name("json", 1)
 
 
 # --- import: the round trip ----------------------------------------------------------
@@ -134,18 +163,6 @@ def test_the_same_file_imported_twice_adds_nothing_the_second_time() -> None:
     assert len(target.sessions()) == 1
 
 
-def test_a_session_whose_id_is_taken_by_another_game_comes_in_as_a_copy() -> None:
-    folder = MemoryFolder()
-    target = Store.in_memory(folder)
-    session_id = table_of_three(target)
-    entry = exported_sessions(target)[0]
-    entry["title"] = "Saturday"
-    report = import_json(target, archive_of(entry))
-    (copy_id,) = report.imported
-    assert copy_id != session_id and report.duplicates == []
-    assert {summary.title for summary in Store.in_memory(folder).sessions()} == {"Friday", "Saturday"}
-
-
 # --- import: what is refused -----------------------------------------------------------
 
 
@@ -182,9 +199,17 @@ def test_a_file_that_is_not_an_archive_is_refused_in_one_sentence(data: bytes, w
     assert refused_alone(data).startswith("the file: ")
 
 
-def test_a_file_over_20_mb_is_refused_before_it_is_read() -> None:
+def test_a_file_over_50_mb_is_refused_before_it_is_read_with_the_limit_in_the_sentence() -> None:
     padding = b" " * (MAX_IMPORT_BYTES + 1 - len(archive_of()))
-    assert "at most 20 MB" in refused_alone(archive_of() + padding)
+    assert refused_alone(archive_of() + padding) == "the file: It is 50.0 MB; an archive may hold at most 50 MB."
+
+
+def test_a_file_of_50_mb_is_read() -> None:
+    entry = a_session()
+    data = archive_of(entry)
+    store = Store.in_memory()
+    report = import_json(store, data[:-1] + b" " * (MAX_IMPORT_BYTES - len(data)) + data[-1:])
+    assert report.imported == [entry["id"]] and report.refused == []
 
 
 @pytest.mark.parametrize(("change", "words"), [

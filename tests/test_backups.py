@@ -54,14 +54,14 @@ def test_restoring_brings_back_what_is_missing_and_overwrites_nothing() -> None:
     kept, lost = played(store, "kept"), played(store, "lost")
     write_backup(store, MONDAY)
     store.delete(lost)
-    store.rename(kept, "renamed since")  # a different game now: comes back beside it as a copy
+    store.rename(kept, "renamed since")  # changed since the backup: left as it is, and said
     report = restore_backup(store, "companion-2026-11-30.json")
-    assert report.refused == [] and report.duplicates == []
-    assert lost in report.imported and len(report.imported) == 2
+    assert report.refused == [] and report.duplicates == [] and report.copies == []
+    assert report.imported == [lost] and [changed.session for changed in report.changed] == [kept]
     titles = sorted(summary.title for summary in Store.in_memory(folder).sessions())
-    assert titles == ["kept", "lost", "renamed since"]
+    assert titles == ["lost", "renamed since"]
     again = restore_backup(store, "companion-2026-11-30.json")
-    assert again.imported == [] and sorted(again.duplicates) == sorted([kept, lost])  # the copy is found
+    assert again.imported == [] and again.duplicates == [lost] and [c.session for c in again.changed] == [kept]
 
 
 def test_restoring_a_name_that_is_no_backup_is_one_sentence() -> None:

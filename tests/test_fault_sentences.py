@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_helpers import notice, table
+from app_helpers import imported, notice, table
 from flet_harness import Screen
 from test_faults import fail_with, snapshot
 
@@ -126,8 +126,7 @@ async def test_the_archive_sheet_says_which_operation_the_full_disk_refused(
         await screen.tap("export-json")
         assert notice(screen) == f"The export could not be saved: {FULL}."
         await screen.tap("import-pick")
-        await screen.settle()
-        assert screen.text_of("import-report") == "0 imported · 0 already here · 1 refused"
+        assert await imported(screen, data) == "0 imported · 0 already here · 1 refused"
         assert screen.text_of("refused-1").endswith(f"It could not be saved: {FULL}.")
         monkeypatch.undo()
         assert files(directory) == before

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from app_helpers import memory_app, table
+from app_helpers import imported, memory_app, table
 from flet_harness import Screen
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -110,7 +110,7 @@ class Importer:
     async def bring(self, raw: bytes) -> tuple[str, list[str]]:
         self.chosen[0] = raw
         await self.screen.tap("import-pick")
-        await self.screen.settle()
+        await imported(self.screen, self.data)
         self.screen.check()  # no crash screen, no traceback
         return report_of(self.screen)
 

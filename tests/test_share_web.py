@@ -15,6 +15,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import flet as ft
@@ -389,3 +390,19 @@ def test_a_guessing_phone_is_held_up_alone_and_a_joiner_on_another_phone_gets_in
         thread.join(15)
         sock.close()
     assert not thread.is_alive()
+
+
+def test_a_joined_phone_cannot_upload_a_file_even_with_a_url_the_host_signed(door: tuple[web.Door, Sharing]) -> None:
+    from flet_web.uploads import build_upload_url  # type: ignore[import-untyped]
+
+    from companion.app import incoming
+
+    app, sharing = door
+    shared = sharing.start("g1")
+    signed = build_upload_url(incoming.UPLOAD_PATH, "from-a-phone.json", 60, incoming.secret())
+    with phone(app) as client:
+        client.post("/join", data={"code": shared.code, "name": "Bob"}, headers={"origin": LAN.origin})
+        assert "boot.js" in client.get("/").text  # joined
+        answer = client.put(signed, content=b"{}", headers={"origin": LAN.origin})
+        assert answer.status_code == 404
+    assert not (Path(incoming.folder()) / "from-a-phone.json").exists()

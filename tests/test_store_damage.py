@@ -282,5 +282,6 @@ def test_a_game_cut_where_a_change_begins_comes_back_whole_from_a_backup(tmp_pat
         assert store.open(session.id or "").cursor == 5 and store.listing().losses == ()  # nothing to tell
         store.close_session(session.id or "")
         report = archive.restore_backup(store, "companion-2026-11-30.json")
-        (copy,) = report.imported
-        assert store.peek(copy).to_dict() == whole
+        assert [named.session for named in report.updated] == [session.id] and report.imported == []
+        assert store.peek(session.id or "").to_dict() == whole  # the lost change is back, in the game itself
+        assert len(store.sessions()) == 1

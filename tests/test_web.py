@@ -294,3 +294,51 @@ def test_uvicorn_refuses_a_foreign_origin_and_host_on_the_socket(uvicorn_url: st
     page = urllib.request.urlopen(f"{own}/", timeout=10)
     assert page.status == 200
     page.close()
+
+
+# --- a picked file comes in as a signed upload -------------------------------------------------
+
+
+def test_a_picked_file_comes_in_as_one_signed_put_from_the_pages_own_origin(client: TestClient) -> None:
+    from flet_web.uploads import build_upload_url  # type: ignore[import-untyped]
+
+    from companion.app import incoming
+
+    signed = build_upload_url(incoming.UPLOAD_PATH, "picked.json", 60, incoming.secret())
+    arrived = Path(incoming.folder()) / "picked.json"
+    try:
+        answer = client.put(signed, content=b'{"format": "companion-archive"}', headers={"origin": ORIGIN})
+        assert answer.status_code == 200 and arrived.read_bytes() == b'{"format": "companion-archive"}'
+        assert "content-security-policy" in answer.headers
+    finally:
+        arrived.unlink(missing_ok=True)
+
+
+def test_an_upload_another_site_asks_for_or_that_is_not_signed_is_refused(client: TestClient) -> None:
+    from flet_web.uploads import build_upload_url
+
+    from companion.app import incoming
+
+    signed = build_upload_url(incoming.UPLOAD_PATH, "evil.json", 60, incoming.secret())
+    assert client.put(signed, content=b"{}", headers={"origin": EVIL}).status_code == 403
+    assert client.put(signed, content=b"{}", headers={"sec-fetch-site": "cross-site",
+                                                      "sec-fetch-mode": "cors"}).status_code == 403
+    forged = build_upload_url(incoming.UPLOAD_PATH, "evil.json", 60, "another secret")
+    assert client.put(forged, content=b"{}", headers={"origin": ORIGIN}).status_code == 403
+    assert client.put("/upload?f=evil.json", content=b"{}", headers={"origin": ORIGIN}).status_code == 400
+    assert client.get(signed).status_code == 404  # only a PUT
+    assert not (Path(incoming.folder()) / "evil.json").exists()
+
+
+def test_an_upload_bigger_than_an_archive_may_be_is_refused_and_not_kept(client: TestClient) -> None:
+    from flet_web.uploads import build_upload_url
+
+    from companion.app import incoming
+    from companion.archive import MAX_IMPORT_BYTES
+
+    signed = build_upload_url(incoming.UPLOAD_PATH, "huge.json", 60, incoming.secret())
+    answer = client.put(signed, content=b" " * (MAX_IMPORT_BYTES + 1), headers={"origin": ORIGIN})
+    assert answer.status_code == 413
+    kept = Path(incoming.folder()) / "huge.json"
+    assert not kept.exists() or kept.stat().st_size <= MAX_IMPORT_BYTES
+    kept.unlink(missing_ok=True)

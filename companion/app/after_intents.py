@@ -8,13 +8,19 @@ a page that comes back after a restart says them again in its language.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 import os
+import secrets
+import sys
 from datetime import date
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import flet as ft
 
-from companion.archive import MAX_IMPORT_BYTES, ImportReport
+from companion.app import incoming
+from companion.archive import MAX_IMPORT_BYTES, THE_FILE, ImportReport, Refusal, megabytes, too_big
 from companion.messages import Described, Message, RuleError
 from companion.session import Session
 from companion.store import StoreError
@@ -23,6 +29,9 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from companion.app.intents import Intents
+
+T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 
 class AfterGame:
@@ -118,44 +127,147 @@ class AfterGame:
 
     async def pick_and_import(self) -> None:
         act = self.act
+        act.data.importing += 1  # from the tap on: the pick, the reading and the import
         try:
-            files = await service(act.page, ft.FilePicker).pick_files(
-                file_type=ft.FilePickerFileType.CUSTOM, allowed_extensions=["json"], with_data=True)
+            await self._pick_and_import()
+        finally:
+            act.data.importing -= 1
+
+    async def _pick_and_import(self) -> None:
+        act = self.act
+        # A browser served by this process sends the file as an upload (see companion.app.incoming).
+        name = f"{secrets.token_hex(12)}.json"
+        upload = upload_url(act.page, name)
+        try:
+            picker = service(act.page, ft.FilePicker)
+            files = await picker.pick_files(file_type=ft.FilePickerFileType.CUSTOM, allowed_extensions=["json"],
+                                            with_data=upload is None)
         except Exception:  # no file picker here: the exports/ folder is the way in
             act.show_notice(act.t("ui.archive.no_dialog"))
             return
         if not files:  # the player closed the dialog
             return
         picked = files[0]
+        if picked.size > MAX_IMPORT_BYTES:  # said at once, before anything is read
+            self.report(ImportReport(refused=[Refusal.of(THE_FILE, too_big(picked.size))]))
+            return
         data = picked.bytes
-        if data is None and picked.path:
+        if data is None and upload is not None:
+            data = await self._uploaded(picker, picked, name, upload)
+            if data is None:
+                return
+        elif data is None and picked.path:
             try:
                 with open(picked.path, "rb") as file:  # a desktop picker gives a path
                     data = file.read(MAX_IMPORT_BYTES + 1)  # more is refused as too big
             except OSError as error:
                 act.show_notice(act.t("ui.archive.unreadable", name=picked.name, reason=error.strerror or error))
                 return
-        self.report(act.data.import_archive(data or b""))
+        await self._import(picked.name, data or b"")
 
-    def import_export(self, name: str) -> None:
+    async def _uploaded(self, picker: ft.FilePicker, picked: ft.FilePickerFile, name: str, url: str
+                        ) -> bytes | None:
+        """The picked file's bytes, sent by the browser as one signed PUT (to `url`) into this
+        process's upload folder as `name` (deleted once read); None when it could not come (said
+        in the notice)."""
+        act = self.act
+        act.set_draft(importing=[picked.name, megabytes(picked.size)], report=None, saved=None)
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[str | None] = loop.create_future()
+
+        def on_upload(event: ft.FilePickerUploadEvent) -> None:  # from whichever thread Flet calls it on
+            if event.error:
+                loop.call_soon_threadsafe(_settle, done, str(event.error))
+            elif event.progress is not None and event.progress >= 1:
+                loop.call_soon_threadsafe(_settle, done, None)
+
+        picker.on_upload = on_upload
+        picker.update()  # the client reports an upload's progress only to a picker that listens
+        path = os.path.join(incoming.folder(), name)
+        try:
+            await picker.upload([ft.FilePickerUploadFile(upload_url=url, id=picked.id, name=picked.name)])
+            failed = await asyncio.wait_for(done, UPLOAD_TTL_S)
+            if failed is None:
+                with open(path, "rb") as file:
+                    return file.read(MAX_IMPORT_BYTES + 1)
+            log.warning("an upload failed: %s", failed)  # the client's words are English: the page says its own
+            reason: Any = act.t("ui.archive.not_received")
+        except (OSError, TimeoutError) as error:
+            reason = getattr(error, "strerror", None) or act.t("ui.archive.upload_timeout")
+        finally:
+            picker.on_upload = None
+            with contextlib.suppress(OSError):
+                os.remove(path)
+        act.state.ui.draft.pop("importing", None)
+        act.show_notice(act.t("ui.archive.unreadable", name=picked.name, reason=reason))
+        return None
+
+    async def import_export(self, name: str) -> None:
         """Import an archive kept in the data folder's exports/ (where no file picker is)."""
         act = self.act
+        act.data.importing += 1
         try:
-            data = act.data.read_export(name)
-        except OSError as error:
-            act.show_notice(act.t("ui.archive.unreadable", name=name, reason=error.strerror or error))
-            return
-        self.report(act.data.import_archive(data))
+            try:
+                data = act.data.read_export(name)
+            except OSError as error:
+                act.show_notice(act.t("ui.archive.unreadable", name=name, reason=error.strerror or error))
+                return
+            await self._import(name, data)
+        finally:
+            act.data.importing -= 1
+
+    async def _import(self, name: str, data: bytes) -> None:
+        """Import off the page's thread (30 MB of games take a while to replay), the sheet saying
+        what is being imported meanwhile; then the report."""
+        act = self.act
+        act.set_draft(importing=[name, megabytes(len(data))], report=None, saved=None)  # the size as shown
+        try:
+            report = await off_the_page(act.data.import_archive, data, act.state.language)
+        finally:
+            act.state.ui.draft.pop("importing", None)
+        self.report(report)
 
     def restore_backup(self, name: str) -> None:
         self.report(self.act.data.restore_backup(name))
 
     def report(self, report: ImportReport) -> None:
-        """Keep the report in the sheet's draft as plain words' data (the draft is saved as JSON)."""
-        self.act.set_draft(report={"imported": len(report.imported), "duplicates": len(report.duplicates),
+        """Keep the report in the sheet's draft as plain words' data (the draft is saved as JSON):
+        the counts, each game brought up to date, kept, copied or left as it is, and each refusal."""
+        named = {case: [message_data(game.named) for game in getattr(report, case)] for case in REPORT_CASES}
+        self.act.set_draft(report={"imported": len(report.imported), "duplicates": report.already_here, **named,
                                    "refused": [[message_data(refusal.named) if refusal.named else refusal.session,
                                                 message_data(refusal.why)] for refusal in report.refused]},
                            saved=None)
+
+
+REPORT_CASES = ("updated", "kept", "copies", "changed")  # what the report names game by game, in this order
+
+
+UPLOAD_TTL_S = 600  # how long a picked file may take to reach the server
+
+
+def upload_url(page: ft.Page, name: str) -> str | None:
+    """Where this page's browser may upload a picked file as `name`, signed and short-lived;
+    None where files come with the pick (a desktop window, the browser build, a server that
+    takes no uploads)."""
+    if not page.web or sys.platform == "emscripten":
+        return None
+    try:
+        return page.get_upload_url(name, UPLOAD_TTL_S)
+    except (NotImplementedError, RuntimeError):  # no upload endpoint on this connection
+        return None
+
+
+def _settle(done: asyncio.Future[str | None], value: str | None) -> None:
+    if not done.done():
+        done.set_result(value)
+
+
+async def off_the_page(work: Callable[..., T], *args: Any) -> T:
+    """`work(*args)` in a thread, so the page keeps answering; inline where there are no threads (the browser build)."""
+    if sys.platform == "emscripten":
+        return work(*args)
+    return await asyncio.to_thread(work, *args)
 
 
 def service(page: ft.Page, kind: type[Any]) -> Any:

@@ -104,6 +104,7 @@ class AppData:
         for language in LANGUAGES:
             translations(language)
         self._lock = threading.RLock()
+        self.importing = 0  # imports under way from a page (the archive sheet says so meanwhile)
         self._users: dict[str, int] = {}
         self._sessions: dict[str, Session] = {}
         self._status_cache: dict[str, tuple[float, dict[str, str]]] = {}
@@ -261,22 +262,27 @@ class AppData:
         except StoreError:
             return []
 
+    def originals(self) -> list[SessionSummary]:
+        """The finished games but the copies an import added beside a game (each is that game again)."""
+        copies = archive.read_copies(self.store.folder)
+        return [summary for summary in self.finished() if summary.id not in copies]
+
     def statistics(self, game: str | None = None, since: float | None = None, until: float | None = None
                    ) -> stats.Statistics:
         """Statistics of the finished games of `game` (None: all) started in [since, until), renames applied,
         the games the table left out (and stopped ones it did not count) left out."""
-        return stats.statistics(self.finished(), game=game, since=since, until=until,
+        return stats.statistics(self.originals(), game=game, since=since, until=until,
                                 aliases=stats.read_aliases(self.store.folder), counted=self.counted())
 
     def statistics_by_game(self, since: float | None = None, until: float | None = None
                            ) -> dict[str, stats.Statistics]:
-        return stats.statistics_by_game(self.finished(), since=since, until=until,
+        return stats.statistics_by_game(self.originals(), since=since, until=until,
                                         aliases=stats.read_aliases(self.store.folder), counted=self.counted())
 
     def player_page(self, name: str, game: str | None = None, since: float | None = None,
                     until: float | None = None) -> stats.PlayerPage | None:
         """One player's figures over the games counted (None when they played none of them)."""
-        return stats.player_page(self.finished(), name, game=game, since=since, until=until,
+        return stats.player_page(self.originals(), name, game=game, since=since, until=until,
                                  aliases=stats.read_aliases(self.store.folder), counted=self.counted())
 
     def counted(self) -> dict[str, bool]:
@@ -334,10 +340,11 @@ class AppData:
         name, data = self.export(kind, session_ids)
         return archive.save_export(self.store, name, data)
 
-    def import_archive(self, data: bytes) -> archive.ImportReport:
-        """Add an archive's games; never raises: the report names what was refused and why."""
+    def import_archive(self, data: bytes, language: str = "en") -> archive.ImportReport:
+        """Add an archive's games; never raises: the report names what was refused and why.
+        `language`: the table's, for the title of a game added as a copy."""
         with self._lock:
-            return archive.import_json(self.store, data)
+            return archive.import_json(self.store, data, language=language)
 
     def backup_if_due(self, today: date | None = None) -> str | None:
         """Keep today's backup unless there is one (call once a start, off the UI thread); never raises."""

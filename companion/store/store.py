@@ -535,6 +535,34 @@ class Store:
             finally:
                 lock.release()
 
+    def replace(self, session_id: str, session: Session, *, title: str, updated: float | None = None) -> None:
+        """Save `session` in place of the game saved under `session_id` (an import of that game
+        played on elsewhere), written whole in one atomic write; its creation time stays.
+
+        SessionBusy while the game is open here or in another window: nobody's game changes
+        under their fingers. StoreError when the disk refuses (the saved game is then as it was).
+        """
+        clean_title = check_title(title)
+        _check_id(session_id)
+        with self._mutex:
+            if session_id in self._journal.open:
+                raise SessionBusy("store.busy")
+            lock = self._journal.lock_session(session_id)
+            try:
+                entry = self._repair.load(session_id, lock)
+                with self._speaking("store.not_put"):
+                    self._folder.write(f"{PENDING}/{session_id}", b"")
+                    entry.storage.rewrite_next()
+                    entry.db.table("session").update({**session.to_dict(), "title": clean_title}, doc_ids=[1])
+                entry.session, entry.title = session, clean_title
+                if updated is not None and updated >= entry.created:
+                    with contextlib.suppress(OSError):
+                        entry.storage.set_mtime(int(updated * 1e9))
+                with contextlib.suppress(OSError, StoreError):  # the pending marker has the listing fix it
+                    self._journal.sync_index(session_id, entry, force=True)
+            finally:
+                lock.release()
+
     def _put_file(self, session: Session, wanted: str | None, created: float, title: str, updated: float | None,
                   lock: Lock) -> tuple[str, Open]:
         session_id = wanted if wanted is not None and SESSION_ID.fullmatch(wanted) else new_session_id()

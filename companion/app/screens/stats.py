@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 
 from companion.app import widgets as w
-from companion.app.after_intents import message_of
+from companion.app.after_intents import REPORT_CASES, message_of
 from companion.app.state import REOPEN
 from companion.messages import SOURCE_LANGUAGE, register
 from companion.rules import GAMES
@@ -371,8 +371,12 @@ def archive_sheet(view: View) -> ft.DialogControl | None:
             ft.Container(w.text(name, 14), expand=True),
             ft.TextButton(w.t(view, "ui.archive.import"), key=f"import-file-{name}", height=w.TARGET,
                           tooltip=w.t(view, "ui.archive.import_this.tip", name=name),
-                          on_click=lambda _, name=name: view.act.after.import_export(name)),
+                          on_click=lambda _, name=name: view.act.page.run_task(view.act.after.import_export, name)),
         ]))
+    importing = draft.get("importing")
+    if isinstance(importing, list) and len(importing) == 2 and view.data.importing:  # (a reload's draft: gone)
+        body.append(w.text(w.t(view, "ui.archive.importing", name=importing[0], size=importing[1]), 15,
+                           key="import-busy"))
     if draft.get("report"):
         body.extend(report_lines(view, draft["report"]))
     body.append(w.text(w.t(view, "ui.archive.backups"), 16, bold=True))
@@ -402,6 +406,9 @@ def report_lines(view: View, report: dict[str, Any]) -> list[ft.Control]:
                    duplicates=report.get("duplicates", 0), refused=len(refused)), 15, bold=True,
                key="import-report"),
     ]
+    for case in REPORT_CASES:  # each game here that the file's differed from, by what became of it
+        lines.extend(w.text(w.t(view, f"ui.archive.{case}", game=said(view, game)), 14, key=f"{case}-{number}")
+                     for number, game in enumerate(report.get(case) or [], start=1))
     lines.extend(w.text(w.t(view, "ui.archive.refused", session=said(view, session), reason=said(view, reason)), 14,
                         colour=ft.Colors.ERROR, key=f"refused-{number}")
                  for number, (session, reason) in enumerate(refused, start=1))

@@ -17,6 +17,9 @@ serves it behind `Door`, an ASGI layer this package controls. Its rules:
    `Access-Control-Allow-Origin: *` is taken off).
 6. What arrives on the local-network address of a share (`lan`, now or after it stopped) is
    not judged here but by the room for that address (`lan_door`, see `join`).
+7. `/upload` answers only a PUT that passed rules 1 and 2 on this device's address (a file
+   picked on its page, signed by Flet), and only when `uploads` is on; anywhere else it is
+   closed (rule 4).
 
 The door knows nothing of the client's files or of sharing: the paths it answers itself
 besides rule 4 come from `answers` (see `offline`), and `serving` puts the rooms together.
@@ -41,6 +44,7 @@ ASSETS_DIR = Path(__file__).resolve().parent.parent.parent / "assets"
 
 # Rule 4: FastAPI's self-documentation, and Flet endpoints this app has no use for.
 CLOSED_PATHS = frozenset({"/docs", "/docs/oauth2-redirect", "/redoc", "/openapi.json", "/oauth_callback", "/upload"})
+UPLOAD = "/upload"  # closed but to a PUT from this device's own page, when uploads are on (rule 7)
 
 # A path answered by the door rather than by Flet, or None to leave it to Flet.
 Answer = Callable[[str, Headers], Response | None]
@@ -140,6 +144,7 @@ class Door:
         self.lan_door: ASGIApp | None = None  # rule 6: who answers there
         self.loop: asyncio.AbstractEventLoop | None = None  # the server's, once it started
         self.on_started: list[Callable[[], None]] = []
+        self.uploads = False  # rule 7: whether Flet's app takes a picked file at `UPLOAD`
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):  # lifespan: Flet's sessions start and stop there
@@ -167,6 +172,9 @@ class Door:
                 # Cancelled by the server's stop (Ctrl-C): Flet's handler of a socket that
                 # never opened a session waits until then. Nothing to report to the user.
                 log.debug("socket handler stopped with the server")
+            return
+        if scope["type"] == "http" and scope["path"] == UPLOAD and scope["method"] == "PUT" and self.uploads:
+            await self.app(scope, receive, secured(send, self.headers))  # rule 7: this device's own page only
             return
         await self.answer_or_app(scope, receive, secured(send, self.headers))
 

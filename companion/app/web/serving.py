@@ -17,6 +17,10 @@ join rules (`join`) on the shared address. Its rules:
    server of its own for it. Stopping the share stops taking connections at once and
    closes the open ones `SHARE_STOP_GRACE_S` later, once the phones drew "sharing stopped".
 5. When serving stops (Ctrl-C, SIGTERM), the share stops with it.
+6. A file picked on this device's page comes in as one signed PUT to `/upload` (see
+   `companion.app.incoming`), at most an archive's limit, not as a message on the page's
+   socket (uvicorn closes a socket sent more than 16 MiB at once, without a word); the
+   door lets it through on this device's address only.
 """
 
 from __future__ import annotations
@@ -32,10 +36,12 @@ from typing import Any
 
 import flet as ft
 
+from companion.app import incoming
 from companion.app.share import ShareError, Sharing
-from companion.app.web.door import ASSETS_DIR, CLOSED_PATHS, Address, Door
+from companion.app.web.door import ASSETS_DIR, CLOSED_PATHS, UPLOAD, Address, Door
 from companion.app.web.join import JoinDoor
 from companion.app.web.offline import OfflineClient
+from companion.archive import MAX_IMPORT_BYTES
 
 APP_NAME = "Companion"
 APP_DESCRIPTION = "A table-side companion for board games."
@@ -43,7 +49,8 @@ LOOPBACK = "127.0.0.1"
 GRACEFUL_SHUTDOWN_S = 5
 # Flet reads these when the app is made; the page in companion/assets (and its policy)
 # only works with its own assets folder and the socket at /ws.
-FLET_OVERRIDES = ("FLET_ASSETS_DIR", "FLET_WEBSOCKET_HANDLER_ENDPOINT", "FLET_UPLOAD_DIR")
+FLET_OVERRIDES = ("FLET_ASSETS_DIR", "FLET_WEBSOCKET_HANDLER_ENDPOINT", "FLET_UPLOAD_DIR",
+                  "FLET_UPLOAD_HANDLER_ENDPOINT")
 SHARE_STOP_GRACE_S = 0.5  # time for joined pages to draw "sharing stopped" before their sockets close
 
 
@@ -107,13 +114,19 @@ def create_app(main: Callable[[ft.Page], Any], addresses: Sequence[Address], *,
             app_short_name=APP_NAME,
             app_description=APP_DESCRIPTION,
             no_cdn=True,
+            # Rule 6: a picked file comes as one PUT, signed by this process, no bigger than an archive may be.
+            upload_dir=incoming.folder(),
+            upload_endpoint_path=incoming.UPLOAD_PATH,
+            max_upload_size=MAX_IMPORT_BYTES,
+            secret_key=incoming.secret(),
         )
     # FastAPI adds its documentation routes in its constructor; take them out (the Door
     # answers their paths with 404 rather than the app's page).
     flet_app.router.routes = [route for route in flet_app.router.routes
-                              if getattr(route, "path", None) not in CLOSED_PATHS]
+                              if getattr(route, "path", None) not in CLOSED_PATHS - {UPLOAD}]
     flet_app.openapi_url = flet_app.docs_url = flet_app.redoc_url = None
     door = Door(flet_app, addresses, answers=[OfflineClient(flet_web.get_package_web_dir()).answer])
+    door.uploads = True
     door.lan_door = JoinDoor(door, sharing)
     return door
 
