@@ -96,3 +96,22 @@ def test_a_closed_game_is_not_rewritten(fresh: Any, monkeypatch: pytest.MonkeyPa
     before = file_of(store, session.id or "")
     time.sleep(0.5)
     assert file_of(store, session.id or "") == before and store.compactor.pending() == 0
+
+
+def test_where_no_thread_can_start_a_game_is_recorded_all_the_same(fresh: Any, monkeypatch: pytest.MonkeyPatch
+                                                                    ) -> None:
+    """The phone build's Python (Pyodide) starts no threads: nothing is rewritten in the background,
+    and every change is kept as it is recorded."""
+
+    def no_threads(self: Any) -> None:
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(compactor.threading.Thread, "start", no_threads)
+    store = fresh()
+    session = store.new("heartland", ["Ann", "Bob"])
+    for _ in range(12):
+        session.apply(ADJUST)
+    session_id = session.id or ""
+    assert records(store, session_id) >= 4
+    store.close()
+    assert fresh().open(session_id).to_dict() == session.to_dict()

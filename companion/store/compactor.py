@@ -9,7 +9,8 @@ the tap that would have rewritten it (every 128th, ~10 ms at 10,000 events) appe
 the others. A file that keeps being written past `COMPACT_EVERY` records is rewritten by
 the write itself, so no file ever holds more.
 
-The thread runs only while something is due, and holds the files' storages weakly.
+The thread runs only while something is due, and holds the files' storages weakly. Where no
+thread can start (Pyodide in a browser), nothing is rewritten in the background.
 """
 
 from __future__ import annotations
@@ -48,7 +49,12 @@ class Compactor:
             self._due[id(storage)] = (weakref.ref(storage), time.monotonic())
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="companion-compactor", daemon=True)
-                self._thread.start()
+                try:
+                    self._thread.start()
+                except RuntimeError:  # no threads here (the phone build's Python in a browser):
+                    self._thread = None  # the write itself rewrites a file past COMPACT_EVERY records
+                    self._due.clear()
+                    return
             self._wake.notify()
 
     def forget(self, storage: Compactable) -> None:
