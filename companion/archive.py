@@ -1,13 +1,14 @@
-"""The archive leaves the app and comes back: JSON and CSV exports, imports, daily backups, BG Stats.
+"""The archive leaves the app and comes back: JSON and CSV exports, imports, daily backups.
 
 An archive is one JSON document::
 
     {"format": "companion-archive", "version": 1, "sessions": [
         {"id", "title", "created", "updated", "finished", <Session.to_dict(): format, game,
-         players, options, events, cursor>}, ...]}
+         players, options, events, cursor, clock, last>}, ...]}
 
-Times are seconds since the epoch (UTC); `finished` is the time of the last change of a
-finished game, else null. An import replays every session through the rules before
+Times are seconds since the epoch (UTC); `finished` is when a finished game ended (its
+clock's end; a game saved before clocks were kept: as it was listed), else null. An
+import replays every session through the rules before
 anything is written: a session the rules refuse is reported with the reason and changes
 nothing, a session already present (same id, same content) is a duplicate, and one whose
 id is taken by a different game comes in as a copy under a new id. Nothing present is
@@ -30,7 +31,6 @@ import csv
 import io
 import json
 import time
-import urllib.parse
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -38,7 +38,7 @@ from typing import Any, NamedTuple
 
 from companion import messages
 from companion.messages import Message, RuleError
-from companion.session import Session, UnknownGameError
+from companion.session import CLOCK_FIELDS, Session, UnknownGameError
 from companion.store import SessionSummary, Store, StoreError
 from companion.store.errors import os_reason
 from companion.store.file_format import encode, holds_lone_surrogate, may_hold_lone_surrogate
@@ -59,7 +59,6 @@ EXPORTS = "exports"
 BACKUPS = "backups"
 BACKUPS_KEPT = 7
 BACKUP_PREFIX = "companion-"
-BGSTATS_CREATE_PLAY = "https://app.bgstatsapp.com/createPlay.html?data="
 
 messages.register(
     "en",
@@ -108,7 +107,7 @@ def stored_form(store: Store, summary: SessionSummary) -> dict[str, Any]:
         "title": summary.title,
         "created": summary.created,
         "updated": summary.updated,
-        "finished": summary.updated if summary.is_over else None,
+        "finished": summary.finished,
         **session.to_dict(),
     }
 
@@ -302,7 +301,7 @@ def _read_entry(entry: Any, suspect: bool = True) -> _Incoming:
     `suspect`: the archive's text may hold a lone surrogate (else that look is spared)."""
     if not isinstance(entry, dict):
         raise _Refused("archive.not_fields")
-    unknown = sorted(map(str, set(entry) - SESSION_FIELDS - KEPT_FIELDS))
+    unknown = sorted(map(str, set(entry) - SESSION_FIELDS - set(CLOCK_FIELDS) - KEPT_FIELDS))
     if unknown:
         raise _Refused("archive.unknown_fields", fields=messages.quoted(", ".join(unknown)))
     if suspect and holds_lone_surrogate(entry):
@@ -319,7 +318,8 @@ def _read_entry(entry: Any, suspect: bool = True) -> _Incoming:
     updated = _time(entry.get("updated"), "archive.bad_updated")
     _time(entry.get("finished"), "archive.bad_finished")
     try:
-        session = Session.from_dict({name: entry.get(name) for name in SESSION_FIELDS})
+        session = Session.from_dict({**{name: entry.get(name) for name in SESSION_FIELDS},
+                                     **{name: entry[name] for name in CLOCK_FIELDS if name in entry}})
     except UnknownGameError as error:
         raise _Refused("archive.unknown_game", reason=error.message) from None
     except RuleError as error:
@@ -373,41 +373,6 @@ def _present_content(store: Store, summary: SessionSummary) -> dict[str, Any] | 
         return _content(store.peek(summary.id), summary.title, summary.created)
     except StoreError:
         return None
-
-
-# --- BG Stats ------------------------------------------------------------------------
-
-
-def bgstats_play_url(session: Session, summary: SessionSummary) -> str:
-    """The link that opens BG Stats' "import a play" dialog with this game's result.
-
-    The fields are those documented at
-    https://www.bgstatsapp.com/support/push-plays-to-bg-stats-from-other-apps-or-websites/
-    (`createPlay.html?data=` + URL-encoded JSON: playDate "YYYY-MM-DD HH:MM:SS", durationMin,
-    comments, game {name, bggId, highestWins, noPoints, sourceGameId}, players [{name, score,
-    rank, winner, startPlayer}]). Every game here is won by the highest score; the start
-    player is the one to play at the set-up (the first seat when the app follows no turns).
-    """
-    rules = session.game
-    starter = rules.current_player(rules.setup(session.players, session.options)) or session.players[0]
-    standings = {standing.player: standing for standing in session.standings()}
-    game: dict[str, Any] = {"name": rules.title, "highestWins": True, "noPoints": False, "sourceGameId": rules.id}
-    if rules.bgg_id is not None:
-        game["bggId"] = rules.bgg_id
-    play: dict[str, Any] = {
-        "playDate": datetime.fromtimestamp(summary.created).strftime("%Y-%m-%d %H:%M:%S"),
-        "durationMin": max(1, round((summary.updated - summary.created) / 60)),
-        "game": game,
-        "players": [
-            {"name": player, "score": standings[player].score, "rank": standings[player].rank,
-             "winner": standings[player].winner, "startPlayer": player == starter}
-            for player in session.players
-        ],
-    }
-    if session.stopped_note:
-        play["comments"] = session.stopped_note
-    text = json.dumps(play, ensure_ascii=False, separators=(",", ":"))
-    return BGSTATS_CREATE_PLAY + urllib.parse.quote(text, safe="")
 
 
 # --- backups -----------------------------------------------------------------------
@@ -481,8 +446,8 @@ def _backup_entry(store: Store, summary: SessionSummary) -> bytes | None:
     doc, signature = found
     updated = max(signature[2] / 1e9, summary.created)  # the file's time, as the list takes it
     entry = {"id": summary.id, "title": summary.title, "created": summary.created, "updated": updated,
-             "finished": updated if summary.is_over else None,
-             **{name: doc[name] for name in SESSION_ORDER if name in doc}}
+             "finished": summary.finished,
+             **{name: doc[name] for name in (*SESSION_ORDER, *CLOCK_FIELDS) if name in doc}}
     try:
         return encode(entry)
     except (TypeError, ValueError, OverflowError):  # what no encoder takes (half of a UTF-16 pair): left out

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from datetime import date
 from typing import Any, NamedTuple
 
-from companion import archive, stats
+from companion import archive, bgstats, stats
 from companion.app.ui_state import UiStateFile, View
 from companion.messages import LANGUAGES, translations
 from companion.rules import GAMES
@@ -302,7 +302,7 @@ class AppData:
         summary = next((summary for summary in self.store.listing() if summary.id == session_id), None)
         if summary is None:
             raise StoreError("store.not_found", id=session_id)
-        return archive.bgstats_play_url(self.peek(session_id), summary)
+        return bgstats.play_url(self.peek(session_id), summary)
 
     def export(self, kind: str, session_ids: list[str] | None = None) -> tuple[str, bytes]:
         """(file name, content) of an export, `kind` "json" (the chosen games, all by default) or "csv"."""

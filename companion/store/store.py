@@ -206,7 +206,9 @@ class Store:
             while self._folder.exists(session_file(session_id)):
                 session_id = new_session_id()
             lock = self._journal.lock_session(session_id)
-            entry = self._journal.make_open(session, session_id, lock, time.time(), clean_title)
+            started = session.clock.started
+            entry = self._journal.make_open(session, session_id, lock, time.time() if started is None else started,
+                                            clean_title)
             try:
                 with self._speaking("store.not_created"):
                     self._journal.write_new(entry, session.to_dict())
@@ -239,7 +241,22 @@ class Store:
             with contextlib.suppress(OSError, StoreError):  # the listing repairs the index later
                 self._journal.sync_index(session_id, entry)
             self._journal.attach(session_id, entry)
+            self._run_clock(session_id, entry)
             return entry.session
+
+    def _run_clock(self, session_id: str, entry: Open) -> None:
+        """A game opened for play: its clock runs (unless paused or over). A game saved before
+        clocks were kept first takes its times as its entry kept them (see `clock_fields`)."""
+        session = entry.session
+        try:
+            if session.times.marks is None:
+                signature = self._folder.stat(session_file(session_id))
+                modified = time.time() if signature is None else signature[2] / 1e9
+                kept = self._journal.clock_times(session_id, entry, modified)
+                session.apply({"type": "clock", "mark": "taken", "since": entry.created, "at": kept})
+            session.apply({"type": "clock", "mark": "open"})
+        except (OSError, StoreError):
+            pass  # not saved now (a full disk): the next change saves the clock with it, or says why it cannot
 
     def peek(self, session_id: str) -> Session:
         """The saved session as it is now, without locking it (another window may be playing it).
@@ -276,6 +293,10 @@ class Store:
         date first (its status line); if the index cannot be written, the listing repairs it.
         """
         with self._mutex:
+            entry = self._journal.open.get(session_id)
+            if entry is not None:
+                with contextlib.suppress(OSError, StoreError):  # a clock left running ends at its last change
+                    entry.session.apply({"type": "clock", "mark": "close"})
             entry = self._journal.close(session_id)
             if entry is None:
                 return
