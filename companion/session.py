@@ -529,7 +529,8 @@ class Session:
         reading = clock.read(marks)
         over = bool(self.game.is_over(self.state))
         if kind == "taken":
-            since, last = event.get("since"), event.get("at")
+            since: Any = event.get("since")
+            last: Any = event.get("at")
             if self._times.marks is not None or not (clock.is_time(since) and clock.is_time(last)):
                 raise RuleError("clock.not_asked", mark=describe_value(kind))
             added = clock.taken(float(since), float(last), over=over)

@@ -107,6 +107,7 @@ class AppData:
         self._users: dict[str, int] = {}
         self._sessions: dict[str, Session] = {}
         self._status_cache: dict[str, tuple[float, dict[str, str]]] = {}
+        self.on_game_over: Callable[[], None] = lambda: None  # a change ended a game (the day's backup is due)
         self._ui_state = UiStateFile(store.folder)
         self._search = Search()
         self._home_kept: tuple[SessionList, list[str], list[SessionSummary], list[SessionSummary]] | None = None
