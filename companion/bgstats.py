@@ -29,7 +29,7 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
 
-from companion import clock
+from companion import clock, messages
 from companion.rules.base import name_key
 from companion.session import Session
 from companion.store import SessionSummary, Store, StoreError
@@ -40,6 +40,13 @@ CREATE_PLAY = "https://app.bgstatsapp.com/createPlay.html?data="
 EXTENSION = "bgsplay"
 # Every uuid here is a name-based (version 5) uuid under this namespace: stable across exports.
 NAMESPACE = uuid.UUID("57289a3c-61aa-4386-9e81-0ae7b7f9f2d6")  # drawn once; never change it
+messages.register(
+    "en",
+    {
+        "bgstats.export": "BG Stats plays",
+        "bgstats.export.tip": "Every finished game as a .bgsplay file: open it with BG Stats to add them as plays",
+    },
+)
 ABOUT = ("A play file for Board Game Stats, written by Companion. Open it with BG Stats "
          "(share it to the app, or use its import) to add these plays.")
 

@@ -49,7 +49,7 @@ register(
         "clock.over": "The game is over: its clock has stopped.",
         "clock.already_paused": "The clock is already paused.",
         "clock.not_paused": "The clock is not paused.",
-        "clock.not_asked": "A table pauses or runs the clock; '{mark}' is not one of those.",
+        "clock.not_asked": "A table pauses or runs the clock; {mark} is not one of those.",
         "clock.bad_marks": "its clock is not a list of marks",
         "clock.bad_mark": "mark {number} of its clock is not a known mark with a time",
         "clock.bad_last": "the time of its last change is not a time",

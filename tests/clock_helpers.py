@@ -9,7 +9,7 @@ from unittest import mock
 from companion import clock
 
 
-class TestClock:
+class SetClock:
     """Seconds since the epoch, moved by hand: `at(t)`, `wait(seconds)`."""
 
     def __init__(self, moment: float = 1_764_612_000.0) -> None:  # 2025-12-01 18:00 UTC
@@ -26,7 +26,7 @@ class TestClock:
 
 
 @contextlib.contextmanager
-def clock_set(test_clock: TestClock) -> Iterator[TestClock]:
+def clock_set(test_clock: SetClock) -> Iterator[SetClock]:
     with mock.patch.object(clock, "now", test_clock):
         yield test_clock
 
