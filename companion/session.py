@@ -202,6 +202,9 @@ class Session:
         self._state = self._state_at(self._cursor)
         self._version = 0
         self._times = times
+        # Marks known but not saved yet: a screen opened the game (`open`, `taken`). They are
+        # saved with its next change, so opening a game to look at it writes nothing.
+        self._pending: list[dict[str, Any]] = []
 
     @classmethod
     def new(cls, game_id: str, players: Any, options: Mapping[str, Any] | None = None) -> Session:
@@ -271,13 +274,20 @@ class Session:
     @property
     def clock(self) -> clock.Reading:
         """When the game started, how long it has been played, whether its clock runs or is paused."""
-        return clock.read(self._times.marks or ())
+        return clock.read(self._marks() or ())
 
     def played(self, moment: float | None = None) -> float | None:
         """Seconds of play up to `moment` (now by default), pauses left out; None when no clock was kept."""
-        if self._times.marks is None:
+        if self._marks() is None:
             return None
         return self.clock.played_at(clock.now() if moment is None else moment)
+
+    def _marks(self) -> list[dict[str, Any]] | None:
+        """The marks saved, then those to be saved with the next change (None: no clock at all)."""
+        saved = self._times.marks
+        if not self._pending:
+            return saved
+        return (saved or []) + self._pending
 
     @property
     def state(self) -> Any:
@@ -461,7 +471,7 @@ class Session:
         marks = self._marks_after(state, moment, resume=True)
         log = self._log[: self._cursor] + [clean]
         self._save(log, self._cursor + 1, state, Times(marks, moment))
-        self._times = Times(marks, moment)
+        self._times, self._pending = Times(marks, moment), []
         self._log = log
         self._sentences = self._sentences[: self._cursor] + [sentence]
         self._cursor += 1
@@ -477,7 +487,7 @@ class Session:
         state = self._state_at(self._cursor - 1)
         times = self._times_after(state)
         self._save(self._log, self._cursor - 1, state, times)
-        self._times = times
+        self._times, self._pending = times, []
         self._cursor -= 1
         self._state = state
         self._version += 1
@@ -490,7 +500,7 @@ class Session:
         state = self._state_at(self._cursor + 1)
         times = self._times_after(state)
         self._save(self._log, self._cursor + 1, state, times)
-        self._times = times
+        self._times, self._pending = times, []
         self._cursor += 1
         self._state = state
         self._version += 1
@@ -507,7 +517,7 @@ class Session:
     def _marks_after(self, state: Any, moment: float, *, resume: bool) -> list[dict[str, Any]] | None:
         """The marks once the game reaches `state` at `moment`: `end` when it ends, `reopen` when
         an undo takes the end back, and (`resume`: a game act) `resume` on a paused clock first."""
-        marks = self._times.marks
+        marks = self._marks()
         if marks is None:
             return None
         added = []
@@ -519,36 +529,37 @@ class Session:
         return marks + added if added else marks
 
     def _apply_clock(self, event: Mapping[str, Any]) -> Message:
-        """A clock mark asked for through `apply`: the table's pause and resume; the store's open,
-        close and taken (see companion/clock.py). Nothing is saved when the clock would not change."""
+        """A clock mark asked for through `apply`: the table's pause and resume (saved at once), and
+        what a screen opening the game says (`open`, and `taken` for a game saved before clocks
+        were kept), saved with the next change (see companion/clock.py). `close` ends a run and
+        is saved at once; the store never asks for it: a run that ended unsaid (the game left, the
+        app closed or killed) ends at its last saved change when the game is opened again."""
         kind = event.get("mark")
         if set(event) - {"type", "mark", "since", "at"} or kind not in clock.KINDS:
             raise RuleError("clock.not_asked", mark=describe_value(kind))
         moment = clock.now()
-        marks = list(self._times.marks or [])
+        marks = list(self._marks() or [])
         reading = clock.read(marks)
         over = bool(self.game.is_over(self.state))
         if kind == "taken":
             since: Any = event.get("since")
             last: Any = event.get("at")
-            if self._times.marks is not None or not (clock.is_time(since) and clock.is_time(last)):
+            if self._marks() is not None or not (clock.is_time(since) and clock.is_time(last)):
                 raise RuleError("clock.not_asked", mark=describe_value(kind))
-            added = clock.taken(float(since), float(last), over=over)
-            moment = max(float(since), float(last))
-        elif kind in ("pause", "resume"):
+            self._pending = clock.taken(float(since), float(last), over=over)
+            return Message("clock.log.open")
+        if kind in ("pause", "resume"):
             if over:
                 raise RuleError("clock.over")
             if reading.paused == (kind == "pause"):
                 raise RuleError("clock.already_paused" if kind == "pause" else "clock.not_paused")
             added = [clock.mark(kind, moment)]
         elif kind == "open":
-            if over or reading.paused:
-                added = []
-            elif reading.running_since is None:
-                added = [clock.mark("open", moment)]
-            else:  # a run that ended unsaid (the app killed) ends at the last change it saved
-                last = self._times.last
-                added = [] if last is None else [clock.mark("close", last), clock.mark("open", moment)]
+            if not (over or reading.paused):
+                last = self._times.last if self._times.last is not None else moment
+                ended = [] if reading.running_since is None else [clock.mark("close", max(last, reading.running_since))]
+                self._pending += [*ended, clock.mark("open", moment)]
+            return Message("clock.log.open")
         elif kind == "close":
             added = [clock.mark("close", moment)] if reading.running_since is not None else []
         else:
@@ -556,7 +567,7 @@ class Session:
         if added:
             times = Times(marks + added, moment)
             self._save(self._log, self._cursor, self.state, times)
-            self._times = times
+            self._times, self._pending = times, []
             self._version += 1
         return Message(_CLOCK_SENTENCES.get(kind, "clock.log.open"))
 

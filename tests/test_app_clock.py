@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from app_helpers import app_screen, start_game, table
-from test_app_transamerica import end_round
 from clock_helpers import SetClock, clock_set
+from test_app_transamerica import end_round
 
 from companion.app.data import AppData
 from companion.store import Store

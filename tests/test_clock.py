@@ -15,7 +15,7 @@ from clock_helpers import SetClock, clock_set
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion import archive, bgstats, clock
+from companion import archive, bgstats
 from companion.messages import RuleError
 from companion.session import Session
 from companion.store import Store
@@ -140,18 +140,27 @@ def test_an_app_killed_while_the_clock_runs_counts_up_to_its_last_change(tmp_pat
         assert minutes(reopened.played()) == 20
         now.wait(7 * MINUTE)
         assert minutes(reopened.played()) == 27
-        assert [mark["mark"] for mark in reopened.times.marks or []] == ["start", "close", "open"]
+        assert [mark["mark"] for mark in reopened.times.marks or []] == ["start"]  # opening it wrote nothing
+        reopened.apply(ROUND_2)
+        assert [mark["mark"] for mark in reopened.times.marks or []] == ["start", "close", "open", "end"]
+        assert minutes(again.finished()[0].played) == 27
 
 
 def test_leaving_the_game_stops_its_clock_and_coming_back_runs_it(tmp_path: Path, now: SetClock) -> None:
+    """Left, its run ends at its last change (opening and leaving a game writes nothing)."""
     with Store(tmp_path) as store:
         session = store.new("transamerica", ["Ann", "Bob"])
         now.wait(10 * MINUTE)
+        session.apply(ROUND_1)
+        now.wait(2 * MINUTE)
         store.close_session(session.id or "")
         now.wait(60 * MINUTE)  # on Home, or the app closed
         again = store.open(session.id or "")
+        assert minutes(again.played()) == 10
         now.wait(5 * MINUTE)
         assert minutes(again.played()) == 15
+        store.close_session(session.id or "")
+        assert store.peek(session.id or "").to_dict() == again.to_dict()  # looked at, not changed
 
 
 def test_a_game_s_times_do_not_move_when_its_data_folder_is_copied(tmp_path: Path, now: SetClock) -> None:
@@ -268,7 +277,6 @@ def test_the_playing_time_is_the_time_the_clock_ran(steps: list[tuple[str, int]]
             assert session.clock.paused == paused
         assert session.played() == pytest.approx(ran)
         assert session.events == shadow.events and session.cursor == shadow.cursor
-        assert clock.read(session.to_dict()["clock"]) == session.clock
 
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -299,3 +307,30 @@ def test_games_saved_before_the_clock_keep_the_times_they_were_listed_with(tmp_p
         assert session.clock.started == saved[game_id].created and session.clock.ended == saved[game_id].updated
         assert store.finished()[0].finished is not None
         assert {summary.id: summary.finished for summary in store.finished()}[game_id] == saved[game_id].updated
+
+
+def test_a_data_folder_of_clocked_games_opens_with_the_times_it_recorded(tmp_path: Path) -> None:
+    """tests/fixtures/store-v6 (make_store_v6.py), copied with new file times: every game's end
+    and playing time as recorded; the paused game opens paused, the others run from their opening."""
+    expected = json.loads((FIXTURES / "store-v6" / "expected.json").read_text(encoding="utf-8"))
+    folder = tmp_path / "data"
+    shutil.copytree(FIXTURES / "store-v6", folder, ignore=shutil.ignore_patterns("expected.json"),
+                    copy_function=shutil.copy)
+    later = time.time() + 200 * DAY
+    for path in folder.rglob("*"):
+        os.utime(path, (later, later))
+    with Store(folder) as store:
+        listed = {summary.id: summary for summary in store.sessions()}
+        assert {game_id: (summary.finished, summary.played) for game_id, summary in listed.items()} == {
+            game_id: (doc["finished"], doc["played"]) for game_id, doc in expected.items()}
+        assert sorted(minutes(doc["played"]) for doc in expected.values() if doc["played"] is not None) == [3, 36, 40]
+        for game_id, doc in expected.items():
+            assert store.peek(game_id).to_dict() == {name: doc[name] for name in store.peek(game_id).to_dict()}
+        with clock_set(SetClock(later)) as now:
+            for game_id, doc in expected.items():
+                session = store.open(game_id)
+                assert session.clock.paused == doc["paused"]
+                before = session.played()
+                now.wait(10 * MINUTE)
+                ran = 0 if doc["paused"] or doc["is_over"] else 10
+                assert minutes(session.played()) == minutes(before) + ran

@@ -245,18 +245,17 @@ class Store:
             return entry.session
 
     def _run_clock(self, session_id: str, entry: Open) -> None:
-        """A game opened for play: its clock runs (unless paused or over). A game saved before
-        clocks were kept first takes its times as its entry kept them (see `clock_fields`)."""
+        """A game opened for play: its clock runs (unless paused or over), ending first a run that
+        ended unsaid at its last change. A game saved before clocks were kept first takes its
+        times as its entry kept them (see `clock_fields`). Saved with the game's next change:
+        opening a game writes nothing (see `Session.apply`)."""
         session = entry.session
-        try:
-            if session.times.marks is None:
-                signature = self._folder.stat(session_file(session_id))
-                modified = time.time() if signature is None else signature[2] / 1e9
-                kept = self._journal.clock_times(session_id, entry, modified)
-                session.apply({"type": "clock", "mark": "taken", "since": entry.created, "at": kept})
-            session.apply({"type": "clock", "mark": "open"})
-        except (OSError, StoreError):
-            pass  # not saved now (a full disk): the next change saves the clock with it, or says why it cannot
+        if session.times.marks is None:
+            signature = self._folder.stat(session_file(session_id))
+            modified = time.time() if signature is None else signature[2] / 1e9
+            kept = self._journal.clock_times(session_id, entry, modified)
+            session.apply({"type": "clock", "mark": "taken", "since": entry.created, "at": kept})
+        session.apply({"type": "clock", "mark": "open"})
 
     def peek(self, session_id: str) -> Session:
         """The saved session as it is now, without locking it (another window may be playing it).
@@ -293,10 +292,6 @@ class Store:
         date first (its status line); if the index cannot be written, the listing repairs it.
         """
         with self._mutex:
-            entry = self._journal.open.get(session_id)
-            if entry is not None:
-                with contextlib.suppress(OSError, StoreError):  # a clock left running ends at its last change
-                    entry.session.apply({"type": "clock", "mark": "close"})
             entry = self._journal.close(session_id)
             if entry is None:
                 return
