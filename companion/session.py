@@ -223,8 +223,10 @@ class Session:
         _check_saved_depth(data)
         expected = set(SAVED_FIELDS)
         version = data.get("format")
-        if type(version) is int and version >= 3:  # a newer format says so (below), not "missing fields"
+        if type(version) is int and version >= 3:
             expected |= set(CLOCK_FIELDS)
+        elif type(version) is not int:  # no format this version can name: the check below says so
+            expected |= set(CLOCK_FIELDS) & set(data)
         if set(data) != expected:
             missing = sorted(expected - set(data)) or sorted(map(str, set(data) - expected))
             fields = quoted(", ".join(map(str, missing)))

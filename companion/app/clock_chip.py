@@ -10,6 +10,7 @@ nothing else on the page is redrawn or sent. Pausing and running it again go thr
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import flet as ft
@@ -44,7 +45,7 @@ def clock_chip(view: View) -> ft.Control | None:
     """The chip for the game on screen; None for a game with no clock kept (read, not opened for play)."""
     session = view.session
     assert session is not None
-    if session.times.marks is None:
+    if session.played() is None:
         return None
     reading = session.clock
     over = session.is_over
@@ -56,7 +57,7 @@ def clock_chip(view: View) -> ft.Control | None:
 
 @ft.component
 def TableClock(played: float, since: float | None, paused: bool, over: bool, disabled: bool, language: str,
-               on_tap: object) -> ft.Control:
+               on_tap: Callable[[], object]) -> ft.Control:
     _, set_moment = ft.use_state(0.0)
 
     async def tick() -> None:
@@ -73,4 +74,4 @@ def TableClock(played: float, since: float | None, paused: bool, over: bool, dis
     icon = ft.Icons.TIMER_OUTLINED if over else ft.Icons.PLAY_ARROW if paused else ft.Icons.PAUSE
     return ft.TextButton(words, icon=icon, key="clock", width=WIDTH, height=48, disabled=disabled,
                          tooltip=i18n.t(tip_id, language, hours=hours, minutes=minutes),
-                         on_click=lambda _: on_tap() if callable(on_tap) else None)
+                         on_click=lambda _: on_tap())

@@ -281,7 +281,7 @@ def undo_strip(view: View) -> ft.Control:
         words, colour = t(view, "ui.log.nothing"), QUIET
     else:
         words, colour = t(view, "ui.log.last", sentence=session.undo_sentence), None
-    if session.times.marks is not None and session.clock.paused and not session.is_over:
+    if session.clock.paused and not session.is_over:
         words, colour = t(view, "ui.clock.paused_note"), None
     last = ft.Text(words, size=13, color=colour, key="last-act", max_lines=2, overflow=ft.TextOverflow.ELLIPSIS)
     # Always there and always this tall: appearing after the first act, or wrapping a long
