@@ -16,9 +16,10 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"companion.messages"}),  # a message id and its parameters, rendered per language
     frozenset({"companion.ui_text", "companion.locale"}),  # the screens' words; the catalogues
     frozenset({"companion.rules"}),  # the games: pure functions
+    frozenset({"companion.clock"}),  # the table clock: its marks read into a playing time
     frozenset({"companion.session", "companion.reference", "companion.i18n"}),  # one game's log; texts
     frozenset({"companion.store"}),  # saved games
-    frozenset({"companion.archive", "companion.stats"}),  # after the game
+    frozenset({"companion.archive", "companion.stats", "companion.bgstats"}),  # after the game
     frozenset({"companion.app", "companion.browser", "companion.publish"}),  # screens and doors
     frozenset({"companion.cli", "companion.__main__", "companion"}),  # ways in; the package's own names
 )
