@@ -1,15 +1,16 @@
-"""The archive leaves the app and comes back: JSON and CSV exports, imports, daily backups, BG Stats.
+"""The archive leaves the app and comes back: JSON and CSV exports, imports, daily backups.
 
 An archive is one JSON document::
 
     {"format": "companion-archive", "version": 1, "sessions": [
         {"id", "title", "created", "updated", "finished", <Session.to_dict(): format, game,
-         players, options, events, cursor>}, ...]}
+         players, options, events, cursor, clock, last>}, ...]}
 
-Times are seconds since the epoch (UTC); `finished` is the time of the last change of a
-finished game, else null. An import replays every game through the rules before anything
-is written: a game the rules refuse is reported with the reason (named by its title, day
-and players) and changes nothing. A file that holds one id twice is refused whole. A game
+Times are seconds since the epoch (UTC); `finished` is when a finished game ended (its
+clock's end; a game saved before clocks were kept: as it was listed), else null. An
+import replays every game through the rules before anything is written: a game the rules
+refuse is reported with the reason (named by its title, day and players) and changes
+nothing. A file that holds one id twice is refused whole. A game
 is known by its id; one already here is
 
 - a duplicate when it is the same (nothing written);
@@ -44,18 +45,17 @@ import csv
 import io
 import json
 import time
-import urllib.parse
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any, NamedTuple
 
-from companion import messages
+from companion import messages, stats
 from companion.messages import Message, RuleError, quoted
 from companion.rules import GAMES
 from companion.rules.base import describe_value
+from companion.session import CLOCK_FIELDS, Session, UnknownGameError
 from companion.session import FORMATS as SESSION_FORMATS
-from companion.session import Session, UnknownGameError
 from companion.store import SessionSummary, Store, StoreError
 from companion.store.errors import os_reason
 from companion.store.file_format import encode, holds_lone_surrogate, may_hold_lone_surrogate
@@ -80,7 +80,6 @@ BACKUPS_KEPT = 7
 BACKUP_PREFIX = "companion-"
 COPIES = "copies.json"
 COPIES_FORMAT = "companion-copies"
-BGSTATS_CREATE_PLAY = "https://app.bgstatsapp.com/createPlay.html?data="
 
 messages.register(
     "en",
@@ -142,7 +141,7 @@ def stored_form(store: Store, summary: SessionSummary) -> dict[str, Any]:
         "title": summary.title,
         "created": summary.created,
         "updated": summary.updated,
-        "finished": summary.updated if summary.is_over else None,
+        "finished": summary.finished,
         **session.to_dict(),
     }
 
@@ -205,12 +204,15 @@ def cell(text: str) -> str:
 
 
 def duration_min(summary: SessionSummary) -> int:
-    """A finished game's length in whole minutes (at least 1), from its start to its last change."""
-    return max(1, round((summary.updated - summary.created) / 60))
+    """A finished game's playing time in whole minutes (at least 1), pauses left out (see `stats.duration_of`)."""
+    return max(1, round((stats.duration_of(summary) or 0) / 60))
 
 
 def was_stopped(store: Store, summary: SessionSummary) -> bool:
-    """Whether the table stopped the game (its last played event is `end_game`), read from its file, not replayed."""
+    """Whether the table stopped the game: its kept result says so; else (a result saved by an
+    earlier version) its last played event is `end_game`, read from its file, not replayed."""
+    if summary.result is not None:
+        return summary.result.stopped
     found = store.saved(summary.id)
     if found is None:
         return False
@@ -492,7 +494,7 @@ def _read_entry(entry: Any, suspect: bool = True) -> _Incoming:
     `suspect`: the archive's text may hold a lone surrogate (else that look is spared)."""
     if not isinstance(entry, dict):
         raise _Refused("archive.not_fields")
-    unknown = sorted(map(str, set(entry) - SESSION_FIELDS - KEPT_FIELDS))
+    unknown = sorted(map(str, set(entry) - SESSION_FIELDS - set(CLOCK_FIELDS) - KEPT_FIELDS))
     if unknown:
         raise _Refused("archive.unknown_fields", fields=quoted(", ".join(unknown)))
     if suspect and holds_lone_surrogate(entry):
@@ -510,7 +512,8 @@ def _read_entry(entry: Any, suspect: bool = True) -> _Incoming:
     _time(entry.get("finished"), "archive.bad_finished")
     _check_session_fields(entry)
     try:
-        session = Session.from_dict({name: entry.get(name) for name in SESSION_FIELDS})
+        session = Session.from_dict({**{name: entry.get(name) for name in SESSION_FIELDS},
+                                     **{name: entry[name] for name in CLOCK_FIELDS if name in entry}})
     except UnknownGameError as error:
         raise _Refused("archive.unknown_game", reason=error.message) from None
     except RuleError as error:
@@ -681,41 +684,6 @@ def _note_copies(store: Store, new: dict[str, str]) -> None:
         store.folder.write(COPIES, encode({"format": COPIES_FORMAT, "version": 1, "copies": kept}))
 
 
-# --- BG Stats ------------------------------------------------------------------------
-
-
-def bgstats_play_url(session: Session, summary: SessionSummary) -> str:
-    """The link that opens BG Stats' "import a play" dialog with this game's result.
-
-    The fields are those documented at
-    https://www.bgstatsapp.com/support/push-plays-to-bg-stats-from-other-apps-or-websites/
-    (`createPlay.html?data=` + URL-encoded JSON: playDate "YYYY-MM-DD HH:MM:SS", durationMin,
-    comments, game {name, bggId, highestWins, noPoints, sourceGameId}, players [{name, score,
-    rank, winner, startPlayer}]). Every game here is won by the highest score; the start
-    player is the one to play at the set-up (the first seat when the app follows no turns).
-    """
-    rules = session.game
-    starter = rules.current_player(rules.setup(session.players, session.options)) or session.players[0]
-    standings = {standing.player: standing for standing in session.standings()}
-    game: dict[str, Any] = {"name": rules.title, "highestWins": True, "noPoints": False, "sourceGameId": rules.id}
-    if rules.bgg_id is not None:
-        game["bggId"] = rules.bgg_id
-    play: dict[str, Any] = {
-        "playDate": datetime.fromtimestamp(summary.created).strftime("%Y-%m-%d %H:%M:%S"),
-        "durationMin": max(1, round((summary.updated - summary.created) / 60)),
-        "game": game,
-        "players": [
-            {"name": player, "score": standings[player].score, "rank": standings[player].rank,
-             "winner": standings[player].winner, "startPlayer": player == starter}
-            for player in session.players
-        ],
-    }
-    if session.stopped_note:
-        play["comments"] = session.stopped_note
-    text = json.dumps(play, ensure_ascii=False, separators=(",", ":"))
-    return BGSTATS_CREATE_PLAY + urllib.parse.quote(text, safe="")
-
-
 # --- backups -----------------------------------------------------------------------
 
 
@@ -787,8 +755,8 @@ def _backup_entry(store: Store, summary: SessionSummary) -> bytes | None:
     doc, signature = found
     updated = max(signature[2] / 1e9, summary.created)  # the file's time, as the list takes it
     entry = {"id": summary.id, "title": summary.title, "created": summary.created, "updated": updated,
-             "finished": updated if summary.is_over else None,
-             **{name: doc[name] for name in SESSION_ORDER if name in doc}}
+             "finished": summary.finished,
+             **{name: doc[name] for name in (*SESSION_ORDER, *CLOCK_FIELDS) if name in doc}}
     try:
         return encode(entry)
     except (TypeError, ValueError, OverflowError):  # what no encoder takes (half of a UTF-16 pair): left out

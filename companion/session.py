@@ -10,6 +10,15 @@ Heartland turn could end with no action, Great Plains ended at its 40th token an
 zones at any time. A format-1 log is replayed under those rules: on loading, each of its
 events is marked `"rules": 1`, the game modules honour the mark, and the session is
 saved again as format 2 with the marks in place, so it reads exactly as it did.
+
+Format 3 adds the table clock (companion/clock.py): `clock`, the marks saying when the game
+started, ran, was paused and ended, and `last`, the time of its last change. They sit
+beside the events, outside the undo cursor: undo takes back the last game act, never a
+pause or the time that went by. A game act on a paused clock runs it again (the table is
+playing); an undo or a redo leaves it paused (a table fixing the log over pizza is not
+playing). A change that ends the game stops the clock; an undo that reopens it runs it
+again. `clock` is null for a game saved by an earlier version and never opened for play
+since: its times are those its listing kept (see store/listing.py).
 """
 
 from __future__ import annotations
@@ -17,21 +26,36 @@ from __future__ import annotations
 import copy
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any, TypeVar, overload
+from typing import Any, NamedTuple, TypeVar, overload
 
+from companion import clock
 from companion.messages import Message, RuleError, quoted
 from companion.rules import GAMES
 from companion.rules.base import MAX_ITEMS, RULES, Game, Standing, check_depth, describe_value
 
 # The newest session format this version writes and reads; it reads every older one too.
-FORMAT_VERSION = 2
-FORMATS = (1, 2)
+FORMAT_VERSION = 3
+FORMATS = (1, 2, 3)
+SAVED_FIELDS = ("format", "game", "players", "options", "events", "cursor")
+CLOCK_FIELDS = ("clock", "last")  # format 3 on
+CLOCK_EVENT = "clock"  # {"type": "clock", "mark": "pause" | "resume" | ...}: see `Session.apply`
 
-# journal(session, log, cursor, state): the whole log, the undo cursor and the state they give.
-# `log` is the session's log itself (undo, redo) or a new list holding its first
-# `session.cursor` events, the very same objects, then the new one (apply): a journal may
-# save only what changed. Logs are never changed in place.
-Journal = Callable[["Session", list[dict[str, Any]], int, Any], None]
+
+class Times(NamedTuple):
+    """The clock's marks (a list never changed in place: a new mark makes a new list holding the
+    same items) and the time of the last change; `marks` None: kept by no version before 3."""
+
+    marks: list[dict[str, Any]] | None
+    last: float | None
+
+
+NO_TIMES = Times(None, None)  # a game saved before clocks were kept
+
+# journal(session, log, cursor, state, times): the whole log, the undo cursor, the state they
+# give and the clock. `log` is the session's log itself (undo, redo, a clock mark) or a new
+# list holding its first `session.cursor` events, the very same objects, then the new one
+# (apply): a journal may save only what changed. Logs are never changed in place.
+Journal = Callable[["Session", list[dict[str, Any]], int, Any, Times], None]
 
 
 class UnknownGameError(RuleError):
@@ -164,6 +188,7 @@ class Session:
         options: dict[str, Any],
         log: list[Any] | None = None,
         cursor: int | None = None,
+        times: Times = NO_TIMES,
     ) -> None:
         self.game = game
         self.players = players
@@ -176,12 +201,19 @@ class Session:
         self._cursor = len(self._log) if cursor is None else cursor
         self._state = self._state_at(self._cursor)
         self._version = 0
+        self._times = times
+        # Marks known but not saved yet: a screen opened the game (`open`, `taken`). They are
+        # saved with its next change, so opening a game to look at it writes nothing.
+        self._pending: list[dict[str, Any]] = []
 
     @classmethod
     def new(cls, game_id: str, players: Any, options: Mapping[str, Any] | None = None) -> Session:
+        """A game set up now: its clock starts (and runs once a screen opens it, see `apply`)."""
         game = find_game(game_id)
         names = game.check_players(players)
-        return cls(game, names, game.normalize_options(names, {} if options is None else options))
+        started = clock.now()
+        return cls(game, names, game.normalize_options(names, {} if options is None else options),
+                   times=Times([clock.mark("start", started)], started))
 
     @classmethod
     def from_dict(cls, data: Any) -> Session:
@@ -189,7 +221,12 @@ class Session:
         if not isinstance(data, Mapping):
             raise RuleError("session.bad_data", reason="it is not a set of named fields")
         _check_saved_depth(data)
-        expected = {"format", "game", "players", "options", "events", "cursor"}
+        expected = set(SAVED_FIELDS)
+        version = data.get("format")
+        if type(version) is int and version >= 3:
+            expected |= set(CLOCK_FIELDS)
+        elif type(version) is not int:  # no format this version can name: the check below says so
+            expected |= set(CLOCK_FIELDS) & set(data)
         if set(data) != expected:
             missing = sorted(expected - set(data)) or sorted(map(str, set(data) - expected))
             fields = quoted(", ".join(map(str, missing)))
@@ -211,7 +248,11 @@ class Session:
             events = [_recorded_under_first_rules(event) for event in events]
         if isinstance(cursor, bool) or not isinstance(cursor, int) or not 0 <= cursor <= len(events):
             raise RuleError("session.bad_data", reason=f"the undo position {describe_value(cursor)} is out of range")
-        return cls(game, players, options, events, cursor)
+        times = NO_TIMES
+        if version >= 3:
+            marks = data["clock"]
+            times = Times(None if marks is None else clock.check_marks(marks), clock.check_last(data["last"]))
+        return cls(game, players, options, events, cursor, times)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -221,7 +262,34 @@ class Session:
             "options": copy.deepcopy(self.options),
             "events": copy.deepcopy(self._log),
             "cursor": self._cursor,
+            "clock": copy.deepcopy(self._times.marks),
+            "last": self._times.last,
         }
+
+    # --- the table clock (see companion/clock.py) --------------------------------------------
+
+    @property
+    def times(self) -> Times:
+        """The clock as saved: its marks (do not change them) and the time of the last change."""
+        return self._times
+
+    @property
+    def clock(self) -> clock.Reading:
+        """When the game started, how long it has been played, whether its clock runs or is paused."""
+        return clock.read(self._marks() or ())
+
+    def played(self, moment: float | None = None) -> float | None:
+        """Seconds of play up to `moment` (now by default), pauses left out; None when no clock was kept."""
+        if self._marks() is None:
+            return None
+        return self.clock.played_at(clock.now() if moment is None else moment)
+
+    def _marks(self) -> list[dict[str, Any]] | None:
+        """The marks saved, then those to be saved with the next change (None: no clock at all)."""
+        saved = self._times.marks
+        if not self._pending:
+            return saved
+        return (saved or []) + self._pending
 
     @property
     def state(self) -> Any:
@@ -398,9 +466,14 @@ class Session:
         rule that is its call; a refusal says so with `RuleError.overridable`.
         """
         self._require_version(at)
+        if isinstance(event, Mapping) and event.get("type") == CLOCK_EVENT:
+            return self._apply_clock(event)
         state, sentence, clean = self.game.apply_event(self.state, self.players, event)
+        moment = clock.now()
+        marks = self._marks_after(state, moment, resume=True)
         log = self._log[: self._cursor] + [clean]
-        self._save(log, self._cursor + 1, state)
+        self._save(log, self._cursor + 1, state, Times(marks, moment))
+        self._times, self._pending = Times(marks, moment), []
         self._log = log
         self._sentences = self._sentences[: self._cursor] + [sentence]
         self._cursor += 1
@@ -414,7 +487,9 @@ class Session:
         if not self.can_undo:
             raise RuleError("session.nothing_to_undo")
         state = self._state_at(self._cursor - 1)
-        self._save(self._log, self._cursor - 1, state)
+        times = self._times_after(state)
+        self._save(self._log, self._cursor - 1, state, times)
+        self._times, self._pending = times, []
         self._cursor -= 1
         self._state = state
         self._version += 1
@@ -425,15 +500,81 @@ class Session:
         if not self.can_redo:
             raise RuleError("session.nothing_to_redo")
         state = self._state_at(self._cursor + 1)
-        self._save(self._log, self._cursor + 1, state)
+        times = self._times_after(state)
+        self._save(self._log, self._cursor + 1, state, times)
+        self._times, self._pending = times, []
         self._cursor += 1
         self._state = state
         self._version += 1
         return self._sentences[self._cursor - 1]
 
-    def _save(self, log: list[dict[str, Any]], cursor: int, state: Any) -> None:
+    def _save(self, log: list[dict[str, Any]], cursor: int, state: Any, times: Times) -> None:
         if self.journal is not None:
-            self.journal(self, log, cursor, state)
+            self.journal(self, log, cursor, state, times)
+
+    def _times_after(self, state: Any) -> Times:
+        moment = clock.now()
+        return Times(self._marks_after(state, moment, resume=False), moment)
+
+    def _marks_after(self, state: Any, moment: float, *, resume: bool) -> list[dict[str, Any]] | None:
+        """The marks once the game reaches `state` at `moment`: `end` when it ends, `reopen` when
+        an undo takes the end back, and (`resume`: a game act) `resume` on a paused clock first."""
+        marks = self._marks()
+        if marks is None:
+            return None
+        added = []
+        was_over, is_over = bool(self.game.is_over(self.state)), bool(self.game.is_over(state))
+        if resume and not was_over and self.clock.paused:
+            added.append(clock.mark("resume", moment))
+        if is_over != was_over:
+            added.append(clock.mark("end" if is_over else "reopen", moment))
+        return marks + added if added else marks
+
+    def _apply_clock(self, event: Mapping[str, Any]) -> Message:
+        """A clock mark asked for through `apply`: the table's pause and resume (saved at once), and
+        what a screen opening the game says (`open`, and `taken` for a game saved before clocks
+        were kept), saved with the next change (see companion/clock.py). `close` ends a run and
+        is saved at once; the store never asks for it: a run that ended unsaid (the game left, the
+        app closed or killed) ends at its last saved change when the game is opened again."""
+        kind = event.get("mark")
+        if set(event) - {"type", "mark", "since", "at"} or kind not in clock.KINDS:
+            raise RuleError("clock.not_asked", mark=describe_value(kind))
+        moment = clock.now()
+        marks = list(self._marks() or [])
+        reading = clock.read(marks)
+        over = bool(self.game.is_over(self.state))
+        if kind == "taken":
+            since: Any = event.get("since")
+            last: Any = event.get("at")
+            if self._marks() is not None or not (clock.is_time(since) and clock.is_time(last)):
+                raise RuleError("clock.not_asked", mark=describe_value(kind))
+            self._pending = clock.taken(float(since), float(last), over=over)
+            return Message("clock.log.open")
+        if kind in ("pause", "resume"):
+            if over:
+                raise RuleError("clock.over")
+            if reading.paused == (kind == "pause"):
+                raise RuleError("clock.already_paused" if kind == "pause" else "clock.not_paused")
+            added = [clock.mark(kind, moment)]
+        elif kind == "open":
+            if not (over or reading.paused):
+                last = self._times.last if self._times.last is not None else moment
+                ended = [] if reading.running_since is None else [clock.mark("close", max(last, reading.running_since))]
+                self._pending += [*ended, clock.mark("open", moment)]
+            return Message("clock.log.open")
+        elif kind == "close":
+            added = [clock.mark("close", moment)] if reading.running_since is not None else []
+        else:
+            raise RuleError("clock.not_asked", mark=describe_value(kind))
+        if added:
+            times = Times(marks + added, moment)
+            self._save(self._log, self._cursor, self.state, times)
+            self._times, self._pending = times, []
+            self._version += 1
+        return Message(_CLOCK_SENTENCES.get(kind, "clock.log.open"))
+
+
+_CLOCK_SENTENCES = {"pause": "clock.log.pause", "resume": "clock.log.resume", "close": "clock.log.close"}
 
 
 FLAT = frozenset({str, int, float, bool, type(None)})

@@ -168,11 +168,16 @@ def first_player(session: Session) -> str:
 def duration_of(summary: SessionSummary) -> float | None:
     """How long the game took, in seconds; None when that is not known.
 
-    Every duration shown is read here, so a better measure (the table clock's, pauses left
-    out) replaces this one in one place: for now, from the start to the last change.
+    Every duration shown is read here: the table clock's playing time, pauses left out
+    (`SessionSummary.played`); for a game saved before clocks were kept, from its start to
+    its end as it was listed.
     """
-    span = summary.updated - summary.created
-    return span if summary.is_over and span > 0 else None
+    if not summary.is_over:
+        return None
+    if summary.played is not None:
+        return summary.played if summary.played > 0 else None
+    span = (summary.finished if summary.finished is not None else summary.updated) - summary.created
+    return span if span > 0 else None
 
 
 # --- statistics --------------------------------------------------------------------

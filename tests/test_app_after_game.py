@@ -8,6 +8,7 @@ from datetime import datetime
 from pathlib import Path
 
 from app_helpers import app_screen, memory_app, notice, table
+from clock_helpers import played_between
 from flet_harness import Screen
 from rules_helpers import to_scoring
 from test_stats_player import great_plains, transamerica
@@ -23,18 +24,20 @@ MINUTE = 60.0
 
 def stopped_heartland(data: AppData) -> str:
     """Heartland with the blog's target and Short Haul, stopped by the table before anyone moved."""
-    session = Session.new("heartland", ["Ann", "Bob", "Cy", "Dee"], {"target": "blog", "short_haul": True})
-    session.apply({"type": "end_game", "note": "pizza"})
+    with played_between(EVENING, EVENING + 77 * MINUTE):  # the table clock ran 77 minutes
+        session = Session.new("heartland", ["Ann", "Bob", "Cy", "Dee"], {"target": "blog", "short_haul": True})
+        session.apply({"type": "end_game", "note": "pizza"})
     return data.store.put(session, created=EVENING, updated=EVENING + 77 * MINUTE)
 
 
 def plains_with_fox(data: AppData) -> str:
     """Great Plains, Bob the Fox and Ann placing first; Ann takes both zones."""
-    session = Session.new("great_plains", ["Bob", "Ann"], {"fox": "Bob", "first": "Ann"})
-    to_scoring(session)
-    for _ in range(2):
-        session.apply({"type": "zone", "spaces": 10, "water": 2, "tokens": {"Bob": 1, "Ann": 5}})
-    session.apply({"type": "scoring_done"})
+    with played_between(EVENING, EVENING + 2 * 3600 + 5 * MINUTE):
+        session = Session.new("great_plains", ["Bob", "Ann"], {"fox": "Bob", "first": "Ann"})
+        to_scoring(session)
+        for _ in range(2):
+            session.apply({"type": "zone", "spaces": 10, "water": 2, "tokens": {"Bob": 1, "Ann": 5}})
+        session.apply({"type": "scoring_done"})
     return data.store.put(session, created=EVENING, updated=EVENING + 2 * 3600 + 5 * MINUTE)
 
 

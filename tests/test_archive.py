@@ -6,25 +6,26 @@ from __future__ import annotations
 import csv
 import io
 import json
-import urllib.parse
 from pathlib import Path
 from typing import Any
 
 import pytest
 from archive_helpers import great_plains, heartland, transamerica
+from clock_helpers import played_between
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion import archive
-from companion.archive import MAX_IMPORT_BYTES, bgstats_play_url, export_csv, export_json, import_json, save_export
+from companion.archive import MAX_IMPORT_BYTES, export_csv, export_json, import_json, save_export
 from companion.session import Session
 from companion.store import Store
 
 
 def finished_transamerica(store: Store, players: list[str], missing: list[dict[str, int]], title: str = "") -> str:
-    session = Session.new("transamerica", players)
-    for round_missing in missing:
-        session.apply({"type": "end_round", "missing": round_missing})
+    with played_between(1_700_000_000.0, 1_700_002_700.0):
+        session = Session.new("transamerica", players)
+        for round_missing in missing:
+            session.apply({"type": "end_round", "missing": round_missing})
     return store.put(session, created=1_700_000_000.0, title=title, updated=1_700_002_700.0)
 
 
@@ -87,8 +88,9 @@ def test_the_csv_has_one_row_per_player_of_each_finished_game() -> None:
 
 def test_the_csv_says_which_games_were_stopped_and_names_untitled_ones() -> None:
     store = Store.in_memory()
-    session = Session.new("transamerica", ["Ann", "Bob"])
-    session.apply({"type": "end_game", "note": "pizza"})
+    with played_between(1_700_000_000.0, 1_700_000_600.0):  # the table clock: 10 minutes
+        session = Session.new("transamerica", ["Ann", "Bob"])
+        session.apply({"type": "end_game", "note": "pizza"})
     stopped = store.put(session, created=1_700_000_000.0, updated=1_700_000_600.0)
     rows = list(csv.DictReader(io.StringIO(export_csv(store, "fr").removeprefix("\ufeff"))))
     assert {(row["session_id"], row["stopped"], row["duration_min"]) for row in rows} == {(stopped, "true", "10")}
@@ -246,56 +248,3 @@ def test_a_session_that_is_not_a_set_of_fields_is_named_by_its_place() -> None:
 def test_an_import_that_is_not_bytes_is_one_sentence() -> None:
     report = import_json(Store.in_memory(), "text")  # type: ignore[arg-type]
     assert [str(refusal) for refusal in report.refused] == ["the file: It is not the content of a file."]
-
-
-# --- BG Stats ------------------------------------------------------------------------
-
-# The field names BG Stats documents for createPlay (see companion/archive.py).
-PLAY_FIELDS = {"board", "durationMin", "comments", "game", "location", "playDate", "players", "sourcePlayId"}
-GAME_FIELDS = {"bggId", "highestWins", "name", "noPoints", "sourceGameId"}
-PLAYER_FIELDS = {"startPlayer", "name", "rank", "role", "score", "sourcePlayerId", "winner"}
-
-
-def decoded(url: str) -> dict[str, Any]:
-    prefix = "https://app.bgstatsapp.com/createPlay.html?data="
-    assert url.startswith(prefix)
-    query = urllib.parse.urlsplit(url).query
-    (data,) = urllib.parse.parse_qs(query)["data"]
-    found: dict[str, Any] = json.loads(data)
-    return found
-
-
-def test_the_bg_stats_link_carries_the_play_in_the_documented_fields() -> None:
-    store = Store.in_memory()
-    session_id = table_of_three(store)
-    summary = next(summary for summary in store.sessions() if summary.id == session_id)
-    play = decoded(bgstats_play_url(store.peek(session_id), summary))
-    assert set(play) <= PLAY_FIELDS and set(play["game"]) <= GAME_FIELDS
-    assert all(set(player) <= PLAYER_FIELDS for player in play["players"])
-    assert play["game"] == {"name": "TransAmerica", "highestWins": True, "noPoints": False,
-                            "sourceGameId": "transamerica"}  # no BoardGameGeek id known for it
-    assert play["durationMin"] == 45
-    assert len(play["playDate"]) == 19 and play["playDate"].startswith("2023-11-1")
-    assert play["players"] == [
-        {"name": "Ann", "score": 13, "rank": 1, "winner": True, "startPlayer": True},
-        {"name": "Bob", "score": 0, "rank": 3, "winner": False, "startPlayer": False},
-        {"name": "Cy", "score": 9, "rank": 2, "winner": False, "startPlayer": False},
-    ]
-
-
-def test_the_bg_stats_link_names_heartland_by_its_boardgamegeek_id_and_a_stop_by_its_note() -> None:
-    store = Store.in_memory()
-    session = store.new("heartland", ["Zoë & Co", "Bob"])
-    session.apply({"type": "end_game", "note": "50% done, #late?"})
-    summary = store.sessions()[0]
-    play = decoded(bgstats_play_url(session, summary))
-    assert play["game"]["bggId"] == 111417 and play["comments"] == "50% done, #late?"
-    assert play["players"][0]["name"] == "Zoë & Co" and play["durationMin"] >= 1
-
-
-def test_great_plains_names_who_placed_first_as_the_start_player() -> None:
-    store = Store.in_memory()
-    session = store.new("great_plains", ["Zoë", "Łukasz"], {"first": "Łukasz"})
-    session.apply({"type": "end_game", "note": "rain"})
-    play = decoded(bgstats_play_url(session, store.sessions()[0]))
-    assert [player["startPlayer"] for player in play["players"]] == [False, True]

@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 from datetime import date, timedelta
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from companion.archive import BACKUPS_KEPT, backups, restore_backup, write_backup
 from companion.session import Session
@@ -70,3 +73,19 @@ def test_restoring_a_name_that_is_no_backup_is_one_sentence() -> None:
         "../index.json: It is not the name of a backup."]
     assert [str(refusal) for refusal in restore_backup(store, "companion-2026-01-01.json").refused] == [
         "companion-2026-01-01.json: There is no such backup."]
+
+
+def test_where_no_thread_can_start_the_day_s_backup_is_made_all_the_same(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """The phone build's Python (Pyodide) starts no threads: the backup runs on the page's own turn."""
+    from companion.app import main as app_main
+    from companion.app.data import AppData
+
+    def no_threads(self: Any) -> None:
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(app_main.threading.Timer, "start", no_threads)
+    with Store(tmp_path / "data") as store:
+        played(store, "Friday")
+        app_main.DailyBackup(AppData(store)).check()
+        assert [backup.day for backup in backups(store)] == [date.today()]

@@ -23,6 +23,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from companion import GAMES, RuleError, Session
+from companion.session import CLOCK_FIELDS
 
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")
 WRONG_VALUES = (None, True, False, -1, 0, 10**9, 10**40, 1.5, "", "x" * 100, [], {}, [[[[[[[[[[]]]]]]]]]], "Nobody")
@@ -311,7 +312,16 @@ def assert_replays(session: Session, game_id: str) -> None:
     assert session.state == Session.new(game_id, list(session.players), options=session.options).state
     for _ in range(cursor):
         session.redo()
-    assert session.state == state and session.to_dict() == saved
+    assert session.state == state and game_log(session) == game_log_of(saved)
+
+
+def game_log_of(saved: dict[str, Any]) -> dict[str, Any]:
+    """A saved session but its clock: undoing and redoing takes time, and the clock says so."""
+    return {name: value for name, value in saved.items() if name not in CLOCK_FIELDS}
+
+
+def game_log(session: Session) -> dict[str, Any]:
+    return game_log_of(session.to_dict())
 
 
 OPENINGS = st.sampled_from((0, 0, 34, 38, 40))
@@ -360,4 +370,4 @@ def assert_undo_redo_changes_nothing(session: Session) -> None:
     saved, state, standings = session.to_dict(), session.state, session.standings()
     undone = session.undo()
     assert session.redo() == undone
-    assert (session.to_dict(), session.state, session.standings()) == (saved, state, standings)
+    assert (game_log(session), session.state, session.standings()) == (game_log_of(saved), state, standings)

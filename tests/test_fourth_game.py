@@ -14,7 +14,7 @@ from app_helpers import add_players, app_screen, notice, table
 
 from companion import GAMES, RuleError, Session, reference
 from companion.app.data import AppData, status_of
-from companion.archive import bgstats_play_url
+from companion.bgstats import play_url as bgstats_play_url
 from companion.messages import Message, register
 from companion.rules.base import (
     BoolField,

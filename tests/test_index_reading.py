@@ -121,7 +121,7 @@ def test_a_file_with_appended_records_is_left_to_the_general_reading() -> None:
     assert summary is not None and summary.title == "Friday"
 
 
-@pytest.mark.parametrize("version", ["store-v1", "store-v2", "store-v3", "store-v4", "store-v5"])
+@pytest.mark.parametrize("version", ["store-v1", "store-v2", "store-v3", "store-v4", "store-v5", "store-v6"])
 def test_the_indexes_earlier_versions_wrote_are_read_one_entry_at_a_time(version: str) -> None:
     raw = (FIXTURES / version / "index.json").read_bytes()
     scanned = index_summaries(raw)

@@ -125,7 +125,7 @@ def test_a_change_the_journal_cannot_save_is_not_made() -> None:
     session.apply(load("Ann"))
     calls: list[tuple[int, int]] = []
 
-    def failing_journal(_: Session, log: list[dict[str, Any]], cursor: int, state: Any) -> None:
+    def failing_journal(_: Session, log: list[dict[str, Any]], cursor: int, state: Any, times: Any) -> None:
         calls.append((len(log), cursor))
         raise OSError("disk full")
 
@@ -266,7 +266,7 @@ BAD_SAVES: list[tuple[str, Any]] = [
     ("missing events", {key: value for key, value in good_save().items() if key != "events"}),
     ("an extra field", {**good_save(), "notes": "hi"}),
     ("extra fields of mixed kinds", {**good_save(), 1: 2, "x": 3}),
-    ("a future format", {**good_save(), "format": 3}),
+    ("a future format", {**good_save(), "format": 4}),
     ("a format that is a float", {**good_save(), "format": 1.0}),
     ("the newest format as a float", {**good_save(), "format": 2.0}),
     ("format true", {**good_save(), "format": True}),

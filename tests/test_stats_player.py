@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from clock_helpers import played_between
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rules_helpers import to_scoring
@@ -39,25 +40,30 @@ def transamerica(store: Store, day: int, players: list[str], minutes: int, stop:
 
     Stopped: after one round in which the second connected and the first missed 5 (8, 13, 12).
     """
-    session = Session.new("transamerica", players)
-    if stop:
-        session.apply({"type": "end_round", "missing": dict(zip(players, [5, 0, 1], strict=False))})
-        session.apply({"type": "end_game", "note": "pizza"})
-    else:
-        for third in (6, 7):
-            missing = [0, 2, third] if len(players) == 3 else [0, third]
-            session.apply({"type": "end_round", "missing": dict(zip(players, missing, strict=True))})
-    return store.put(session, created=START + day * DAY, updated=START + day * DAY + minutes * MINUTE)
+    started, ended = START + day * DAY, START + day * DAY + minutes * MINUTE
+    with played_between(started, ended):  # the table clock runs from the set-up to the last change
+        session = Session.new("transamerica", players)
+        if stop:
+            session.apply({"type": "end_round", "missing": dict(zip(players, [5, 0, 1], strict=False))})
+            session.apply({"type": "end_game", "note": "pizza"})
+        else:
+            for third in (6, 7):
+                missing = [0, 2, third] if len(players) == 3 else [0, third]
+                session.apply({"type": "end_round", "missing": dict(zip(players, missing, strict=True))})
+    return store.put(session, created=started, updated=ended)
 
 
 def great_plains(store: Store, day: int, players: list[str], zones: list[tuple[int, int]], minutes: int) -> str:
     """Each zone of 10 spaces + 2 water (12 points) goes to whoever has more tokens there."""
-    session = Session.new("great_plains", players)
-    to_scoring(session)
-    for first, second in zones:
-        session.apply({"type": "zone", "spaces": 10, "water": 2, "tokens": {players[0]: first, players[1]: second}})
-    session.apply({"type": "scoring_done"})
-    return store.put(session, created=START + day * DAY, updated=START + day * DAY + minutes * MINUTE)
+    started, ended = START + day * DAY, START + day * DAY + minutes * MINUTE
+    with played_between(started, ended):
+        session = Session.new("great_plains", players)
+        to_scoring(session)
+        for first, second in zones:
+            session.apply({"type": "zone", "spaces": 10, "water": 2,
+                           "tokens": {players[0]: first, players[1]: second}})
+        session.apply({"type": "scoring_done"})
+    return store.put(session, created=started, updated=ended)
 
 
 @pytest.fixture

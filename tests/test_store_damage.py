@@ -256,7 +256,7 @@ async def test_a_french_table_reads_the_loss_in_french(lost_games: tuple[AppData
         assert "sa dernière modification" in screen.text_of(f"lost-{torn}")
 
 
-@pytest.mark.parametrize("version", ["store-v1", "store-v2", "store-v3", "store-v4", "store-v5"])
+@pytest.mark.parametrize("version", ["store-v1", "store-v2", "store-v3", "store-v4", "store-v5", "store-v6"])
 def test_files_of_earlier_versions_open_with_nothing_set_aside(tmp_path: Path, version: str) -> None:
     shutil.copytree(FIXTURES / version, tmp_path / "data", ignore=shutil.ignore_patterns("expected.json"))
     expected = json.loads((FIXTURES / version / "expected.json").read_text(encoding="utf-8"))

@@ -6,7 +6,8 @@ sessions, each file one whole document, before appended records), tests/fixtures
 make_store_v3.py (appended records, index entries with a status line but no final result),
 tests/fixtures/store-v4/ by make_store_v4.py (session documents carrying their checksum),
 tests/fixtures/store-v5/ by make_store_v5.py (an index of format 2, its entries put and
-dropped by appended records); `expected.json` holds what that version read back. Every test
+dropped by appended records), tests/fixtures/store-v6/ by make_store_v6.py (format-3
+sessions carrying their table clock); `expected.json` holds what that version read back. Every test
 works on a copy.
 """
 
@@ -31,7 +32,7 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 Expected = dict[str, dict[str, Any]]
 
 
-@pytest.fixture(params=["store-v1", "store-v2", "store-v3", "store-v4", "store-v5"])
+@pytest.fixture(params=["store-v1", "store-v2", "store-v3", "store-v4", "store-v5", "store-v6"])
 def fixture(request: pytest.FixtureRequest) -> Path:
     return FIXTURES / request.param
 

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from datetime import date
 from typing import Any, NamedTuple
 
-from companion import archive, stats
+from companion import archive, bgstats, stats
 from companion.app.ui_state import UiStateFile, View
 from companion.messages import LANGUAGES, translations
 from companion.rules import GAMES
@@ -108,6 +108,7 @@ class AppData:
         self._users: dict[str, int] = {}
         self._sessions: dict[str, Session] = {}
         self._status_cache: dict[str, tuple[float, dict[str, str]]] = {}
+        self.on_game_over: Callable[[], None] = lambda: None  # a change ended a game (the day's backup is due)
         self._ui_state = UiStateFile(store.folder)
         self._search = Search()
         self._home_kept: tuple[SessionList, list[str], list[SessionSummary], list[SessionSummary]] | None = None
@@ -327,12 +328,14 @@ class AppData:
         summary = next((summary for summary in self.store.listing() if summary.id == session_id), None)
         if summary is None:
             raise StoreError("store.not_found", id=session_id)
-        return archive.bgstats_play_url(self.peek(session_id), summary)
+        return bgstats.play_url(self.peek(session_id), summary)
 
     def export(self, kind: str, session_ids: list[str] | None = None) -> tuple[str, bytes]:
-        """(file name, content) of an export, `kind` "json" (the chosen games, all by default) or "csv"."""
+        """(file name, content) of an export, `kind` "json" (the chosen games, all by default), "csv" or "bgsplay"."""
         if kind == "csv":
             return archive.export_name("csv"), archive.export_csv(self.store).encode("utf-8")
+        if kind == bgstats.EXTENSION:  # every finished game as BG Stats plays
+            return archive.export_name(bgstats.EXTENSION), bgstats.export_plays(self.store)
         return archive.export_name("json"), archive.export_json(self.store, session_ids)
 
     def save_export(self, kind: str, session_ids: list[str] | None = None) -> str:

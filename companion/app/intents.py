@@ -274,6 +274,8 @@ class Intents:
 
     def _after_change(self, session: Session, close_panel: bool) -> None:
         assert session.id is not None
+        if session.is_over:
+            self.data.on_game_over()
         self.page.pubsub.send_others(session.id)
         sharing = self.share.sharing
         if sharing is not None and sharing.relay:

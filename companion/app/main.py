@@ -9,6 +9,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +55,8 @@ def make_main(data: AppData, sharing: Sharing | None = None, language: str | Non
     `language` (`--lang`) outranks the device and a choice made on it before this run.
     """
 
-    backed_up = [False]
+    backups = DailyBackup(data)
+    data.on_game_over = backups.check
     run_started = time.time()  # a language chosen on a device before this run gives way to `language`
     give_back_big_blocks()
 
@@ -85,21 +87,53 @@ def make_main(data: AppData, sharing: Sharing | None = None, language: str | Non
         app.mount()
         act.resume()
         page.run_task(app.language.learn_device_locales)
-        # Once a start, once the first screen is out, off the page's thread (a big archive takes
-        # a while to copy); a store held in memory goes with the process: a copy would save nothing.
-        if not backed_up[0] and data.store.directory is not None:
-            backed_up[0] = True
-            back_up_after_the_first_draw(data)
+        backups.check(BACKUP_AFTER_S)  # once the first screen is out
 
     return main
 
 
-def back_up_after_the_first_draw(data: AppData) -> None:
-    """The day's backup, in a thread of its own, started once the first screen has been sent and
-    drawn (it reads every game's file: the first draw never waits for the disk or the CPU)."""
-    timer = threading.Timer(BACKUP_AFTER_S, data.backup_if_due)
-    timer.name, timer.daemon = "companion-backup", True
-    timer.start()
+class DailyBackup:
+    """The day's backup, kept while the app runs (a server or a phone left on for days): looked
+    for when a page opens, once its first screen is out, and whenever a game ends. Each check
+    that finds today's backup already there costs nothing more; the copy itself runs in a
+    thread of its own (it reads every game's file: no tap waits for it). A store held in
+    memory goes with the process: a copy of it would save nothing."""
+
+    def __init__(self, data: AppData) -> None:
+        self.data = data
+        self._lock = threading.Lock()
+        self._running = False
+        self._kept: date | None = None  # the day whose backup is known to be there
+
+    def check(self, delay: float = 0.0) -> None:
+        today = date.today()
+        if self.data.store.directory is None:
+            return
+        with self._lock:
+            if self._running or self._kept == today:
+                return
+            self._running = True
+        timer = threading.Timer(delay, self._run, args=(today,))
+        timer.name, timer.daemon = "companion-backup", True
+        try:
+            timer.start()
+        except RuntimeError:  # no threads (the phone build's Python): on the page's loop, after its draw
+            self._later(delay, today)
+
+    def _later(self, delay: float, today: date) -> None:
+        try:
+            asyncio.get_running_loop().call_later(delay, self._run, today)
+        except RuntimeError:  # no loop either: now
+            self._run(today)
+
+    def _run(self, today: date) -> None:
+        try:
+            self.data.backup_if_due(today)
+            if any(backup.day == today for backup in self.data.backups()):
+                self._kept = today
+        finally:
+            with self._lock:
+                self._running = False
 
 
 _default: Callable[[ft.Page], None] | None = None

@@ -10,6 +10,7 @@ import flet as ft
 
 from companion import i18n, reference
 from companion.app import theme
+from companion.app.clock_chip import clock_chip
 from companion.messages import join_names
 from companion.rules.base import Standing
 
@@ -280,12 +281,14 @@ def undo_strip(view: View) -> ft.Control:
         words, colour = t(view, "ui.log.nothing"), QUIET
     else:
         words, colour = t(view, "ui.log.last", sentence=session.undo_sentence), None
+    if session.clock.paused and not session.is_over:
+        words, colour = t(view, "ui.clock.paused_note"), None
     last = ft.Text(words, size=13, color=colour, key="last-act", max_lines=2, overflow=ft.TextOverflow.ELLIPSIS)
     # Always there and always this tall: appearing after the first act, or wrapping a long
     # sentence, it pushed End turn up under the finger.
     undo = ft.TextButton(t(view, "ui.undo"), on_click=lambda _: view.act.undo(tapped="undo-last"), key="undo-last",
                          height=TARGET, disabled=not session.can_undo)
-    return ft.Container(ft.Row([ft.Container(last, expand=True), undo],
+    return ft.Container(ft.Row(present(ft.Container(last, expand=True), clock_chip(view), undo),
                                vertical_alignment=ft.CrossAxisAlignment.CENTER),
                         height=STRIP_HEIGHT, key="undo-strip")
 

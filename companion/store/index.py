@@ -232,7 +232,9 @@ class Index:
                 continue
             if self._folder.stat(session_file(session_id)) != signature:
                 continue  # changed since it was read: its line is worked out again
-            puts[session_id] = {**doc, **status, "updated": max(signature[2] / 1e9, summary.created)}
+            # An entry saved before clocks were kept keeps the end it was saved with, not the file's time now.
+            kept = {} if "finished" in doc else {"finished": summary.finished, "played": summary.played}
+            puts[session_id] = {**doc, **status, **kept, "updated": max(signature[2] / 1e9, summary.created)}
         return puts
 
     def keep_results(self, found: dict[str, tuple[FinalResult, Signature]]) -> None:

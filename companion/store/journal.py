@@ -28,8 +28,9 @@ from typing import Any
 from tinydb import TinyDB
 from tinydb.table import Document
 
+from companion import clock
 from companion.session import FORMAT_VERSION as SESSION_FORMAT
-from companion.session import Session
+from companion.session import Session, Times
 from companion.store.compactor import Compactor
 from companion.store.errors import SessionBusy, SessionClosed, Speaking, StoreError
 from companion.store.folders import Folder, Lock
@@ -57,12 +58,32 @@ class Open:
     unlisted: bool = False  # changed since its index entry was written (its status line lags)
 
 
-def closed_journal(session: Session, log: list[dict[str, Any]], cursor: int, state: Any) -> None:
+def closed_journal(session: Session, log: list[dict[str, Any]], cursor: int, state: Any, times: Times) -> None:
     raise SessionClosed("store.closed")
 
 
-def deleted_journal(session: Session, log: list[dict[str, Any]], cursor: int, state: Any) -> None:
+def deleted_journal(session: Session, log: list[dict[str, Any]], cursor: int, state: Any, times: Times) -> None:
     raise SessionClosed("store.deleted")
+
+
+def clock_fields(session: Session, created: float, modified: float, kept: SessionSummary | None = None,
+                 state: Any = None, times: Times | None = None) -> dict[str, float | None]:
+    """The index entry's times once the game is over: "finished" (when it ended) and "played"
+    (seconds of play, pauses left out), from the session's clock (`times`, when given: a change
+    being saved). A game saved before clocks were kept has its times as that version took them:
+    the end kept in its entry (`kept`), else its file's time (`modified`), once; and then kept."""
+    times = session.times if times is None else times
+    over = bool(session.game.is_over(session.state if state is None else state))
+    if times.marks is None:
+        finished = None
+        if over:
+            finished = kept.finished if kept is not None and kept.finished is not None else max(modified, created)
+        return {"finished": finished, "played": None if finished is None else max(0.0, finished - created)}
+    if not over:  # kept once it ends: an unfinished game's entry is not rewritten for every minute played
+        return {"finished": None, "played": None}
+    reading = clock.read(times.marks)
+    finished = reading.ended if reading.ended is not None else times.last if times.last is not None else modified
+    return {"finished": finished, "played": round(reading.played_at(finished), 3)}
 
 
 def close_all(open_sessions: dict[str, Open]) -> None:
@@ -119,11 +140,11 @@ class Journal:
         # once (no reference cycle) and its finalizer releases the locks.
         journal = weakref.ref(self)
 
-        def write(session: Session, log: list[dict[str, Any]], cursor: int, state: Any) -> None:
+        def write(session: Session, log: list[dict[str, Any]], cursor: int, state: Any, times: Times) -> None:
             alive = journal()
             if alive is None:
                 raise SessionClosed("store.closed")
-            alive.record(session, log, cursor, state)
+            alive.record(session, log, cursor, state, times)
 
         entry.session.journal = write
         self.open[session_id] = entry
@@ -136,7 +157,7 @@ class Journal:
     def write_title(self, entry: Open) -> None:
         entry.db.table("session").update({"title": entry.title}, doc_ids=[1])
 
-    def record(self, session: Session, log: list[dict[str, Any]], cursor: int, state: Any) -> None:
+    def record(self, session: Session, log: list[dict[str, Any]], cursor: int, state: Any, times: Times) -> None:
         """Save one change of an open session (the journal `Session` calls before the change is made)."""
         with self.mutex:
             entry = self.open.get(session.id or "")
@@ -147,20 +168,26 @@ class Journal:
             # The index changes only when the session finishes, stops being finished or
             # changes winners (the listing takes the updated time from the session file).
             touch_index = listed_outcome(session, state) != listed_outcome(session)
+            # Only the clock moved (the same cursor): not a move, so the list keeps its order.
+            played = self._folder.stat(session_file(session_id)) if cursor == session.cursor else None
             with self._speaking("store.not_saved"):
                 if touch_index:  # leave a trace in case we die between the two writes
                     self._folder.write(f"{PENDING}/{session_id}", b"")
                 entry.db.table("session").update({
                     "format": SESSION_FORMAT, "game": session.game.id, "players": list(session.players),
                     "options": session.options, "events": log, "cursor": cursor,
+                    "clock": times.marks, "last": times.last,
                 }, doc_ids=[1])
+            if played is not None:
+                with contextlib.suppress(OSError):
+                    entry.storage.set_mtime(played[2])
             self._compactor.written(entry.storage)
-            entry.unlisted = True
+            entry.unlisted = entry.unlisted or played is None
             if touch_index:
                 # The event is saved; an index that cannot be updated now is fixed from the
                 # pending marker later, so the failure must not undo the acknowledged event.
                 with contextlib.suppress(OSError, StoreError):
-                    self.sync_index(session_id, entry, force=True, state=state)
+                    self.sync_index(session_id, entry, force=True, state=state, times=times)
 
     def close(self, session_id: str) -> Open | None:
         """Stop writing this session: its journal refuses, no background rewrite touches its file."""
@@ -189,27 +216,44 @@ class Journal:
         others = {language: line for language, line in lines.items() if language != "en"}
         return {"status": lines.get("en", ""), **({"status_in": others} if others else {})}
 
-    def index_doc(self, session_id: str, entry: Open, state: Any = None) -> dict[str, Any]:
-        """The index entry of an open or loaded session (in `state`, when given: a change being saved)."""
+    def index_doc(self, session_id: str, entry: Open, state: Any = None, times: Times | None = None
+                  ) -> dict[str, Any]:
+        """The index entry of an open or loaded session (in `state` and `times`, when given: a change being saved)."""
         signature = self._folder.stat(session_file(session_id))
         is_over, winners = outcome(entry.session, state)
+        updated = time.time() if signature is None else max(signature[2] / 1e9, entry.created)
         doc = {
             "game": entry.session.game.id,
             "players": list(entry.session.players),
             "created": entry.created,
-            "updated": time.time() if signature is None else max(signature[2] / 1e9, entry.created),
+            "updated": updated,
             "title": entry.title,
             "is_over": is_over,
             "winners": list(winners),
             **self.status_fields(entry.session, state),
+            **clock_fields(entry.session, entry.created, updated, self._kept(session_id), state, times),
         }
         result = final_result(entry.session, state)
         if result is not None:
             doc["result"] = result_doc(result)
         return doc
 
-    def sync_index(self, session_id: str, entry: Open, *, force: bool = False, state: Any = None) -> None:
-        doc = self.index_doc(session_id, entry, state)
+    def clock_times(self, session_id: str, entry: Open, modified: float) -> float:
+        """The last time of a game saved before clocks were kept: its end as its entry kept it, or its
+        file's time (its last change) when it is not over."""
+        fields = clock_fields(entry.session, entry.created, modified, self._kept(session_id))
+        return fields["finished"] if fields["finished"] is not None else max(modified, entry.created)
+
+    def _kept(self, session_id: str) -> SessionSummary | None:
+        """The game's entry as the index holds it (None when unknown or unreadable now)."""
+        try:
+            return self._index.entries().get(session_id)
+        except (OSError, StoreError):
+            return None
+
+    def sync_index(self, session_id: str, entry: Open, *, force: bool = False, state: Any = None,
+                   times: Times | None = None) -> None:
+        doc = self.index_doc(session_id, entry, state, times)
         summary = indexed_summary(session_id, doc)
         if force or summary is None or not same_summary(self._index.entries().get(session_id), summary):
             self._index.edit({session_id: doc})
@@ -223,6 +267,8 @@ class Journal:
         session = entry.session
         is_over, winners = outcome(session)
         status = self.status_fields(session)
+        times = clock_fields(session, entry.created, modified, self._kept(session_id))
         return SessionSummary(session_id, session.game.id, session.players, entry.created,
                               max(modified, entry.created), is_over, winners, entry.title, status["status"],
-                              final_result(session), translated_lines(status.get("status_in")))
+                              final_result(session), translated_lines(status.get("status_in")),
+                              times["finished"], times["played"])

@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 from companion.store.file_format import holds_lone_surrogate, may_hold_lone_surrogate
 from companion.store.index_file import scan_index
 from companion.store.results import FinalResult, result_of
-from companion.store.session_file import is_time, loaded_title
+from companion.store.session_file import LATEST_TIME, is_time, loaded_title
 
 _ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"  # Crockford base 32, lower case: safe on case-blind disks
 SESSION_ID = re.compile(r"[0-9a-z][0-9a-z_-]{0,63}")
@@ -56,6 +56,13 @@ class SessionSummary(NamedTuple):
     # The status line in the other languages, as (language, line) pairs; a language missing
     # here (an entry saved by an earlier version) is worked out when it is shown.
     translated: tuple[tuple[str, str], ...] = ()
+    # When the game ended (by its rules, scored or stopped), as its log's clock says; None
+    # while it is not over. An entry saved before clocks were kept: the time it was saved
+    # with, taken once (the file's time then) and kept from then on, never a file's time now.
+    finished: float | None = None
+    # Seconds of play, pauses left out (see companion/clock.py); for a game saved before
+    # clocks were kept, finished - created. None when unknown.
+    played: float | None = None
 
 
 @dataclass(frozen=True)
@@ -129,19 +136,38 @@ def summary_of(session_id: str, entry: Any, modified: float, shared: dict[Any, A
     title = loaded_title(entry["title"])
     status = status if isinstance(status, str) else ""
     translated = translated_lines(entry.get("status_in"))
+    is_over = bool(entry["is_over"])
+    finished, played = _times(entry, is_over, created, max(modified, created))
     return SessionSummary(
         session_id,
         sys.intern(_text(entry["game"])),
         players,
         created,
         max(modified, created),
-        bool(entry["is_over"]),
+        is_over,
         share(winners, winners),
         share(title, title),
         share(status, status),
         result_of(entry.get("result"), len(players)),
         share(translated, translated),
+        finished,
+        played,
     )
+
+
+def _times(entry: dict[str, Any], is_over: bool, created: float, updated: float) -> tuple[float | None, float | None]:
+    """(finished, played) of an entry; an entry without them (saved by an earlier version) takes
+    the updated time it was saved with as its end and the time since its start as its length."""
+    if not is_over:
+        finished = None
+    elif "finished" in entry:
+        finished = float(entry["finished"]) if is_time(entry["finished"]) else updated
+    else:
+        finished = updated
+    played = entry.get("played")
+    if isinstance(played, bool) or not isinstance(played, (int, float)) or not 0 <= played <= LATEST_TIME:
+        played = None if finished is None else max(0.0, finished - created)
+    return finished, None if played is None else float(played)
 
 
 MAX_STATUS = 200  # characters of one status line kept from an index entry

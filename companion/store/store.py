@@ -206,7 +206,9 @@ class Store:
             while self._folder.exists(session_file(session_id)):
                 session_id = new_session_id()
             lock = self._journal.lock_session(session_id)
-            entry = self._journal.make_open(session, session_id, lock, time.time(), clean_title)
+            started = session.clock.started
+            entry = self._journal.make_open(session, session_id, lock, time.time() if started is None else started,
+                                            clean_title)
             try:
                 with self._speaking("store.not_created"):
                     self._journal.write_new(entry, session.to_dict())
@@ -239,7 +241,21 @@ class Store:
             with contextlib.suppress(OSError, StoreError):  # the listing repairs the index later
                 self._journal.sync_index(session_id, entry)
             self._journal.attach(session_id, entry)
+            self._run_clock(session_id, entry)
             return entry.session
+
+    def _run_clock(self, session_id: str, entry: Open) -> None:
+        """A game opened for play: its clock runs (unless paused or over), ending first a run that
+        ended unsaid at its last change. A game saved before clocks were kept first takes its
+        times as its entry kept them (see `clock_fields`). Saved with the game's next change:
+        opening a game writes nothing (see `Session.apply`)."""
+        session = entry.session
+        if session.times.marks is None:
+            signature = self._folder.stat(session_file(session_id))
+            modified = time.time() if signature is None else signature[2] / 1e9
+            kept = self._journal.clock_times(session_id, entry, modified)
+            session.apply({"type": "clock", "mark": "taken", "since": entry.created, "at": kept})
+        session.apply({"type": "clock", "mark": "open"})
 
     def peek(self, session_id: str) -> Session:
         """The saved session as it is now, without locking it (another window may be playing it).

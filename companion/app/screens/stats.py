@@ -356,6 +356,9 @@ def archive_sheet(view: View) -> ft.DialogControl | None:
                           icon=ft.Icons.SAVE_ALT, on_click=lambda _: view.act.after.export("json")),
         ft.OutlinedButton(w.t(view, "ui.archive.export_csv"), key="export-csv", height=w.TARGET,
                           icon=ft.Icons.TABLE_CHART_OUTLINED, on_click=lambda _: view.act.after.export("csv")),
+        ft.OutlinedButton(w.t(view, "bgstats.export"), key="export-bgsplay", height=w.TARGET,
+                          tooltip=w.t(view, "bgstats.export.tip"), icon=ft.Icons.OPEN_IN_NEW,
+                          on_click=lambda _: view.act.after.export("bgsplay")),
     ], wrap=True, spacing=8, run_spacing=8))
     if draft.get("saved"):
         body.append(w.text(w.t(view, "ui.archive.saved", path=draft["saved"]), 15, key="export-saved"))
