@@ -20,14 +20,11 @@ _FAILED = pytest.StashKey[bool]()
 _HERE = Path(__file__).parent
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Every test in this folder drives Chromium: marked `e2e`, so `-m "not e2e"` leaves them out,
-    and all in one group, so that `-n 2 --dist loadgroup` runs them one after the other on one
-    worker (one browser at a time: they measure what is drawn) while the rest run on the other."""
-    for item in items:
-        if _HERE in item.path.parents:
-            item.add_marker(pytest.mark.e2e)
-            item.add_marker(pytest.mark.xdist_group("browser"))
+def pytest_itemcollected(item: pytest.Item) -> None:
+    """Every test in this folder drives Chromium: marked `e2e`, so `-m "not e2e"` leaves them out
+    (and `pytest -n 2` runs them on one worker, one after the other: see tests/conftest.py)."""
+    if _HERE in item.path.parents:
+        item.add_marker(pytest.mark.e2e)
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
