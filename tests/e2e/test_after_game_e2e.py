@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from clock_helpers import played_between
 from finger import Finger
 from harness import Browsers, FlutterPage, open_browsers, require_browser, serve_cli
 from test_app_e2e import see
@@ -21,14 +22,15 @@ from companion.store import Store
 
 def transamerica(store: Store, day: int, players: list[str], *, stop: bool = False) -> None:
     """The first player connects twice (13), the second loses 2 twice (9), the third 6 then 7 (0)."""
-    session = Session.new("transamerica", players)
-    if stop:
-        session.apply({"type": "end_round", "missing": dict(zip(players, [5, 0, 1], strict=True))})
-        session.apply({"type": "end_game", "note": "pizza"})
-    else:
-        for third in (6, 7):
-            session.apply({"type": "end_round", "missing": dict(zip(players, [0, 2, third], strict=True))})
     start = 1_700_000_000.0 + day * 86_400
+    with played_between(start, start + 3600):  # the table clock ran an hour
+        session = Session.new("transamerica", players)
+        if stop:
+            session.apply({"type": "end_round", "missing": dict(zip(players, [5, 0, 1], strict=True))})
+            session.apply({"type": "end_game", "note": "pizza"})
+        else:
+            for third in (6, 7):
+                session.apply({"type": "end_round", "missing": dict(zip(players, [0, 2, third], strict=True))})
     store.put(session, created=start, updated=start + 3600)
 
 

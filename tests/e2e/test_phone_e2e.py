@@ -201,6 +201,9 @@ def test_each_title_plays_with_no_network_and_is_there_after_a_reload(site: Stat
         tap(ui, "Close")
         # No share button in this build: a tab cannot host the table.
         finished_card(ui, "TransAmerica").first.click()  # its result, chart (flet-charts) and log
+        see(ui, "First player: Ann")
+        ui.page.mouse.move(206, 600)
+        ui.page.mouse.wheel(0, 3000)  # the log is under the date, the result and the chart
         see(ui, "1. Round 1 ended: Ann connected all cities; Bob -13")
         ui.page.get_by_role("button", name="Send to BG Stats", exact=True).wait_for(state="attached")
         assert not ui.page.get_by_label("Share with the table", exact=True).count()
