@@ -25,8 +25,8 @@ from collections.abc import Awaitable, Callable, Coroutine, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from companion.messages import SOURCE_LANGUAGE, register
 from companion.store.folders import DiskFolder, Entry, Folder, Lock, Signature
+from companion.text.messages import SOURCE_LANGUAGE, register
 
 log = logging.getLogger(__name__)
 
@@ -276,7 +276,7 @@ def refusal(page: Any, reason: str) -> None:
     """The whole page, when there is nowhere to keep games: one sentence."""
     import flet as ft
 
-    from companion import i18n
+    from companion.text import i18n
 
     try:
         import js

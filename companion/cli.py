@@ -23,8 +23,8 @@ from companion.app.data import AppData
 from companion.app.desktop import desktop_problem
 from companion.app.main import make_main, run_kwargs
 from companion.app.share import Listener, ShareError, Sharing, display_code, lan_address
-from companion.messages import LANGUAGES
 from companion.store import Store, StoreError, default_data_dir
+from companion.text.messages import LANGUAGES
 
 log = logging.getLogger(__name__)
 

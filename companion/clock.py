@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.messages import Message, RuleError, register
+from companion.text.messages import Message, RuleError, register
 
 MARK = "mark"
 AT = "at"

@@ -29,9 +29,9 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple, TypeVar, overload
 
 from companion import clock
-from companion.messages import Message, RuleError, quoted
 from companion.rules import GAMES
 from companion.rules.base import MAX_ITEMS, RULES, Game, Standing, check_depth, describe_value
+from companion.text.messages import Message, RuleError, quoted
 
 # The newest session format this version writes and reads; it reads every older one too.
 FORMAT_VERSION = 3

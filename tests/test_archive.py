@@ -15,8 +15,8 @@ from clock_helpers import played_between
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion import archive
-from companion.archive import MAX_IMPORT_BYTES, export_csv, export_json, import_json, save_export
+from companion.aftergame import archive
+from companion.aftergame.archive import MAX_IMPORT_BYTES, export_csv, export_json, import_json, save_export
 from companion.session import Session
 from companion.store import Store
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from companion.app.data import AppData
-from companion.messages import RuleError
 from companion.store import Store, StoreError
+from companion.text.messages import RuleError
 
 
 def finish_transamerica(data: AppData, players: list[str]) -> str:

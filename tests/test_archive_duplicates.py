@@ -12,13 +12,13 @@ from typing import Any
 
 import pytest
 
-from companion import archive, stats
+from companion.aftergame import archive, stats
+from companion.aftergame.archive import export_json, import_json, restore_backup, write_backup
 from companion.app.data import AppData
-from companion.archive import export_json, import_json, restore_backup, write_backup
-from companion.messages import Message
 from companion.session import CLOCK_FIELDS, Session
 from companion.store import Store
 from companion.store.storage import MemoryFolder
+from companion.text.messages import Message
 
 CREATED = 1_700_000_000.0
 DAY = date.fromtimestamp(CREATED).isoformat()

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from companion.archive import BACKUPS_KEPT, backups, restore_backup, write_backup
+from companion.aftergame.archive import BACKUPS_KEPT, backups, restore_backup, write_backup
 from companion.session import Session
 from companion.store import Store
 from companion.store.storage import MemoryFolder

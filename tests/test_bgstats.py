@@ -1,5 +1,5 @@
 """BG Stats: the createPlay link and the .bgsplay file, field by field against the shape BG Stats
-documents for a play pushed from another app and the file it shares itself (see companion/bgstats.py)."""
+documents for a play pushed from another app and the file it shares itself (see companion/aftergame/bgstats.py)."""
 
 from __future__ import annotations
 
@@ -14,10 +14,11 @@ from typing import Any
 import pytest
 from clock_helpers import SetClock, clock_set
 
-from companion import bgstats, reference
+from companion.aftergame import bgstats
 from companion.app.data import AppData
 from companion.session import Session
 from companion.store import Store
+from companion.text import reference
 
 MINUTE = 60.0
 START = 1_764_612_000.0  # 2025-12-01 18:00:00 UTC

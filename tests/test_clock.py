@@ -15,11 +15,11 @@ from clock_helpers import SetClock, clock_set
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion import archive, bgstats
-from companion.messages import RuleError
+from companion.aftergame import archive, bgstats
 from companion.session import Session
 from companion.store import Store
 from companion.store.listing import index_summaries
+from companion.text.messages import RuleError
 
 MINUTE = 60.0
 DAY = 24 * 60 * MINUTE

@@ -19,7 +19,7 @@ from app_helpers import imported, notice, table
 from flet_harness import Screen
 from test_faults import fail_with, snapshot
 
-from companion import archive, stats
+from companion.aftergame import archive, stats
 from companion.app.data import AppData
 from companion.app.main import make_main
 from companion.store import Store, StoreError

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from app_helpers import add_players, app_screen, notice, table
 
-from companion import GAMES, RuleError, Session, reference
+from companion import GAMES, RuleError, Session
+from companion.aftergame.bgstats import play_url as bgstats_play_url
+from companion.aftergame.stats import score_series, statistics
 from companion.app.data import AppData, status_of
-from companion.bgstats import play_url as bgstats_play_url
-from companion.messages import Message, register
 from companion.rules.base import (
     BoolField,
     ChoiceField,
@@ -30,8 +30,9 @@ from companion.rules.base import (
     TextField,
     rank_by,
 )
-from companion.stats import score_series, statistics
 from companion.store import Store
+from companion.text import reference
+from companion.text.messages import Message, register
 
 # --- the whole "module" of a toy game: first to 10 points ---------------------------------
 # Every kind of field once: a player scores points (doubled or not), names a bonus from a

@@ -8,9 +8,9 @@ import pytest
 from rules_helpers import refusal
 
 from companion import GAMES, Session
-from companion.messages import Listed, Message, Money
 from companion.rules import great_plains, heartland, transamerica
 from companion.rules.base import STOP_IN_PLACE, Reference, Stopped
+from companion.text.messages import Listed, Message, Money
 
 LANGUAGES = ("en", "fr", "es")
 TABLES = {"heartland": ["Ann", "Bob", "Cy"], "transamerica": ["Ann", "Bob", "Cy"], "great_plains": ["Ann", "Inés"]}

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from companion import RuleError, Session
-from companion.i18n import choose, from_accept_language, from_environment, money, number, supported, t
-from companion.messages import Message, join_names, translations
+from companion.text.i18n import choose, from_accept_language, from_environment, money, number, supported, t
+from companion.text.messages import Message, join_names, translations
 
 NBSP = "\u00a0"
 

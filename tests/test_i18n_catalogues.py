@@ -13,8 +13,8 @@ import pytest
 from babel.messages.catalog import Catalog
 
 import companion
-from companion.locale import catalogues
-from companion.messages import package_templates
+from companion.text.locale import catalogues
+from companion.text.messages import package_templates
 
 PACKAGE = Path(companion.__file__).parent
 catalogues.register_all()

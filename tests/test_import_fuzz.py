@@ -20,7 +20,7 @@ from flet_harness import Screen
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion import archive
+from companion.aftergame import archive
 from companion.app.data import AppData
 from companion.app.main import make_main
 from companion.store import Store

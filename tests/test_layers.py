@@ -13,21 +13,27 @@ PACKAGE = Path(__file__).resolve().parents[1] / "companion"
 
 # Lowest first. A module may import its own group and the groups of lower layers only.
 LAYERS: tuple[frozenset[str], ...] = (
-    frozenset({"companion.messages"}),  # a message id and its parameters, rendered per language
-    frozenset({"companion.ui_text", "companion.locale"}),  # the screens' words; the catalogues
+    frozenset({"companion.text"}),  # every word: message ids, the screens' words, the reference, catalogues
     frozenset({"companion.rules"}),  # the games: pure functions
     frozenset({"companion.clock"}),  # the table clock: its marks read into a playing time
-    frozenset({"companion.session", "companion.reference", "companion.i18n"}),  # one game's log; texts
+    frozenset({"companion.session"}),  # one game's log
     frozenset({"companion.store"}),  # saved games
-    frozenset({"companion.archive", "companion.stats", "companion.bgstats"}),  # after the game
+    frozenset({"companion.aftergame"}),  # after the game: archive, statistics, BG Stats
     frozenset({"companion.app", "companion.browser", "companion.publish"}),  # screens and doors
     frozenset({"companion.cli", "companion.__main__", "companion"}),  # ways in; the package's own names
 )
 # Within the top layers, one way only: the doors build on the app, never the reverse.
 ONE_WAY = {("companion.browser", "companion.app"), ("companion.publish", "companion.app"),
-           ("companion.__main__", "companion.cli"), ("companion.archive", "companion.stats")}
+           ("companion.__main__", "companion.cli")}
+# Within a package, one way only too: statistics know nothing of the archive, and the
+# words of the screens, the reference and the renderer build on the message ids.
+INNER_ONE_WAY = {("companion.aftergame.archive", "companion.aftergame.stats"),
+                 ("companion.text.i18n", "companion.text.ui_text"), ("companion.text.i18n", "companion.text.messages"),
+                 ("companion.text.ui_text", "companion.text.messages"),
+                 ("companion.text.reference", "companion.text.messages")}
 PURE_STDLIB = {"__future__", "collections", "dataclasses", "enum", "functools", "itertools", "math", "re",
                "typing", "unicodedata", "operator", "string", "abc", "copy", "types"}
+PURE_TEXT = {"companion.text.messages", "companion.text.reference"}  # what the rules take of the text layer
 # What changes a game or the saved games: a screen leaves all of it to `view.act`.
 WRITES = {"apply", "undo", "redo", "remember", "rename", "delete", "import_json", "write_backup",
           "save_export", "restore_backup", "write_session", "end_game"}
@@ -44,15 +50,16 @@ def modules() -> Iterator[tuple[str, ast.Module]]:
 
 
 def imported(tree: ast.Module) -> Iterator[str]:
-    """Every module a file imports ("from companion import messages" is companion.messages)."""
+    """Every module a file imports ("from companion.text import messages" is companion.text.messages)."""
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             yield from (alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            if node.module == "companion":
-                yield from (f"companion.{alias.name}" for alias in node.names)
-            else:
-                yield node.module
+            folder = PACKAGE.parent.joinpath(*node.module.split("."))
+            for alias in node.names:
+                is_module = folder.is_dir() and (folder.joinpath(alias.name).with_suffix(".py").exists()
+                                                 or folder.joinpath(alias.name).is_dir())
+                yield f"{node.module}.{alias.name}" if is_module else node.module
 
 
 def group(module: str) -> str:
@@ -88,9 +95,8 @@ def test_each_layer_imports_only_its_own_and_those_below() -> None:
 @pytest.mark.parametrize("path", sorted((PACKAGE / "rules").glob("*.py")), ids=lambda path: path.name)
 def test_the_rules_core_is_pure(path: Path) -> None:
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    outside = [target for target in imported(tree)
-               if target.split(".")[0] not in PURE_STDLIB and group(target) not in {"companion.messages",
-                                                                                   "companion.rules"}]
+    outside = [target for target in imported(tree) if target.split(".")[0] not in PURE_STDLIB
+               and group(target) != "companion.rules" and target not in PURE_TEXT]
     assert outside == []  # no Flet, no TinyDB, no files, no clock
     calls = {node.func.id for node in ast.walk(tree) if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)}
     assert not calls & {"open", "print", "input"}
@@ -116,6 +122,24 @@ def test_a_screen_writes_nothing_itself(path: Path) -> None:
     assert writes == []
     # What a screen takes from the saved games' side: their errors, to say them, and a game's line of the list.
     stores = [f"{node.module}.{alias.name}" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
-              and group(node.module or "") in {"companion.store", "companion.archive"} for alias in node.names
+              and group(node.module or "") in {"companion.store", "companion.aftergame.archive"} for alias in node.names
               if not alias.name.endswith("Error") and alias.name != "SessionSummary"]
     assert stores == []
+
+
+def saved_side(module: str, name: str) -> bool:
+    """`from companion.store… import X` and the archive's names (`from companion.aftergame import archive`)."""
+    return group(module) == "companion.store" or module == "companion.aftergame.archive" or (
+        module == "companion.aftergame" and name == "archive")
+
+
+def test_inside_a_package_modules_build_one_way() -> None:
+    """Inside text/ and aftergame/, a module imports only those it builds on: no circle inside either."""
+    wrong = []
+    for name, tree in modules():
+        for target in imported(tree):
+            inside = group(name) in {"companion.text", "companion.aftergame"} and group(target) == group(name)
+            if inside and target != name and target.count(".") == 2 and name.count(".") == 2 and (
+                    name, target) not in INNER_ONE_WAY:
+                wrong.append(f"{name} imports {target}")
+    assert wrong == []

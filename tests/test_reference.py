@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from companion import reference
-from companion.i18n import money
-from companion.messages import LANGUAGES
 from companion.rules import GAMES, great_plains, heartland, transamerica
+from companion.text import reference
+from companion.text.i18n import money
+from companion.text.messages import LANGUAGES
 
 REQUIRED = {
     # what a turn is, money and costs, targets, final round, penalties, tie-breaks, variants, decisions

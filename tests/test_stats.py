@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 from rules_helpers import to_scoring
 
-from companion.session import Session
-from companion.stats import (
+from companion.aftergame.stats import (
     ScoreSeries,
     Step,
     player_key,
@@ -16,6 +15,7 @@ from companion.stats import (
     statistics,
     statistics_by_game,
 )
+from companion.session import Session
 from companion.store import SessionSummary, Store
 from companion.store.storage import MemoryFolder
 

@@ -13,8 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rules_helpers import to_scoring
 
-from companion.session import Session
-from companion.stats import (
+from companion.aftergame.stats import (
     COUNTED,
     GameRecord,
     Rival,
@@ -25,6 +24,7 @@ from companion.stats import (
     set_counted,
     statistics,
 )
+from companion.session import Session
 from companion.store import SessionSummary, Store
 from companion.store.results import FinalResult
 from companion.store.storage import MemoryFolder
@@ -182,7 +182,8 @@ def test_the_choice_survives_a_restarted_process(tmp_path: Path) -> None:
         session_id = transamerica(store, 0, ["Ann", "Bob"], 30)
         (summary,) = store.finished()
         set_counted(store.folder, summary, False)
-    script = ("import sys; from companion.store import Store; from companion.stats import statistics, read_counted\n"
+    script = ("import sys; from companion.store import Store\n"
+              "from companion.aftergame.stats import statistics, read_counted\n"
               "with Store(sys.argv[1]) as store:\n"
               "    print(statistics(store.finished(), counted=read_counted(store.folder)).left_out,"
               " read_counted(store.folder))")

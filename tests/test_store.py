@@ -22,7 +22,6 @@ from typing import Any
 import pytest
 from tinydb import TinyDB
 
-from companion.messages import RuleError
 from companion.session import Session
 from companion.store import (
     JournalStorage,
@@ -41,6 +40,7 @@ from companion.store import (
 from companion.store.errors import DamagedFile
 from companion.store.storage import DiskFolder, MemoryFolder, check_document, encode
 from companion.store.store import new_session_id
+from companion.text.messages import RuleError
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -20,7 +20,7 @@ from app_helpers import table
 from archive_helpers import build
 from flet_harness import Screen, wait_for
 
-from companion import archive
+from companion.aftergame import archive
 from companion.app import main as app_main
 from companion.app.data import AppData
 from companion.session import Session

@@ -14,7 +14,7 @@ import pytest
 from app_helpers import table
 from flet_harness import Screen
 
-from companion import stats
+from companion.aftergame import stats
 from companion.app.data import AppData
 from companion.app.main import make_main
 from companion.session import Session

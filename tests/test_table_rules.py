@@ -12,8 +12,8 @@ import pytest
 from rules_helpers import fact_refuses, refusal, refused
 
 from companion import GAMES, Message, RuleError, Session
-from companion.messages import register
 from companion.rules.base import EventKind, Game, IntField, PlayerField, Standing, rank_by, table_call
+from companion.text.messages import register
 
 TABLES = {
     "heartland": ["Ann", "Bob", "Cy"],

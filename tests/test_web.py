@@ -333,8 +333,8 @@ def test_an_upload_another_site_asks_for_or_that_is_not_signed_is_refused(client
 def test_an_upload_bigger_than_an_archive_may_be_is_refused_and_not_kept(client: TestClient) -> None:
     from flet_web.uploads import build_upload_url
 
+    from companion.aftergame.archive import MAX_IMPORT_BYTES
     from companion.app import incoming
-    from companion.archive import MAX_IMPORT_BYTES
 
     signed = build_upload_url(incoming.UPLOAD_PATH, "huge.json", 60, incoming.secret())
     answer = client.put(signed, content=b" " * (MAX_IMPORT_BYTES + 1), headers={"origin": ORIGIN})

@@ -19,11 +19,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import flet as ft
 
+from companion.aftergame.archive import MAX_IMPORT_BYTES, THE_FILE, ImportReport, Refusal, megabytes, too_big
 from companion.app import incoming
-from companion.archive import MAX_IMPORT_BYTES, THE_FILE, ImportReport, Refusal, megabytes, too_big
-from companion.messages import Described, Message, RuleError
 from companion.session import Session
 from companion.store import StoreError
+from companion.text.messages import Described, Message, RuleError
 
 if TYPE_CHECKING:
     from collections.abc import Callable

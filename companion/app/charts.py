@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING
 import flet as ft
 import flet_charts as fch  # type: ignore[import-untyped]  # no py.typed marker in 1.0.5
 
+from companion.aftergame.stats import ScoreSeries
 from companion.app import widgets as w
 from companion.rules.base import Step
-from companion.stats import ScoreSeries
 
 if TYPE_CHECKING:
     from companion.app.view import View

@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING
 
 import flet as ft
 
-from companion import clock, i18n
-from companion.messages import register
+from companion import clock
+from companion.text import i18n
+from companion.text.messages import register
 
 if TYPE_CHECKING:
     from companion.app.view import View

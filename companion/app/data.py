@@ -20,12 +20,12 @@ from collections.abc import Callable
 from datetime import date
 from typing import Any, NamedTuple
 
-from companion import archive, bgstats, stats
+from companion.aftergame import archive, bgstats, stats
 from companion.app.ui_state import UiStateFile, View
-from companion.messages import LANGUAGES, translations
 from companion.rules import GAMES
 from companion.session import Session
 from companion.store import SessionInUse, SessionList, SessionSummary, Store, StoreError
+from companion.text.messages import LANGUAGES, translations
 
 log = logging.getLogger(__name__)
 HOME_PAGE = 20  # games drawn at first in each part of the home screen; more on request

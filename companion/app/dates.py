@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from companion.i18n import t
-from companion.messages import SOURCE_LANGUAGE, register
+from companion.text.i18n import t
+from companion.text.messages import SOURCE_LANGUAGE, register
 
 register(SOURCE_LANGUAGE, {
     "ui.date": "{month} {day}, {year}",

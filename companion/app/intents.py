@@ -14,16 +14,16 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
-from companion import i18n
 from companion.app.after_intents import AfterGame
 from companion.app.language import LanguageChoice
 from companion.app.share import Role, ShareError
 from companion.app.share_glue import ShareGlue
 from companion.app.stale import StaleGuard
 from companion.app.state import REOPEN, PageState, UiState, sheet_numbers
-from companion.messages import Message, RuleError
 from companion.session import Session, StaleError
 from companion.store import StoreError
+from companion.text import i18n
+from companion.text.messages import Message, RuleError
 
 if TYPE_CHECKING:
     from companion.app.data import AppData

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
-from companion import i18n
-from companion.messages import LANGUAGES
+from companion.text import i18n
+from companion.text.messages import LANGUAGES
 
 if TYPE_CHECKING:
     from companion.app.data import AppData

@@ -29,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from companion.messages import Message, register
+from companion.text.messages import Message, register
 
 log = logging.getLogger(__name__)
 

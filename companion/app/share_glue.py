@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING
 import flet as ft
 from flet.controls.context import _context_page
 
-from companion import i18n
 from companion.app.share import Share, Sharing
 from companion.app.state import PageState
+from companion.text import i18n
 
 if TYPE_CHECKING:
     from companion.app.intents import Intents

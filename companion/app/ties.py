@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from itertools import groupby
 
-from companion.i18n import t
-from companion.messages import join_names
 from companion.rules.base import Standing
+from companion.text.i18n import t
+from companion.text.messages import join_names
 
 
 def ordinal(rank: int, language: str = "en") -> str:

@@ -17,8 +17,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from companion.messages import has_lone_surrogate
 from companion.store.storage import Folder
+from companion.text.messages import has_lone_surrogate
 
 UI_STATE_FILE = "ui-state.json"
 MAX_FILE_BYTES = 64 * 1024

@@ -10,11 +10,11 @@ import weakref
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from companion import i18n
 from companion.app.share import Share
 from companion.app.state import PageState, UiState
-from companion.messages import Message, RuleError
 from companion.session import Session
+from companion.text import i18n
+from companion.text.messages import Message, RuleError
 
 if TYPE_CHECKING:
     from companion.app.data import AppData

@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
-from companion import i18n, reference
 from companion.app import theme
 from companion.app.clock_chip import clock_chip
-from companion.messages import join_names
 from companion.rules.base import Standing
+from companion.text import i18n, reference
+from companion.text.messages import join_names
 
 if TYPE_CHECKING:
     from companion.app.view import View

@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, NamedTuple, TypeVar
 
-from companion.messages import (
+from companion.text.messages import (
     QUOTED_CHARACTERS,
     Described,
     Listed,

@@ -16,7 +16,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.messages import Message, RuleError
 from companion.rules.base import (
     PLAYER,
     RULES,
@@ -36,6 +35,7 @@ from companion.rules.base import (
     result_line,
     table_call,
 )
+from companion.text.messages import Message, RuleError
 
 SPIRITS = ("horse", "eagle", "bear")
 CAVES = 3

@@ -19,7 +19,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from companion.messages import Message, Money, RuleError
 from companion.rules.base import (
     NOTE,
     PLAYER,
@@ -41,6 +40,7 @@ from companion.rules.base import (
     result_line,
     table_call,
 )
+from companion.text.messages import Message, Money, RuleError
 
 GOODS = ("corn", "soybeans", "cattle", "pigs")
 PENALTY_PER_CUBE = {"corn": 1, "soybeans": 1, "cattle": 2, "pigs": 2}

@@ -13,7 +13,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.messages import Listed, Message, RuleError
 from companion.rules.base import (
     STOP_IN_PLACE,
     EventKind,
@@ -27,6 +26,7 @@ from companion.rules.base import (
     rank_by,
     result_line,
 )
+from companion.text.messages import Listed, Message, RuleError
 
 STARTING_POINTS = 13
 MAX_MISSING = 99

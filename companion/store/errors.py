@@ -12,7 +12,7 @@ import os
 from collections.abc import Iterator
 from typing import Any
 
-from companion.messages import Message, register
+from companion.text.messages import Message, register
 
 
 class StoreError(Exception):

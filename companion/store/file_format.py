@@ -43,8 +43,8 @@ import zlib
 from types import ModuleType
 from typing import Any, NamedTuple
 
-from companion.messages import quoted
 from companion.store.errors import DamagedFile, NewerFile
+from companion.text.messages import quoted
 
 try:  # orjson is faster; a phone build may have no wheel for it.
     import orjson as _orjson

@@ -30,7 +30,6 @@ from typing import Any
 from tinydb import TinyDB
 from tinydb.table import Document, Table
 
-from companion.messages import quoted
 from companion.store.compactor import Compactor
 from companion.store.errors import DamagedFile, NewerFile, NewerFormat, StoreError
 from companion.store.file_format import FORMAT, META, Data, may_hold_lone_surrogate, parse_file
@@ -41,6 +40,7 @@ from companion.store.listing import SessionSummary, gc_paused, index_summaries, 
 from companion.store.quarantine import Quarantine
 from companion.store.results import FinalResult, result_doc, result_of
 from companion.store.session_file import session_file
+from companion.text.messages import quoted
 
 INDEX_LOCK = "locks/index.lock"
 INDEX_LOCK_TIMEOUT = 10.0

@@ -25,7 +25,6 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
-from companion.messages import quoted
 from companion.session import Session
 from companion.store.errors import (
     DamagedFile,
@@ -44,6 +43,7 @@ from companion.store.listing import SESSION_ID, gc_paused, indexed_summary, same
 from companion.store.quarantine import Quarantine
 from companion.store.session_file import SESSIONS, parse_session, session_file
 from companion.store.storage import JournalStorage
+from companion.text.messages import quoted
 
 STALE_TEMP_SECONDS = 3600.0
 REPAIR_BATCH = 64  # sessions locked at once while the index is repaired (each disk lock is a file handle)

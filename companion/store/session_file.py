@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.messages import LONE_SURROGATE, RuleError, has_lone_surrogate
 from companion.session import FORMAT_VERSION as SESSION_FORMAT
 from companion.session import Session, UnknownGameError
 from companion.store.errors import DamagedFile, NewerFile, StoreError
+from companion.text.messages import LONE_SURROGATE, RuleError, has_lone_surrogate
 
 SESSIONS = "sessions"
 MAX_TITLE = 60

@@ -76,7 +76,6 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from companion.messages import quoted
 from companion.rules.base import name_key
 from companion.session import Session
 from companion.store.compactor import Compactor
@@ -98,6 +97,7 @@ from companion.store.quarantine import QUARANTINE, Quarantine
 from companion.store.repair import Repair
 from companion.store.results import FinalResult, final_result
 from companion.store.session_file import SESSIONS, check_title, session_file
+from companion.text.messages import quoted
 
 __all__ = ["QuarantineNote", "SessionList", "SessionSummary", "Store", "new_session_id"]
 

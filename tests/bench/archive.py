@@ -35,8 +35,8 @@ for path in (ROOT, ROOT / "tests"):
 
 from archive_helpers import build  # noqa: E402
 
-from companion import stats  # noqa: E402
-from companion.archive import export_csv, export_json, import_json  # noqa: E402
+from companion.aftergame import stats  # noqa: E402
+from companion.aftergame.archive import export_csv, export_json, import_json  # noqa: E402
 from companion.store import Store  # noqa: E402
 from companion.store.storage import DiskFolder  # noqa: E402
 

@@ -46,11 +46,11 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from companion.messages import RuleError  # noqa: E402
 from companion.session import CLOCK_FIELDS, Session  # noqa: E402
 from companion.store import Store, storage  # noqa: E402
 from companion.store.errors import DamagedFile, NewerFile  # noqa: E402
 from companion.store.storage import parse_file  # noqa: E402
+from companion.text.messages import RuleError  # noqa: E402
 
 PLAYERS = ["Ann", "Bob", "Cy"]
 NOTE = "a fairly long note so that every event weighs something"

@@ -30,7 +30,7 @@ for path in (ROOT, ROOT / "tests"):
 
 from archive_helpers import build  # noqa: E402
 
-from companion import stats  # noqa: E402
+from companion.aftergame import stats  # noqa: E402
 from companion.app.data import AppData  # noqa: E402
 from companion.store import Store  # noqa: E402
 from companion.store.file_format import encode  # noqa: E402

@@ -71,10 +71,10 @@ if str(ROOT) not in sys.path:
 from tinydb import TinyDB  # noqa: E402
 from tinydb.storages import JSONStorage  # noqa: E402
 
-from companion.messages import RuleError  # noqa: E402
 from companion.session import Session  # noqa: E402
 from companion.store import Store, storage  # noqa: E402
 from companion.store.store import new_session_id  # noqa: E402
+from companion.text.messages import RuleError  # noqa: E402
 
 PLAYERS = ["Ann", "Bob", "Cy"]
 NOTE = "a fairly long note so that every event weighs something"

@@ -39,9 +39,9 @@ from flet_harness import Dispatch, Screen  # noqa: E402
 
 from companion.app.data import AppData  # noqa: E402
 from companion.app.main import make_main  # noqa: E402
-from companion.messages import RuleError  # noqa: E402
 from companion.session import Session  # noqa: E402
 from companion.store import Store  # noqa: E402
+from companion.text.messages import RuleError  # noqa: E402
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
 OPTIONS = {"target": "rulebook", "alternate_routes": True, "truck_stops": True}

@@ -15,7 +15,7 @@ from conftest import APP_TARGET, CompanionApp
 from harness import open_browser, require_browser, serve_app
 from test_app_e2e import exact, see, tap, tap_icon
 
-from companion.archive import MAX_IMPORT_BYTES
+from companion.aftergame.archive import MAX_IMPORT_BYTES
 from companion.session import Session
 from companion.store.listing import new_session_id
 

@@ -21,7 +21,7 @@ from harness import open_browsers, require_browser, serve_cli
 from test_app_e2e import see, tap, tap_icon
 from test_share_e2e import LAN_HOST, join
 
-from companion import archive
+from companion.aftergame import archive
 from companion.app.data import AppData
 from companion.store import Store
 

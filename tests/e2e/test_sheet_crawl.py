@@ -31,7 +31,7 @@ from harness import SCREENSHOTS_DIR, Browsers, FlutterPage, open_browsers, requi
 from seeds import great_plains_spirits, heartland_long, nothing, seed
 from watch import SCREEN, Button, View, find, frames, open_from_home, open_watched, reveal, server_view, settle, view
 
-from companion import reference
+from companion.text import reference
 
 
 @dataclass(frozen=True)

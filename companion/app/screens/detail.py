@@ -13,15 +13,15 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
-from companion import stats
+from companion.aftergame import stats
 from companion.app import dates
 from companion.app import widgets as w
 from companion.app.screens import home, rules
 from companion.app.screens.registry import game_screen
 from companion.app.state import REOPEN
-from companion.messages import SOURCE_LANGUAGE, register
 from companion.session import Session
 from companion.store import StoreError
+from companion.text.messages import SOURCE_LANGUAGE, register
 
 if TYPE_CHECKING:
     from companion.app.intents import Intents

@@ -12,8 +12,6 @@ import flet as ft
 
 from companion.app import widgets as w
 from companion.app.ties import ordinal
-from companion.i18n import t
-from companion.messages import term
 from companion.rules.base import (
     BoolField,
     ChoiceField,
@@ -25,6 +23,8 @@ from companion.rules.base import (
     Standing,
     TextField,
 )
+from companion.text.i18n import t
+from companion.text.messages import term
 
 if TYPE_CHECKING:
     from companion.app.view import View

@@ -13,8 +13,8 @@ from companion.app import theme
 from companion.app import widgets as w
 from companion.app.ties import tie_lines
 from companion.app.widgets import one_line
-from companion.i18n import t
 from companion.rules.great_plains import CAVES, GAME, SPIRITS, TOKENS, GreatPlainsState, Zone
+from companion.text.i18n import t
 
 if TYPE_CHECKING:
     from companion.app.view import View

@@ -11,8 +11,6 @@ import flet as ft
 from companion.app import widgets as w
 from companion.app.ties import ordinal, tie_lines
 from companion.app.widgets import one_line
-from companion.i18n import t
-from companion.messages import term
 from companion.rules.heartland import (
     GAME,
     GOODS,
@@ -24,6 +22,8 @@ from companion.rules.heartland import (
     discard_cost,
     weigh_station_cost,
 )
+from companion.text.i18n import t
+from companion.text.messages import term
 
 if TYPE_CHECKING:
     from companion.app.view import View

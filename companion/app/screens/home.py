@@ -13,14 +13,14 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
-from companion import stats as stats_of
+from companion.aftergame import stats as stats_of
 from companion.app import dates
 from companion.app import widgets as w
 from companion.app.screens import stats
 from companion.app.screens.registry import game_screen
-from companion.i18n import number, t
-from companion.messages import SOURCE_LANGUAGE, join_names, register
 from companion.rules import GAMES
+from companion.text.i18n import number, t
+from companion.text.messages import SOURCE_LANGUAGE, join_names, register
 
 if TYPE_CHECKING:
     from companion.app.view import View

@@ -10,9 +10,9 @@ import flet as ft
 from companion.app import theme
 from companion.app import widgets as w
 from companion.app.screens.registry import game_screen
-from companion.messages import RuleError
 from companion.rules import GAMES
 from companion.rules.base import MAX_NAME_LENGTH, name_key
+from companion.text.messages import RuleError
 
 if TYPE_CHECKING:
     from companion.app.view import View

@@ -8,13 +8,13 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
+from companion.aftergame.stats import GameRecord, PlayerPage
 from companion.app import dates
 from companion.app import widgets as w
 from companion.app.screens import stats
 from companion.app.state import REOPEN
-from companion.messages import SOURCE_LANGUAGE, register
 from companion.rules import GAMES
-from companion.stats import GameRecord, PlayerPage
+from companion.text.messages import SOURCE_LANGUAGE, register
 
 if TYPE_CHECKING:
     from companion.app.intents import Intents

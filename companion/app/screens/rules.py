@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
-from companion import reference
 from companion.app import widgets as w
+from companion.text import reference
 
 if TYPE_CHECKING:
     from companion.app.view import View

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 import flet as ft
 
 from companion.app import widgets as w
-from companion.i18n import NAMES
-from companion.messages import LANGUAGES
+from companion.text.i18n import NAMES
+from companion.text.messages import LANGUAGES
 
 if TYPE_CHECKING:
     from companion.app.view import View

@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
+from companion.aftergame.stats import PlayerStats, Statistics
 from companion.app import widgets as w
 from companion.app.after_intents import REPORT_CASES, message_of
 from companion.app.state import REOPEN
-from companion.messages import SOURCE_LANGUAGE, register
 from companion.rules import GAMES
-from companion.stats import PlayerStats, Statistics
+from companion.text.messages import SOURCE_LANGUAGE, register
 
 if TYPE_CHECKING:
     from companion.app.intents import Intents

@@ -10,8 +10,8 @@ import flet as ft
 
 from companion.app import widgets as w
 from companion.app.ties import ordinal
-from companion.i18n import t
 from companion.rules.transamerica import GAME, STARTING_POINTS, TransAmericaState
+from companion.text.i18n import t
 
 if TYPE_CHECKING:
     from companion.app.view import View

@@ -38,10 +38,10 @@ from starlette.requests import cookie_parser
 from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.types import Receive, Scope, Send
 
-from companion import i18n
 from companion.app.share import Share, ShareError, Sharing, current_guest
 from companion.app.web.door import ASSETS_DIR, Door, refuse_socket, secured, security_headers
-from companion.messages import Message as Sentence  # starlette's Message is an ASGI message
+from companion.text import i18n
+from companion.text.messages import Message as Sentence  # starlette's Message is an ASGI message
 
 log = logging.getLogger(__name__)
 
@@ -143,7 +143,7 @@ class JoinDoor:
                   name: str | None = None, status: int = 200) -> Response:
         """The "enter the code" page: the only page a phone sees before it joined, in the
         phone's language (its Accept-Language; English when it names none we speak).
-        `problem` is a message id or a sentence (`companion.messages.Message`)."""
+        `problem` is a message id or a sentence (`companion.text.messages.Message`)."""
         name = remembered_name(headers) if name is None else name
         language = i18n.choose(device=i18n.from_accept_language(headers.get("accept-language", "")), environ={})
         words = functools.partial(i18n.t, language=language)

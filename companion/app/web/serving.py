@@ -36,12 +36,12 @@ from typing import Any
 
 import flet as ft
 
+from companion.aftergame.archive import MAX_IMPORT_BYTES
 from companion.app import incoming
 from companion.app.share import ShareError, Sharing
 from companion.app.web.door import ASSETS_DIR, CLOSED_PATHS, UPLOAD, Address, Door
 from companion.app.web.join import JoinDoor
 from companion.app.web.offline import OfflineClient
-from companion.archive import MAX_IMPORT_BYTES
 
 APP_NAME = "Companion"
 APP_DESCRIPTION = "A table-side companion for board games."

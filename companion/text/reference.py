@@ -3,7 +3,8 @@
 A section has an id ("loading", "winner"…) so a screen opens the reference where the
 table is: the Load sheet at loading, an end screen at the winner and its tie-breaks.
 Which sections a game has, and which one each place of the app opens, are facts of the
-game (`Game.reference`, in `rules/<game>.py`). The English text is here, one
+game (`Game.reference`, in `rules/<game>.py`), which the rules registry hands down here
+(`use`): the text layer sits below the rules and imports none of them. The English text is here, one
 template per title and body (`reference.<game>.<section>.title` / `.body`); French and
 Spanish are in the catalogues like every other message. A body is paragraphs separated
 by a blank line; a paragraph whose lines start with "- " is a list.
@@ -16,9 +17,34 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from typing import Protocol
 
-from companion.messages import SOURCE_LANGUAGE, register, template
-from companion.rules import GAMES
+from companion.text.messages import SOURCE_LANGUAGE, register, template
+
+
+class Described(Protocol):
+    """What the reference reads of a game's reference (`rules.base.Reference`)."""
+
+    @property
+    def sections(self) -> tuple[str, ...]: ...
+
+    def opening(self, place: str) -> str: ...
+
+
+class Referenced(Protocol):
+    """What the reference reads of a game (`rules.base.Game`)."""
+
+    @property
+    def reference(self) -> Described | None: ...
+
+
+GAMES: Mapping[str, Referenced] = {}  # the rules registry's own mapping, once it is handed down
+
+
+def use(games: Mapping[str, Referenced]) -> None:
+    """Look games up in the rules registry (the mapping itself: a game added to it later is seen)."""
+    global GAMES
+    GAMES = games
 
 
 @dataclass(frozen=True)

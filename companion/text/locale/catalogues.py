@@ -1,14 +1,14 @@
 """Keep the catalogues in step with the English templates in code (needs Babel, a dev dependency).
 
-    python -m companion.locale.catalogues           # update every .po from the code, compile every .mo
-    python -m companion.locale.catalogues --check   # exit 1 when a .po or .mo is behind the code
+    python -m companion.text.locale.catalogues           # update every .po from the code, compile every .mo
+    python -m companion.text.locale.catalogues --check   # exit 1 when a .po or .mo is behind the code
 
 Every registered English template becomes one entry: context = the message id, msgid =
 the English text. An entry whose English changed comes back empty (its old translation
 is dropped), so it shows in English until translated again; ids no longer in code go.
 To add a language: create `<code>/LC_MESSAGES/companion.po` with a header (copy French's
 and change Language and Plural-Forms), run this, translate every entry, run it again, and
-add the code to `companion.messages.LANGUAGES`.
+add the code to `companion.text.messages.LANGUAGES`.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ TRANSLATED = ("fr", "es")
 
 def register_all() -> None:
     """Import every module of the package that registers English templates."""
-    package = HERE.parent
+    package = HERE.parents[1]  # companion/, whose modules register templates
     for path in sorted(package.rglob("*.py")):
         if path.name != "messages.py" and "register(" in path.read_text(encoding="utf-8"):
             module = ".".join(("companion", *path.relative_to(package).with_suffix("").parts))
@@ -38,7 +38,7 @@ def register_all() -> None:
 
 def english() -> Catalog:
     """Every English template the app registers, as a gettext template."""
-    from companion.messages import package_templates
+    from companion.text.messages import package_templates
 
     register_all()
     template = Catalog(project="Companion", fuzzy=False)

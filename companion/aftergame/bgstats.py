@@ -29,11 +29,12 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
 
-from companion import clock, messages
+from companion import clock
 from companion.rules.base import name_key
 from companion.session import Session
 from companion.store import SessionSummary, Store, StoreError
 from companion.store.file_format import encode
+from companion.text import messages
 
 SOURCE_NAME = "Companion"
 CREATE_PLAY = "https://app.bgstatsapp.com/createPlay.html?data="

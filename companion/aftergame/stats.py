@@ -26,7 +26,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from companion.messages import RuleError, has_lone_surrogate, register
 from companion.rules import GAMES
 from companion.rules.base import Step, _clean_name, _clean_saved_name, name_key
 from companion.session import Session
@@ -34,6 +33,7 @@ from companion.store import SessionSummary, StoreError
 from companion.store.errors import os_reason
 from companion.store.file_format import decode, encode
 from companion.store.storage import Folder
+from companion.text.messages import RuleError, has_lone_surrogate, register
 
 ALIASES = "players.json"
 COUNTED = "counted.json"

@@ -50,8 +50,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any, NamedTuple
 
-from companion import messages, stats
-from companion.messages import Message, RuleError, quoted
+from companion.aftergame import stats
 from companion.rules import GAMES
 from companion.rules.base import describe_value
 from companion.session import CLOCK_FIELDS, Session, UnknownGameError
@@ -62,6 +61,8 @@ from companion.store.file_format import encode, holds_lone_surrogate, may_hold_l
 from companion.store.folders import Folder
 from companion.store.listing import SESSION_ID, gc_paused, new_session_id
 from companion.store.session_file import MAX_TITLE, is_time, loaded_title
+from companion.text import messages
+from companion.text.messages import Message, RuleError, quoted
 
 FORMAT = "companion-archive"
 VERSION = 1

@@ -16,8 +16,8 @@ import os
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from companion import ui_text  # noqa: F401  (registers the screens' words that `t` shows)
-from companion.messages import LANGUAGES, SOURCE_LANGUAGE, Message, register
+from companion.text import ui_text  # noqa: F401  (registers the screens' words that `t` shows)
+from companion.text.messages import LANGUAGES, SOURCE_LANGUAGE, Message, register
 
 # POSIX: LANGUAGE (a ':'-list) wins over LC_ALL, which wins over LC_MESSAGES, then LANG.
 ENVIRONMENT_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")

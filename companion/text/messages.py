@@ -3,7 +3,7 @@
 Errors and log sentences are built as `Message(id, params)`; the text is chosen only when
 a screen shows it, so a stored log holds no language. Each game module brings its own
 English templates (`register`); French and Spanish come from gettext catalogues under
-`companion/locale/` (context = the message id, msgid = the English template), read with
+`companion/text/locale/` (context = the message id, msgid = the English template), read with
 the standard `gettext` module, so a changed English sentence shows in English until its
 translation is brought up to date.
 
@@ -61,7 +61,7 @@ def package_templates() -> dict[str, str]:
 @functools.cache
 def translations(language: str) -> gettext.NullTranslations:
     """The compiled catalogue shipped for `language`; an empty one for English or a language without one."""
-    compiled = resources.files("companion") / "locale" / language / "LC_MESSAGES" / f"{DOMAIN}.mo"
+    compiled = resources.files("companion.text") / "locale" / language / "LC_MESSAGES" / f"{DOMAIN}.mo"
     if language == SOURCE_LANGUAGE or not compiled.is_file():
         return gettext.NullTranslations()
     with compiled.open("rb") as stream:

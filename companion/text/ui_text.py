@@ -1,12 +1,12 @@
 """The screens' words, as English templates; French and Spanish are in the catalogues.
 
-Screens show them with `companion.i18n.t(id, language, **params)`; amounts of money come
-in already written by `companion.i18n.money`, so a template says "Toll {cost}".
+Screens show them with `companion.text.i18n.t(id, language, **params)`; amounts of money come
+in already written by `companion.text.i18n.money`, so a template says "Toll {cost}".
 """
 
 from __future__ import annotations
 
-from companion.messages import SOURCE_LANGUAGE, register
+from companion.text.messages import SOURCE_LANGUAGE, register
 
 register(SOURCE_LANGUAGE, {
     # --- everywhere ---------------------------------------------------------------------
