@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from harness import AppServer, FlutterPage, open_browser, require_browser, serve_app
+from harness import AppServer, Browsers, FlutterPage, open_browser, open_browsers, require_browser, serve_app
 
 APP_TARGET = "companion.app.main:main"
 _FAILED = pytest.StashKey[bool]()
@@ -33,6 +33,14 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     if report.when == "call":
         item.stash[_FAILED] = report.failed
     return report
+
+
+@pytest.fixture(scope="module")
+def browsers() -> Iterator[Browsers]:
+    """One Chromium for a module's tests, each in a context of its own."""
+    require_browser()
+    with open_browsers() as opened:
+        yield opened
 
 
 class CompanionApp:

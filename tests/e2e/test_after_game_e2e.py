@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from clock_helpers import played_between
 from finger import Finger
-from harness import Browsers, FlutterPage, open_browsers, require_browser, serve_cli
+from harness import Browsers, FlutterPage, serve_cli
 from test_app_e2e import see
 from test_nothing_moves import still
 from watch import open_watched
@@ -32,13 +32,6 @@ def transamerica(store: Store, day: int, players: list[str], *, stop: bool = Fal
             for third in (6, 7):
                 session.apply({"type": "end_round", "missing": dict(zip(players, [0, 2, third], strict=True))})
     store.put(session, created=start, updated=start + 3600)
-
-
-@pytest.fixture(scope="module")
-def browsers() -> Iterator[Browsers]:
-    require_browser()
-    with open_browsers() as opened:
-        yield opened
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from harness import Browsers, FlutterPage, open_browsers, require_browser, serve_cli
+from harness import Browsers, FlutterPage, serve_cli
 from test_app_e2e import see
 
 from companion.app.data import AppData
@@ -46,13 +46,6 @@ def two_players(data: AppData) -> str:
             session.apply({"type": "end_turn", "player": player})
     session.apply({"type": "end_game", "note": "late"})
     return data.store.put(session, created=1_700_000_000.0, updated=1_700_004_000.0)
-
-
-@pytest.fixture(scope="module")
-def browsers() -> Iterator[Browsers]:
-    require_browser()
-    with open_browsers() as opened:
-        yield opened
 
 
 def chart_page(browsers: Browsers, data_dir: Path, language: str, session_id: str) -> Iterator[FlutterPage]:

@@ -11,18 +11,11 @@ from collections.abc import Iterator
 
 import pytest
 from finger import Finger, Move
-from harness import Browsers, FlutterPage, open_browsers, require_browser, serve_app
+from harness import Browsers, FlutterPage, serve_app
 from test_app_e2e import see, type_text
 from watch import open_watched
 
 APP = "companion.app.main:main"
-
-
-@pytest.fixture(scope="module")
-def browsers() -> Iterator[Browsers]:
-    require_browser()
-    with open_browsers() as opened:
-        yield opened
 
 
 @pytest.fixture
