@@ -232,17 +232,21 @@ class Store:
         with self._mutex:
             if session_id in self._journal.open:
                 return self._journal.open[session_id].session
-            lock = self._journal.lock_session(session_id)
-            try:
-                entry = self._repair.load(session_id, lock)
-            except BaseException:
-                lock.release()
-                raise
+            entry = self._locked_load(session_id)
             with contextlib.suppress(OSError, StoreError):  # the listing repairs the index later
                 self._journal.sync_index(session_id, entry)
             self._journal.attach(session_id, entry)
             self._run_clock(session_id, entry)
             return entry.session
+
+    def _locked_load(self, session_id: str) -> Open:
+        """The saved session read under its lock, which it then holds (released again if it cannot be read)."""
+        lock = self._journal.lock_session(session_id)
+        try:
+            return self._repair.load(session_id, lock)
+        except BaseException:
+            lock.release()
+            raise
 
     def _run_clock(self, session_id: str, entry: Open) -> None:
         """A game opened for play: its clock runs (unless paused or over), ending first a run that
@@ -362,12 +366,7 @@ class Store:
             entry = self._journal.open.get(session_id)
             borrowed = entry is None
             if entry is None:
-                lock = self._journal.lock_session(session_id)
-                try:
-                    entry = self._repair.load(session_id, lock)
-                except BaseException:
-                    lock.release()
-                    raise
+                entry = self._locked_load(session_id)
             try:
                 previous = entry.title
                 with self._speaking("store.not_renamed"):
