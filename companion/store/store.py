@@ -16,7 +16,7 @@ Layout of a data folder::
                             loss (a record damaged or cut short), copied before any rewrite
     locks/<id>.lock         OS lock held while a session is open for writing
     locks/index.lock        OS lock held while the index is edited
-    locks/put.lock          OS lock held while sessions played elsewhere are written (`put`)
+    locks/put.lock          OS lock held while sessions played elsewhere are written (`put_many`)
     ui-state.json           the app's note of where it was (companion/app/ui_state.py)
 
 Every file has a `_meta` table `{"1": {"format": n, "kind": "index" | "session"}}` (a
@@ -323,9 +323,6 @@ class Store:
     ) -> None:
         self.close()
 
-    def is_open(self, session_id: str) -> bool:
-        return session_id in self._journal.open
-
     def delete(self, session_id: str) -> None:
         """Delete a session for good (closing it first if this store has it open)."""
         _check_id(session_id)
@@ -518,18 +515,15 @@ class Store:
 
     # ------------------------------------------------------------------ games played elsewhere
 
-    def put(self, session: Session, *, session_id: str | None = None, created: float, title: str = "",
-            updated: float | None = None) -> str:
-        """Save a whole session that was played elsewhere (an import, a backup) and return its id.
-
-        Written under `session_id` when that name is free, else under a new id: nothing
-        present is ever overwritten. `updated` becomes its file's time (the list's order).
-        The session object itself stays unsaved: open the returned id to play on.
-        """
-        return self.put_many([(session, session_id, created, title, updated)])[0]
-
     def put_many(self, sessions: list[tuple[Session, str | None, float, str, float | None]]) -> list[str]:
-        """`put` for many sessions, with one write of the index for all of them."""
+        """Save whole sessions played elsewhere (an import, a backup), with one write of the index
+        for all of them, and return their ids.
+
+        Each is `(session, session_id, created, title, updated)`, written under `session_id`
+        when that name is free, else under a new id: nothing present is ever overwritten.
+        `updated` becomes its file's time (the list's order). The session objects stay
+        unsaved: open a returned id to play on.
+        """
         # Only a put writes a file under a name it did not make up (`new` draws a fresh id): one
         # lock held while the files are written keeps two windows from writing the same name.
         lock = self._folder.lock(PUT_LOCK)
@@ -591,8 +585,8 @@ class Store:
 
     # ------------------------------------------------------------------ housekeeping
 
-    def verify(self) -> SessionList:
-        """Parse every session file (slow; housekeeping only), set damaged ones aside, fix the index."""
+    def _verify(self) -> SessionList:
+        """Parse every session file (slow; only the tests ask), set damaged ones aside, fix the index."""
         with self._mutex:
             with self._speaking("store.unreadable"):
                 ids = self._repair.session_ids()
