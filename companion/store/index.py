@@ -40,6 +40,7 @@ from companion.store.listing import SessionSummary, gc_paused, index_summaries, 
 from companion.store.quarantine import Quarantine
 from companion.store.results import FinalResult, result_doc, result_of
 from companion.store.session_file import session_file
+from companion.store.shared import Shared
 from companion.text.messages import quoted
 
 INDEX_LOCK = "locks/index.lock"
@@ -105,7 +106,7 @@ class Index:
         raw = None if signature is None else self._folder.read(INDEX)
         if raw:
             with gc_paused():
-                scanned = index_summaries(raw, {})  # one entry at a time: not the whole index in memory at once
+                scanned = index_summaries(raw)  # one entry at a time: not the whole index in memory at once
             if scanned is not None:
                 summaries, tables, records = scanned
                 self._remembered(summaries, signature, _version(tables), records)
@@ -118,7 +119,7 @@ class Index:
             self.set_aside(error.reason)
             return {}
         data: Data = {} if parsed is None else parsed.data
-        shared: dict[Any, Any] = {}  # one copy of each name list and status line
+        shared = Shared()  # one copy of each name list and status line
         suspect = raw is None or may_hold_lone_surrogate(raw)
         with gc_paused():
             summaries = {session_id: indexed_summary(session_id, doc, shared, suspect=suspect)
