@@ -8,13 +8,11 @@ ids and player names, are held once: shared.py), never as the parsed file.
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import re
 import secrets
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -222,19 +220,3 @@ _GONE: Any = object()
 def same_summary(old: SessionSummary | None, new: SessionSummary) -> bool:
     """Summaries equal but for the updated time."""
     return old is not None and old._replace(updated=0.0) == new._replace(updated=0.0)
-
-
-@contextlib.contextmanager
-def gc_paused() -> Iterator[None]:
-    """No cyclic garbage collection while building thousands of small objects that are all kept.
-
-    Otherwise each pass of the collector walks the whole heap (the cached index included)
-    and listing 10,000 sessions takes up to twice as long.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()

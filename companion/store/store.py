@@ -92,7 +92,7 @@ from companion.store.folders import DiskFolder, Folder, Lock, MemoryFolder, Sign
 from companion.store.index import INDEX_LOCK_TIMEOUT, Index, by_time
 from companion.store.index_storage import INDEX
 from companion.store.journal import LOCKS, PENDING, Journal, Open, close_all, closed_journal, deleted_journal
-from companion.store.listing import SESSION_ID, QuarantineNote, SessionList, SessionSummary, gc_paused, new_session_id
+from companion.store.listing import SESSION_ID, QuarantineNote, SessionList, SessionSummary, new_session_id
 from companion.store.quarantine import QUARANTINE, Quarantine
 from companion.store.repair import Repair
 from companion.store.results import FinalResult, final_result
@@ -390,7 +390,7 @@ class Store:
 
     def sessions(self) -> SessionList:
         """Summaries of every session, newest first; see `SessionList` for what else it reports."""
-        with self._mutex, gc_paused(), self._speaking("store.unreadable"):
+        with self._mutex, self._speaking("store.unreadable"):
             for attempt in range(2):
                 index = self._index.entries()
                 signatures = self._folder.signatures(SESSIONS)  # one pass: a stat per game, no path built
