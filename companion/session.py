@@ -313,6 +313,9 @@ class Session:
         a block's are worked out together the first time one of them is asked for, and
         those after an event that changes (a new one after an undo) are forgotten. Pass the
         same function each time (a module-level one, not a new lambda): it names the values.
+        Kept for what it buys, measured with and without (Heartland, `tests/bench/log.py`'s
+        sheet): "show the whole log" again 21 ms instead of 45 ms at 1,000 events, 40 ms
+        instead of 130 ms at 2,000 (the first time, about the same either way).
         """
         if not 0 <= cursor <= self._cursor:
             raise IndexError(f"no state after {cursor} of {self._cursor} events")

@@ -11,6 +11,7 @@ from app_helpers import app_screen, memory_app, notice, table
 from clock_helpers import played_between
 from flet_harness import Screen
 from rules_helpers import to_scoring
+from store_helpers import put
 from test_stats_player import great_plains, transamerica
 
 from companion.app.data import AppData
@@ -27,7 +28,7 @@ def stopped_heartland(data: AppData) -> str:
     with played_between(EVENING, EVENING + 77 * MINUTE):  # the table clock ran 77 minutes
         session = Session.new("heartland", ["Ann", "Bob", "Cy", "Dee"], {"target": "blog", "short_haul": True})
         session.apply({"type": "end_game", "note": "pizza"})
-    return data.store.put(session, created=EVENING, updated=EVENING + 77 * MINUTE)
+    return put(data.store, session, created=EVENING, updated=EVENING + 77 * MINUTE)
 
 
 def plains_with_fox(data: AppData) -> str:
@@ -38,7 +39,7 @@ def plains_with_fox(data: AppData) -> str:
         for _ in range(2):
             session.apply({"type": "zone", "spaces": 10, "water": 2, "tokens": {"Bob": 1, "Ann": 5}})
         session.apply({"type": "scoring_done"})
-    return data.store.put(session, created=EVENING, updated=EVENING + 2 * 3600 + 5 * MINUTE)
+    return put(data.store, session, created=EVENING, updated=EVENING + 2 * 3600 + 5 * MINUTE)
 
 
 async def open_detail(screen: Screen, session_id: str) -> None:

@@ -14,6 +14,7 @@ from archive_helpers import great_plains, heartland, transamerica
 from clock_helpers import played_between
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from store_helpers import put
 
 from companion.aftergame import archive
 from companion.aftergame.archive import MAX_IMPORT_BYTES, export_csv, export_json, import_json, save_export
@@ -26,7 +27,7 @@ def finished_transamerica(store: Store, players: list[str], missing: list[dict[s
         session = Session.new("transamerica", players)
         for round_missing in missing:
             session.apply({"type": "end_round", "missing": round_missing})
-    return store.put(session, created=1_700_000_000.0, title=title, updated=1_700_002_700.0)
+    return put(store, session, created=1_700_000_000.0, title=title, updated=1_700_002_700.0)
 
 
 def table_of_three(store: Store) -> str:
@@ -91,7 +92,7 @@ def test_the_csv_says_which_games_were_stopped_and_names_untitled_ones() -> None
     with played_between(1_700_000_000.0, 1_700_000_600.0):  # the table clock: 10 minutes
         session = Session.new("transamerica", ["Ann", "Bob"])
         session.apply({"type": "end_game", "note": "pizza"})
-    stopped = store.put(session, created=1_700_000_000.0, updated=1_700_000_600.0)
+    stopped = put(store, session, created=1_700_000_000.0, updated=1_700_000_600.0)
     rows = list(csv.DictReader(io.StringIO(export_csv(store, "fr").removeprefix("\ufeff"))))
     assert {(row["session_id"], row["stopped"], row["duration_min"]) for row in rows} == {(stopped, "true", "10")}
     assert {row["title"] for row in rows} == {"TransAmerica · Ann et Bob"}
@@ -140,7 +141,7 @@ def test_export_then_import_into_an_empty_store_gives_the_same_sessions(
         session = Session.from_dict(played.to_dict())
         for _ in range(min(undone, session.cursor)):
             session.undo()  # a redo tail travels too
-        source.put(session, created=1_000.0 + number, title=title, updated=2_000.0 + number)
+        put(source, session, created=1_000.0 + number, title=title, updated=2_000.0 + number)
     target = Store.in_memory()
     report = import_json(target, export_json(source))
     assert report.refused == [] and report.duplicates == []

@@ -11,6 +11,7 @@ from datetime import date
 from typing import Any
 
 import pytest
+import store_helpers
 
 from companion.aftergame import archive, stats
 from companion.aftergame.archive import export_json, import_json, restore_backup, write_backup
@@ -33,7 +34,7 @@ def transamerica(rounds: list[dict[str, int]]) -> Session:
 
 
 def put(store: Store, rounds: list[dict[str, int]], title: str = "Friday") -> str:
-    return store.put(transamerica(rounds), created=CREATED, title=title, updated=CREATED + 2_700)
+    return store_helpers.put(store, transamerica(rounds), created=CREATED, title=title, updated=CREATED + 2_700)
 
 
 def entry_of(store: Store, session_id: str) -> dict[str, Any]:

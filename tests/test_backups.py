@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from store_helpers import put
 
 from companion.aftergame.archive import BACKUPS_KEPT, backups, restore_backup, write_backup
 from companion.session import Session
@@ -20,7 +21,7 @@ MONDAY = date(2026, 11, 30)
 def played(store: Store, title: str) -> str:
     session = Session.new("transamerica", ["Ann", "Bob"])
     session.apply({"type": "end_round", "missing": {"Ann": 0, "Bob": 13}})
-    return store.put(session, created=1_000.0, title=title, updated=2_000.0)
+    return put(store, session, created=1_000.0, title=title, updated=2_000.0)
 
 
 def test_one_backup_a_day_whatever_the_number_of_starts(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from clock_helpers import SetClock, clock_set
+from store_helpers import put
 
 from companion.aftergame import bgstats
 from companion.app.data import AppData
@@ -142,7 +143,7 @@ def test_a_game_saved_before_the_clock_sends_the_time_it_was_listed_with() -> No
     old.apply({"type": "end_round", "missing": {"Ann": 0, "Bob": 13}})
     saved = {name: value for name, value in old.to_dict().items() if name not in ("clock", "last")} | {"format": 2}
     store = Store.in_memory()
-    session_id = store.put(Session.from_dict(saved), created=START, updated=START + 77 * MINUTE)
+    session_id = put(store, Session.from_dict(saved), created=START, updated=START + 77 * MINUTE)
     play = decoded(bgstats.play_url(store.peek(session_id), summary_of(store, session_id)))
     assert play["durationMin"] == 77 and play["playDate"] == "2025-12-01 18:00:00"
 

@@ -14,6 +14,7 @@ import pytest
 from clock_helpers import SetClock, clock_set
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from store_helpers import put
 
 from companion.aftergame import archive, bgstats
 from companion.session import Session
@@ -221,7 +222,7 @@ def test_a_saved_game_without_a_clock_keeps_working_and_takes_its_times_once(tmp
     old = Session.new("transamerica", ["Ann", "Bob"]).to_dict()
     old = {name: old[name] for name in ("game", "players", "options", "events", "cursor")} | {"format": 2}
     with Store(tmp_path) as store:
-        game_id = store.put(Session.from_dict(old), created=now() - 90 * MINUTE, updated=now() - 30 * MINUTE)
+        game_id = put(store, Session.from_dict(old), created=now() - 90 * MINUTE, updated=now() - 30 * MINUTE)
         (listed,) = store.sessions()
         assert listed.finished is None and listed.played is None
         session = store.open(game_id)

@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # and prints how much more memory the process holds than before.
 CHILD = """
 import sys
-from companion.app.main import give_back_big_blocks
+from companion.app.big_blocks import give_back_big_blocks
 def rss():
     with open("/proc/self/status") as status:
         return next(int(line.split()[1]) for line in status if line.startswith("VmRSS")) / 1024

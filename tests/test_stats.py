@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from rules_helpers import to_scoring
+from store_helpers import put
 
 from companion.aftergame.stats import (
     ScoreSeries,
@@ -28,7 +29,7 @@ def transamerica(store: Store, day: int, winner: str, second: str, last: str) ->
     session = Session.new("transamerica", [winner, second, last])
     session.apply({"type": "end_round", "missing": {winner: 0, second: 2, last: 6}})
     session.apply({"type": "end_round", "missing": {winner: 0, second: 2, last: 7}})
-    store.put(session, created=START + day * DAY, updated=START + day * DAY + 3600)
+    put(store, session, created=START + day * DAY, updated=START + day * DAY + 3600)
 
 
 def great_plains(store: Store, day: int, players: list[str], zones: list[tuple[int, int]]) -> None:
@@ -38,7 +39,7 @@ def great_plains(store: Store, day: int, players: list[str], zones: list[tuple[i
     for first, second in zones:
         session.apply({"type": "zone", "spaces": 10, "water": 2, "tokens": {players[0]: first, players[1]: second}})
     session.apply({"type": "scoring_done"})
-    store.put(session, created=START + day * DAY, updated=START + day * DAY + 1800)
+    put(store, session, created=START + day * DAY, updated=START + day * DAY + 1800)
 
 
 @pytest.fixture

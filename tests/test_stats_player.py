@@ -12,6 +12,7 @@ from clock_helpers import played_between
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rules_helpers import to_scoring
+from store_helpers import put
 
 from companion.aftergame.stats import (
     COUNTED,
@@ -50,7 +51,7 @@ def transamerica(store: Store, day: int, players: list[str], minutes: int, stop:
             for third in (6, 7):
                 missing = [0, 2, third] if len(players) == 3 else [0, third]
                 session.apply({"type": "end_round", "missing": dict(zip(players, missing, strict=True))})
-    return store.put(session, created=started, updated=ended)
+    return put(store, session, created=started, updated=ended)
 
 
 def great_plains(store: Store, day: int, players: list[str], zones: list[tuple[int, int]], minutes: int) -> str:
@@ -63,7 +64,7 @@ def great_plains(store: Store, day: int, players: list[str], zones: list[tuple[i
             session.apply({"type": "zone", "spaces": 10, "water": 2,
                            "tokens": {players[0]: first, players[1]: second}})
         session.apply({"type": "scoring_done"})
-    return store.put(session, created=started, updated=ended)
+    return put(store, session, created=started, updated=ended)
 
 
 @pytest.fixture

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from store_helpers import verify
 from tinydb import TinyDB
 
 from companion.session import Session
@@ -545,7 +546,7 @@ def test_deep_or_huge_unindexed_file_is_quarantined_by_listing_and_verify(
     assert [summary.id for summary in listing] == [good] and listing.quarantined == 1
     store = make_store()
     store.folder.write(f"sessions/{bad}.json", content)
-    listing = store.verify()
+    listing = verify(store)
     assert [summary.id for summary in listing] == [good] and listing.quarantined == 1
 
 
@@ -570,7 +571,7 @@ def test_verify_finds_damage_without_opening(make_store: MakeStore) -> None:
     bad, good = _damage(make_store(), b'{"_meta": {"1": {"format": 1, "kind": "session"}}}')
     store = make_store()
     assert len(store.sessions()) == 2  # the listing does not parse files
-    listing = store.verify()
+    listing = verify(store)
     assert [summary.id for summary in listing] == [good] and listing.quarantined == 1
 
 
@@ -700,7 +701,7 @@ def test_newer_session_file_is_refused_and_untouched(make_store: MakeStore) -> N
         store.open(session.id or "")
     with pytest.raises(NewerFormat):
         store.rename(session.id or "", "mine now")
-    assert store.verify().quarantined == 0
+    assert verify(store).quarantined == 0
     assert store.folder.read(f"sessions/{session.id}.json") == content
     assert store.quarantine_notes() == []
 

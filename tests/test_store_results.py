@@ -8,6 +8,8 @@ import json
 import shutil
 from pathlib import Path
 
+from store_helpers import put
+
 from companion.session import Session
 from companion.store import Store
 from companion.store.results import FinalResult
@@ -99,8 +101,8 @@ def test_put_writes_a_whole_session_under_its_id_and_never_over_another() -> Non
     store = Store.in_memory(folder)
     played = Session.new("transamerica", ["Ann", "Bob", "Cy"])
     finish_transamerica(played)
-    first = store.put(played, session_id="0abc", created=100.0, title="Friday", updated=200.0)
-    second = store.put(played, session_id="0abc", created=100.0, title="Friday")
+    first = put(store, played, session_id="0abc", created=100.0, title="Friday", updated=200.0)
+    second = put(store, played, session_id="0abc", created=100.0, title="Friday")
     assert first == "0abc" and second != "0abc"
     reopened = Store.in_memory(folder)
     summaries = {summary.id: summary for summary in reopened.sessions()}

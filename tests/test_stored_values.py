@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from app_helpers import table
 from flet_harness import Screen
+from store_helpers import put
 
 from companion.aftergame import stats
 from companion.app.data import AppData
@@ -165,5 +166,5 @@ def test_saved_games_keep_the_names_they_were_saved_with() -> None:
     saved = Session.new("transamerica", ["Ann", "Bob"]).to_dict()
     old = {**saved, "players": ["Ann", "\uff21\uff4e\uff4e"]}
     store = Store.in_memory()
-    game_id = store.put(Session.from_dict(old), created=1_000.0)
+    game_id = put(store, Session.from_dict(old), created=1_000.0)
     assert store.peek(game_id).players == ("Ann", "Ａｎｎ")

@@ -59,7 +59,7 @@ from companion.store import SessionSummary, Store, StoreError
 from companion.store.errors import os_reason
 from companion.store.file_format import encode, holds_lone_surrogate, may_hold_lone_surrogate
 from companion.store.folders import Folder
-from companion.store.listing import SESSION_ID, gc_paused, new_session_id
+from companion.store.listing import SESSION_ID, new_session_id
 from companion.store.session_file import MAX_TITLE, is_time, loaded_title
 from companion.text import messages
 from companion.text.messages import Message, RuleError, quoted
@@ -342,13 +342,12 @@ def import_json(store: Store, data: bytes, *, failed: str = "archive.not_importe
     report = ImportReport()
     incoming: list[_Incoming] = []
     suspect = may_hold_lone_surrogate(data)
-    with gc_paused():  # thousands of replayed sessions, all kept until written: no collector passes meanwhile
-        for number, entry in enumerate(entries, start=1):
-            try:
-                incoming.append(_read_entry(entry, suspect))
-            except _Refused as refusal:
-                label = _label(entry, number)
-                report.refused.append(Refusal.of(label, refusal.message, _entry_named(entry)))
+    for number, entry in enumerate(entries, start=1):
+        try:
+            incoming.append(_read_entry(entry, suspect))
+        except _Refused as refusal:
+            label = _label(entry, number)
+            report.refused.append(Refusal.of(label, refusal.message, _entry_named(entry)))
     to_write, to_replace = _sort_out(store, incoming, report, restore, language)
     _write(store, to_write, report, failed)
     _replace(store, to_replace, report, failed)

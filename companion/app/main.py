@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-import ctypes
 import logging
-import sys
 import threading
 import time
 from collections.abc import Callable
@@ -16,6 +14,7 @@ from typing import Any
 import flet as ft
 
 from companion.app import screens, theme
+from companion.app.big_blocks import give_back_big_blocks
 from companion.app.data import AppData
 from companion.app.intents import Intents
 from companion.app.share import Sharing, current_guest
@@ -25,25 +24,6 @@ from companion.store import Store, default_data_dir
 log = logging.getLogger(__name__)
 WAKELOCK_TIMEOUT_S = 2
 BACKUP_AFTER_S = 1.5  # after the page is mounted: its first screen has been sent and drawn by then
-M_MMAP_THRESHOLD = -3  # glibc's malloc.h
-
-
-def give_back_big_blocks() -> bool:
-    """Have Linux's C library (glibc) return a freed block of 128 KiB or more to the system
-    at once; True when it was told so.
-
-    By default glibc raises that threshold after the first such block is freed, and then
-    keeps the memory of every later one for reuse: each rewrite of a big archive's index
-    (its text read and written whole) left the process ~7 MB bigger for good. Elsewhere
-    (macOS, Windows, Android, iOS) the system's allocator already gives such blocks back.
-    """
-    if not sys.platform.startswith("linux"):
-        return False
-    try:
-        libc = ctypes.CDLL(None)
-        return bool(libc.mallopt(M_MMAP_THRESHOLD, 128 * 1024))
-    except (OSError, AttributeError):  # not glibc (musl has no mallopt)
-        return False
 
 
 def make_main(data: AppData, sharing: Sharing | None = None, language: str | None = None

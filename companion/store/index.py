@@ -36,10 +36,11 @@ from companion.store.file_format import FORMAT, META, Data, may_hold_lone_surrog
 from companion.store.folders import Folder, Signature
 from companion.store.index_file import SESSIONS_TABLE
 from companion.store.index_storage import INDEX, IndexStorage
-from companion.store.listing import SessionSummary, gc_paused, index_summaries, indexed_summary
+from companion.store.listing import SessionSummary, index_summaries, indexed_summary
 from companion.store.quarantine import Quarantine
 from companion.store.results import FinalResult, result_doc, result_of
 from companion.store.session_file import session_file
+from companion.store.shared import Shared
 from companion.text.messages import quoted
 
 INDEX_LOCK = "locks/index.lock"
@@ -104,8 +105,7 @@ class Index:
         signature = self._folder.stat(INDEX)
         raw = None if signature is None else self._folder.read(INDEX)
         if raw:
-            with gc_paused():
-                scanned = index_summaries(raw, {})  # one entry at a time: not the whole index in memory at once
+            scanned = index_summaries(raw)  # one entry at a time: not the whole index in memory at once
             if scanned is not None:
                 summaries, tables, records = scanned
                 self._remembered(summaries, signature, _version(tables), records)
@@ -118,11 +118,10 @@ class Index:
             self.set_aside(error.reason)
             return {}
         data: Data = {} if parsed is None else parsed.data
-        shared: dict[Any, Any] = {}  # one copy of each name list and status line
+        shared = Shared()  # one copy of each name list and status line
         suspect = raw is None or may_hold_lone_surrogate(raw)
-        with gc_paused():
-            summaries = {session_id: indexed_summary(session_id, doc, shared, suspect=suspect)
-                         for session_id, doc in data.get(SESSIONS_TABLE, {}).items()}
+        summaries = {session_id: indexed_summary(session_id, doc, shared, suspect=suspect)
+                     for session_id, doc in data.get(SESSIONS_TABLE, {}).items()}
         self._remembered(summaries, signature, FORMAT if parsed is None else _version(data),
                          0 if parsed is None else parsed.records,
                          torn=parsed is not None and parsed.damage is not None)

@@ -6,7 +6,9 @@ each read from the file only if something looks at it, which the store's own wri
 do (`insert`, `update` with a replacement, `remove`). `write` then appends a `put` or a
 `drop` record for each entry TinyDB added, replaced or removed (format 2, see
 file_format.py): one write and one fdatasync, whatever the archive's size. TinyDB itself
-walks the table's ids twice per call, about 3 ms at 10,000 games.
+walks the table's ids twice per call, about 3 ms at 10,000 games. Measured with and without
+(the file written whole through the general storage instead), interleaved: creating a game
+at 1,000 games takes 5 ms instead of 50 ms.
 
 The file is rewritten whole (atomically, as every file) from itself when it is of format 1
 (an earlier version's, written again once as format 2), when its end was cut short, and when

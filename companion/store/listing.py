@@ -3,19 +3,16 @@
 The summaries come from the index (`index.json`, one entry per session), never from
 parsing session files; an entry of the wrong shape is rebuilt from its file by the store.
 A store keeps the index only as these summaries (small tuples whose repeated texts, game
-ids and player names, are shared), never as the parsed file.
+ids and player names, are held once: shared.py), never as the parsed file.
 """
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import re
 import secrets
-import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -23,6 +20,7 @@ from companion.store.file_format import holds_lone_surrogate, may_hold_lone_surr
 from companion.store.index_file import scan_index
 from companion.store.results import FinalResult, result_of
 from companion.store.session_file import LATEST_TIME, is_time, loaded_title
+from companion.store.shared import Shared, names, text
 
 _ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"  # Crockford base 32, lower case: safe on case-blind disks
 SESSION_ID = re.compile(r"[0-9a-z][0-9a-z_-]{0,63}")
@@ -113,7 +111,7 @@ class SessionList(list[SessionSummary]):
         self.losses = tuple(losses)
 
 
-def summary_of(session_id: str, entry: Any, modified: float, shared: dict[Any, Any] | None = None,
+def summary_of(session_id: str, entry: Any, modified: float, shared: Shared | None = None,
                *, suspect: bool = True) -> SessionSummary:
     """The summary of an index entry; KeyError, TypeError or ValueError when the entry is not one.
 
@@ -123,16 +121,15 @@ def summary_of(session_id: str, entry: Any, modified: float, shared: dict[Any, A
     of a UTF-16 pair is not one (no page could be sent it); `suspect=False` when the file's
     text cannot hold one (see `file_format.may_hold_lone_surrogate`), sparing that look.
     """
-    share: Callable[[Any, Any], Any] = {}.setdefault if shared is None else shared.setdefault
+    share = (Shared() if shared is None else shared).one
     if suspect and holds_lone_surrogate(entry):
         raise TypeError("not text")
     if not is_time(entry["created"]):
         raise ValueError("not a time")
     created = float(entry["created"])
     status = entry.get("status", "")
-    players = _names(entry["players"])
-    players = share(players, players)
-    winners = _names(entry["winners"])
+    players = share(names(entry["players"]))
+    winners = names(entry["winners"])
     title = loaded_title(entry["title"])
     status = status if isinstance(status, str) else ""
     translated = translated_lines(entry.get("status_in"))
@@ -140,16 +137,16 @@ def summary_of(session_id: str, entry: Any, modified: float, shared: dict[Any, A
     finished, played = _times(entry, is_over, created, max(modified, created))
     return SessionSummary(
         session_id,
-        sys.intern(_text(entry["game"])),
+        text(entry["game"]),
         players,
         created,
         max(modified, created),
         is_over,
-        share(winners, winners),
-        share(title, title),
-        share(status, status),
+        share(winners),
+        share(title),
+        share(status),
         result_of(entry.get("result"), len(players)),
-        share(translated, translated),
+        share(translated),
         finished,
         played,
     )
@@ -183,7 +180,7 @@ def translated_lines(value: Any) -> tuple[tuple[str, str], ...]:
     ))
 
 
-def indexed_summary(session_id: str, entry: Any, shared: dict[Any, Any] | None = None, *, suspect: bool = True
+def indexed_summary(session_id: str, entry: Any, shared: Shared | None = None, *, suspect: bool = True
                     ) -> SessionSummary | None:
     """The summary an index entry holds (its updated time as saved), or None when it is not one."""
     try:
@@ -193,7 +190,7 @@ def indexed_summary(session_id: str, entry: Any, shared: dict[Any, Any] | None =
         return None
 
 
-def index_summaries(raw: bytes, shared: dict[Any, Any] | None = None
+def index_summaries(raw: bytes, shared: Shared | None = None
                     ) -> tuple[dict[str, SessionSummary | None], dict[str, Any], int] | None:
     """The summaries of an index file's entries (read one entry at a time, see `index_file`),
     its other tables and how many records follow its document; None when the file is anything
@@ -203,7 +200,7 @@ def index_summaries(raw: bytes, shared: dict[Any, Any] | None = None
     Each entry is still a parsed JSON object given to `indexed_summary`, so the summaries
     are those the general reading gives.
     """
-    shared = {} if shared is None else shared
+    shared = Shared() if shared is None else shared
     suspect = may_hold_lone_surrogate(raw)
     scanned = scan_index(raw, lambda session_id, entry, _: indexed_summary(session_id, entry, shared, suspect=suspect))
     if scanned is None:
@@ -223,31 +220,3 @@ _GONE: Any = object()
 def same_summary(old: SessionSummary | None, new: SessionSummary) -> bool:
     """Summaries equal but for the updated time."""
     return old is not None and old._replace(updated=0.0) == new._replace(updated=0.0)
-
-
-@contextlib.contextmanager
-def gc_paused() -> Iterator[None]:
-    """No cyclic garbage collection while building thousands of small objects that are all kept.
-
-    Otherwise each pass of the collector walks the whole heap (the cached index included)
-    and listing 10,000 sessions takes up to twice as long.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
-def _text(value: Any) -> str:
-    if not isinstance(value, str):
-        raise TypeError("not text")
-    return value
-
-
-def _names(value: Any) -> tuple[str, ...]:
-    if not isinstance(value, list):
-        raise TypeError("not a list")
-    return tuple(map(sys.intern, value))  # TypeError for anything but text

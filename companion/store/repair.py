@@ -39,7 +39,7 @@ from companion.store.file_format import META, parse_file
 from companion.store.folders import Folder, Lock, Signature
 from companion.store.index import Index
 from companion.store.journal import PENDING, Journal, Open
-from companion.store.listing import SESSION_ID, gc_paused, indexed_summary, same_summary
+from companion.store.listing import SESSION_ID, indexed_summary, same_summary
 from companion.store.quarantine import Quarantine
 from companion.store.session_file import SESSIONS, parse_session, session_file
 from companion.store.storage import JournalStorage
@@ -75,16 +75,14 @@ class Repair:
         """The session in its file: SessionNotFound, NewerFormat, SessionDamaged or a StoreError otherwise."""
         storage = storage or self._journal.storage_of(session_id)
         try:
-            # A long game is tens of thousands of small objects, all kept: no collector passes meanwhile.
-            with self._speaking("store.unreadable"), gc_paused():
+            with self._speaking("store.unreadable"):
                 data = storage.read()
             if data is None:
                 if quarantine:
                     with contextlib.suppress(OSError, StoreError):
                         self.drop_entries([session_id])
                 raise SessionNotFound("store.not_found", id=session_id)
-            with gc_paused():
-                session, created, title = parse_session(data)
+            session, created, title = parse_session(data)
         except NewerFile as error:
             self.newer[session_id] = self._folder.stat(session_file(session_id))
             if error.game is not None:

@@ -16,7 +16,7 @@ Layout of a data folder::
                             loss (a record damaged or cut short), copied before any rewrite
     locks/<id>.lock         OS lock held while a session is open for writing
     locks/index.lock        OS lock held while the index is edited
-    locks/put.lock          OS lock held while sessions played elsewhere are written (`put`)
+    locks/put.lock          OS lock held while sessions played elsewhere are written (`put_many`)
     ui-state.json           the app's note of where it was (companion/app/ui_state.py)
 
 Every file has a `_meta` table `{"1": {"format": n, "kind": "index" | "session"}}` (a
@@ -92,7 +92,7 @@ from companion.store.folders import DiskFolder, Folder, Lock, MemoryFolder, Sign
 from companion.store.index import INDEX_LOCK_TIMEOUT, Index, by_time
 from companion.store.index_storage import INDEX
 from companion.store.journal import LOCKS, PENDING, Journal, Open, close_all, closed_journal, deleted_journal
-from companion.store.listing import SESSION_ID, QuarantineNote, SessionList, SessionSummary, gc_paused, new_session_id
+from companion.store.listing import SESSION_ID, QuarantineNote, SessionList, SessionSummary, new_session_id
 from companion.store.quarantine import QUARANTINE, Quarantine
 from companion.store.repair import Repair
 from companion.store.results import FinalResult, final_result
@@ -232,17 +232,21 @@ class Store:
         with self._mutex:
             if session_id in self._journal.open:
                 return self._journal.open[session_id].session
-            lock = self._journal.lock_session(session_id)
-            try:
-                entry = self._repair.load(session_id, lock)
-            except BaseException:
-                lock.release()
-                raise
+            entry = self._locked_load(session_id)
             with contextlib.suppress(OSError, StoreError):  # the listing repairs the index later
                 self._journal.sync_index(session_id, entry)
             self._journal.attach(session_id, entry)
             self._run_clock(session_id, entry)
             return entry.session
+
+    def _locked_load(self, session_id: str) -> Open:
+        """The saved session read under its lock, which it then holds (released again if it cannot be read)."""
+        lock = self._journal.lock_session(session_id)
+        try:
+            return self._repair.load(session_id, lock)
+        except BaseException:
+            lock.release()
+            raise
 
     def _run_clock(self, session_id: str, entry: Open) -> None:
         """A game opened for play: its clock runs (unless paused or over), ending first a run that
@@ -319,9 +323,6 @@ class Store:
     ) -> None:
         self.close()
 
-    def is_open(self, session_id: str) -> bool:
-        return session_id in self._journal.open
-
     def delete(self, session_id: str) -> None:
         """Delete a session for good (closing it first if this store has it open)."""
         _check_id(session_id)
@@ -362,12 +363,7 @@ class Store:
             entry = self._journal.open.get(session_id)
             borrowed = entry is None
             if entry is None:
-                lock = self._journal.lock_session(session_id)
-                try:
-                    entry = self._repair.load(session_id, lock)
-                except BaseException:
-                    lock.release()
-                    raise
+                entry = self._locked_load(session_id)
             try:
                 previous = entry.title
                 with self._speaking("store.not_renamed"):
@@ -394,7 +390,7 @@ class Store:
 
     def sessions(self) -> SessionList:
         """Summaries of every session, newest first; see `SessionList` for what else it reports."""
-        with self._mutex, gc_paused(), self._speaking("store.unreadable"):
+        with self._mutex, self._speaking("store.unreadable"):
             for attempt in range(2):
                 index = self._index.entries()
                 signatures = self._folder.signatures(SESSIONS)  # one pass: a stat per game, no path built
@@ -519,18 +515,15 @@ class Store:
 
     # ------------------------------------------------------------------ games played elsewhere
 
-    def put(self, session: Session, *, session_id: str | None = None, created: float, title: str = "",
-            updated: float | None = None) -> str:
-        """Save a whole session that was played elsewhere (an import, a backup) and return its id.
-
-        Written under `session_id` when that name is free, else under a new id: nothing
-        present is ever overwritten. `updated` becomes its file's time (the list's order).
-        The session object itself stays unsaved: open the returned id to play on.
-        """
-        return self.put_many([(session, session_id, created, title, updated)])[0]
-
     def put_many(self, sessions: list[tuple[Session, str | None, float, str, float | None]]) -> list[str]:
-        """`put` for many sessions, with one write of the index for all of them."""
+        """Save whole sessions played elsewhere (an import, a backup), with one write of the index
+        for all of them, and return their ids.
+
+        Each is `(session, session_id, created, title, updated)`, written under `session_id`
+        when that name is free, else under a new id: nothing present is ever overwritten.
+        `updated` becomes its file's time (the list's order). The session objects stay
+        unsaved: open a returned id to play on.
+        """
         # Only a put writes a file under a name it did not make up (`new` draws a fresh id): one
         # lock held while the files are written keeps two windows from writing the same name.
         lock = self._folder.lock(PUT_LOCK)
@@ -592,8 +585,8 @@ class Store:
 
     # ------------------------------------------------------------------ housekeeping
 
-    def verify(self) -> SessionList:
-        """Parse every session file (slow; housekeeping only), set damaged ones aside, fix the index."""
+    def _verify(self) -> SessionList:
+        """Parse every session file (slow; only the tests ask), set damaged ones aside, fix the index."""
         with self._mutex:
             with self._speaking("store.unreadable"):
                 ids = self._repair.session_ids()

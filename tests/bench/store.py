@@ -305,7 +305,7 @@ def report_lengths(base: Path, lengths: list[int], samples: int) -> None:
     for length in lengths:
         session = play(length, seed=length)
         for serialiser in ("orjson", "json"):
-            if serialiser == "orjson" and storage.orjson is None and storage.use_orjson(True) == "json":
+            if serialiser == "orjson" and storage.use_orjson(True) == "json":
                 continue  # not installed here
             result = bench_length(base / f"length-{length}-{serialiser}", session, serialiser, samples)
             print(f"{length:>7} | {serialiser:>10} | {ms(result['open'])} | {ms(result['median'])} "

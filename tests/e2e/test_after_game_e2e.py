@@ -12,6 +12,7 @@ import pytest
 from clock_helpers import played_between
 from finger import Finger
 from harness import Browsers, FlutterPage, serve_cli
+from store_helpers import put
 from test_app_e2e import see
 from test_nothing_moves import still
 from watch import open_watched
@@ -31,7 +32,7 @@ def transamerica(store: Store, day: int, players: list[str], *, stop: bool = Fal
         else:
             for third in (6, 7):
                 session.apply({"type": "end_round", "missing": dict(zip(players, [0, 2, third], strict=True))})
-    store.put(session, created=start, updated=start + 3600)
+    put(store, session, created=start, updated=start + 3600)
 
 
 @pytest.fixture

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from harness import Browsers, FlutterPage, serve_cli
+from store_helpers import put
 from test_app_e2e import see
 
 from companion.app.data import AppData
@@ -30,7 +31,7 @@ def six_players(data: AppData) -> str:
         session.apply({"type": "end_round", "missing": missing})
     session.apply({"type": "end_round", "missing": {player: 1 if player == "Fay" else 0 for player in SIX}})
     assert session.is_over, session.state
-    return data.store.put(session, created=1_700_000_000.0, updated=1_700_004_000.0)
+    return put(data.store, session, created=1_700_000_000.0, updated=1_700_004_000.0)
 
 
 def two_players(data: AppData) -> str:
@@ -45,7 +46,7 @@ def two_players(data: AppData) -> str:
             session.apply({"type": "discard", "player": player, "forced": session.state.truck(player).money == 0})
             session.apply({"type": "end_turn", "player": player})
     session.apply({"type": "end_game", "note": "late"})
-    return data.store.put(session, created=1_700_000_000.0, updated=1_700_004_000.0)
+    return put(data.store, session, created=1_700_000_000.0, updated=1_700_004_000.0)
 
 
 def chart_page(browsers: Browsers, data_dir: Path, language: str, session_id: str) -> Iterator[FlutterPage]:
