@@ -24,13 +24,13 @@ since: its times are those its listing kept (see store/listing.py).
 from __future__ import annotations
 
 import copy
-from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple, TypeVar, overload
 
 from companion import clock
 from companion.rules import GAMES
 from companion.rules.base import MAX_ITEMS, RULES, Game, Standing, check_depth, describe_value
+from companion.session_states import CHECKPOINT_EVERY, KEPT_FACTS, RECENT_BLOCKS, KeptStates
 from companion.text.messages import Message, RuleError, quoted
 
 # The newest session format this version writes and reads; it reads every older one too.
@@ -68,10 +68,7 @@ def find_game(game_id: Any) -> Game[Any]:
     return GAMES[game_id]
 
 
-CHECKPOINT_EVERY = 64  # an open session keeps the state after every 64th event and replays the rest
-RECENT_BLOCKS = 4  # blocks of 64 states kept whole: the ones around the cursor and the log being read
-KEPT_FACTS = 4  # `state_fact` lists kept (one per function asked, e.g. a screen's "round of a state")
-_UNKNOWN = object()  # a `state_fact` not worked out yet
+__all__ = ["CHECKPOINT_EVERY", "KEPT_FACTS", "RECENT_BLOCKS"]  # how much a session keeps: session_states.py
 
 
 def replay(game: Game[Any], players: tuple[str, ...], options: dict[str, Any], events: list[Any]) -> tuple[
@@ -163,8 +160,8 @@ class States(Sequence[Any]):
     def __iter__(self) -> Iterator[Any]:
         session = self._session
         for block in range(session.cursor // CHECKPOINT_EVERY + 1):
-            yield from session._block_states(block, min(block * CHECKPOINT_EVERY + CHECKPOINT_EVERY - 1,
-                                                        session.cursor))
+            yield from session._kept.block(block, min(block * CHECKPOINT_EVERY + CHECKPOINT_EVERY - 1,
+                                                      session.cursor), session._log)
 
 
 class StaleError(RuleError):
@@ -195,9 +192,8 @@ class Session:
         self.options = options
         self.id: str | None = None
         self.journal: Journal | None = None
-        self._checkpoints, self._sentences, self._log = replay(game, players, options, list(log or []))
-        self._blocks: OrderedDict[int, list[Any]] = OrderedDict()  # block k: states after 64k .. 64k+63 events
-        self._facts: OrderedDict[Callable[[Any], Any], list[Any]] = OrderedDict()  # see state_fact
+        checkpoints, self._sentences, self._log = replay(game, players, options, list(log or []))
+        self._kept = KeptStates(game, players, checkpoints)  # checkpoints and recent states: session_states.py
         self._cursor = len(self._log) if cursor is None else cursor
         self._state = self._state_at(self._cursor)
         self._version = 0
@@ -309,80 +305,17 @@ class Session:
         """`fact(self.state_at(cursor))`, kept: for what a log line shows of the state before it (its round).
 
         Reading the whole log that way replayed it block by block each time, as only a few
-        blocks of states are kept. The values are kept instead, small and one per event:
-        a block's are worked out together the first time one of them is asked for, and
-        those after an event that changes (a new one after an undo) are forgotten. Pass the
-        same function each time (a module-level one, not a new lambda): it names the values.
-        Kept for what it buys, measured with and without (Heartland, `tests/bench/log.py`'s
-        sheet): "show the whole log" again 21 ms instead of 45 ms at 1,000 events, 40 ms
-        instead of 130 ms at 2,000 (the first time, about the same either way).
+        blocks of states are kept; the values are kept instead, one per event (what that buys:
+        session_states.py). Pass the same function each time (a module-level one, not a new
+        lambda): it names the values.
         """
         if not 0 <= cursor <= self._cursor:
             raise IndexError(f"no state after {cursor} of {self._cursor} events")
-        facts = self._facts.get(fact)
-        if facts is None:
-            facts = self._facts[fact] = []
-            while len(self._facts) > KEPT_FACTS:
-                self._facts.popitem(last=False)
-        self._facts.move_to_end(fact)
-        if cursor < len(facts) and facts[cursor] is not _UNKNOWN:
-            known: T = facts[cursor]
-            return known
-        block = cursor // CHECKPOINT_EVERY
-        first = block * CHECKPOINT_EVERY
-        last = min(first + CHECKPOINT_EVERY - 1, len(self._log))
-        if len(facts) <= last:
-            facts.extend([_UNKNOWN] * (last + 1 - len(facts)))
-        facts[first : last + 1] = map(fact, self._block_states(block, last))
-        worked_out: T = facts[cursor]
-        return worked_out
-
-    def _block_states(self, block: int, last: int) -> Iterator[Any]:
-        """The states after 64 * `block` .. `last` events (`last` in that block): those kept, then replayed.
-
-        The same replay as `_state_at`, without keeping what it replays: the blocks kept
-        stay the ones around the cursor.
-        """
-        first = block * CHECKPOINT_EVERY
-        kept = self._blocks.get(block) or [self._checkpoints[block]]
-        yield from kept[: last + 1 - first]
-        state = kept[-1]
-        for number in range(first + len(kept), last + 1):
-            state = self.game.apply_event(state, self.players, self._log[number - 1], saved=True)[0]
-            yield state
+        return self._kept.fact(fact, cursor, self._log)
 
     def _state_at(self, number: int) -> Any:
         """The state after `number` events of the log (the redo tail included)."""
-        block, offset = divmod(number, CHECKPOINT_EVERY)
-        states = self._blocks.get(block)
-        if states is None:
-            states = self._blocks[block] = [self._checkpoints[block]]
-        self._blocks.move_to_end(block)
-        while len(states) <= offset:
-            done = block * CHECKPOINT_EVERY + len(states)
-            states.append(self.game.apply_event(states[-1], self.players, self._log[done - 1], saved=True)[0])
-        while len(self._blocks) > RECENT_BLOCKS:
-            self._blocks.popitem(last=False)
-        return states[offset]
-
-    def _keep_state(self, number: int, state: Any) -> None:
-        """`state` follows `number` events of a log that now ends there: later states are forgotten."""
-        block, offset = divmod(number, CHECKPOINT_EVERY)
-        for facts in self._facts.values():
-            del facts[number:]
-        for later in [key for key in self._blocks if key > block]:
-            del self._blocks[later]
-        if offset == 0:
-            del self._checkpoints[block:]
-            self._checkpoints.append(state)
-            self._blocks[block] = [state]
-        else:
-            del self._checkpoints[block + 1 :]
-            self._state_at(number - 1)
-            states = self._blocks[block]
-            del states[offset:]
-            states.append(state)
-        self._blocks.move_to_end(block)
+        return self._kept.at(number, self._log)
 
     @property
     def states(self) -> States:
@@ -480,7 +413,7 @@ class Session:
         self._log = log
         self._sentences = self._sentences[: self._cursor] + [sentence]
         self._cursor += 1
-        self._keep_state(self._cursor, state)
+        self._kept.keep(self._cursor, state, self._log)
         self._state = state
         self._version += 1
         return sentence

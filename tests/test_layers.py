@@ -16,7 +16,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"companion.text"}),  # every word: message ids, the screens' words, the reference, catalogues
     frozenset({"companion.rules"}),  # the games: pure functions
     frozenset({"companion.clock"}),  # the table clock: its marks read into a playing time
-    frozenset({"companion.session"}),  # one game's log
+    frozenset({"companion.session", "companion.session_states"}),  # one game's log; the states it keeps
     frozenset({"companion.store"}),  # saved games
     frozenset({"companion.aftergame"}),  # after the game: archive, statistics, BG Stats
     frozenset({"companion.app", "companion.browser", "companion.publish"}),  # screens and doors
@@ -24,7 +24,7 @@ LAYERS: tuple[frozenset[str], ...] = (
 )
 # Within the top layers, one way only: the doors build on the app, never the reverse.
 ONE_WAY = {("companion.browser", "companion.app"), ("companion.publish", "companion.app"),
-           ("companion.__main__", "companion.cli")}
+           ("companion.__main__", "companion.cli"), ("companion.session", "companion.session_states")}
 # Within a package, one way only too: statistics know nothing of the archive, and the
 # words of the screens, the reference and the renderer build on the message ids.
 INNER_ONE_WAY = {("companion.aftergame.archive", "companion.aftergame.stats"),

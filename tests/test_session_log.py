@@ -42,8 +42,8 @@ def test_any_state_of_a_long_game_is_the_replayed_one_though_only_a_few_blocks_a
     assert session.cursor == 450
     for number in (0, 1, 63, 64, 65, 200, 449, 450, 127, 3):
         assert session.state_at(number) == replayed(session, number), number
-    assert len(session._blocks) <= RECENT_BLOCKS
-    assert len(session._checkpoints) == 450 // CHECKPOINT_EVERY + 1
+    assert len(session._kept.blocks) <= RECENT_BLOCKS
+    assert len(session._kept.checkpoints) == 450 // CHECKPOINT_EVERY + 1
 
 
 def test_undo_across_a_checkpoint_then_a_new_event_forgets_the_old_tail() -> None:
@@ -132,5 +132,5 @@ def test_only_a_few_kinds_of_fact_are_kept() -> None:
     kinds = [lambda state, n=n: n for n in range(KEPT_FACTS + 2)]  # each a different function
     for kind in kinds:
         assert session.state_fact(kind, 5) == kinds.index(kind)
-    assert len(session._facts) == KEPT_FACTS
+    assert len(session._kept.facts) == KEPT_FACTS
     assert session.state_fact(kinds[0], 5) == 0  # forgotten, then worked out again
