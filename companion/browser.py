@@ -95,7 +95,14 @@ class SyncedFolder:
         self._after(self._folder.set_mtime, name, mtime_ns)
 
     def ensure(self, sub: str) -> None:
-        self._after(self._folder.ensure, sub)
+        # The store ensures its folders at every start, and they are there already: a copy
+        # then would change nothing in IndexedDB, yet hold the first screen until it is done.
+        existed = self._folder.exists(sub)
+        try:
+            self._folder.ensure(sub)
+        finally:
+            if not existed:
+                self._changed()
 
     # What only reads, or leaves nothing behind, needs no copy.
     def read(self, name: str) -> bytes | None:

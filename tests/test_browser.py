@@ -62,6 +62,18 @@ def test_a_change_that_fails_half_way_is_copied_too(tmp_path: Path) -> None:
     assert changed.count == 1
 
 
+def test_opening_a_store_whose_folders_are_there_asks_for_no_copy(tmp_path: Path) -> None:
+    """At each start the store ensures its folders: only a new one is a change to copy."""
+    store, changed = synced_store(tmp_path)
+    assert changed.count > 0  # a new store's folders
+    store, changed = synced_store(tmp_path)
+    store.check_usable()
+    assert changed.count == 0
+    folder = SyncedFolder(DiskFolder(tmp_path), changed)
+    folder.ensure("photos")
+    assert changed.count == 1 and (tmp_path / "photos").is_dir()
+
+
 def test_the_synced_folder_has_every_operation_of_a_folder() -> None:
     """A folder operation added later would otherwise reach the disk without a copy."""
     wanted = {name for name, _ in inspect.getmembers(DiskFolder, inspect.isfunction) if not name.startswith("_")}

@@ -5,6 +5,9 @@ tests/e2e/test_phone_e2e.py."""
 from __future__ import annotations
 
 import io
+import json
+import shutil
+import subprocess
 import zipfile
 from importlib import metadata
 from pathlib import Path
@@ -69,6 +72,33 @@ def test_the_app_package_starts_the_browser_entry_and_keeps_compiled_wheels_on_d
     inner = zipfile.ZipFile(io.BytesIO(package.read("companion.zip")))
     assert inner.namelist() == ["companion/browser.py"]
     assert "from companion.browser import run" in package.read("companion_start.py").decode()
+
+
+UNPACK_IN_NODE = """
+const fs = require("fs"), vm = require("vm");
+const context = { self: {}, console, TextDecoder, DataView, Uint8Array, Error };
+vm.runInNewContext(fs.readFileSync(process.argv[1], "utf8") + "\\nself.unpackStored = unpackStored;", context);
+const written = {}, folders = [];
+const FS = { mkdirTree: (path) => folders.push(path), writeFile: (path, data) => {
+  written[path] = Buffer.from(data).toString("latin1"); } };
+context.self.unpackStored(FS, new Uint8Array(fs.readFileSync(0)), "/home/pyodide");
+console.log(JSON.stringify({ written, folders }));
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js runs the worker's unpacking")
+def test_the_worker_writes_the_app_package_s_members_as_they_are() -> None:
+    app = AppFiles({publish.START_MODULE + ".py": publish.START.encode(), "companion/browser.py": b"x = 1\n"},
+                   {"msgpack/_cmsgpack.cpython-314-wasm32-emscripten.so": bytes(range(256))})
+    package = publish.app_package(app)
+    worker = Path(publish.__file__).parent / publish.PYTHON_WORKER
+    done = subprocess.run([str(shutil.which("node")), "-e", UNPACK_IN_NODE, str(worker)], input=package,
+                          capture_output=True, check=True, timeout=60)
+    said = json.loads(done.stdout)
+    expected = {f"/home/pyodide/{info.filename}": zipfile.ZipFile(io.BytesIO(package)).read(info).decode("latin1")
+                for info in zipfile.ZipFile(io.BytesIO(package)).infolist()}
+    assert said["written"] == expected
+    assert "/home/pyodide/__pypackages__/msgpack" in said["folders"]
 
 
 def test_the_same_files_make_the_same_package() -> None:

@@ -37,6 +37,10 @@ handled, "Upstream defect"):
 9. The client loads `rive_native.js` from jsDelivr on every start (hard-coded in
    `main.dart.js`): the address is made local (answered 404; nothing here uses Rive).
 
+Python runs in `companion-worker.js`, not flet-web's `python-worker.js`: the same messages
+with the page, but the app's archive downloads while Pyodide loads and is written straight
+into Python's file system (flet-web's fetches it only after, and unpacks it with Python).
+
 What no renderer here loads is trimmed (opt-in renderers, debugging symbols, source maps,
 Pyodide's Node.js launcher and type files, micropip's wheels); each browser downloads only
 the one of Flutter's two builds it runs. Big text files
@@ -71,6 +75,7 @@ PACKAGE = HERE.parent  # companion/
 ASSETS = PACKAGE / "assets"
 MARKER = "companion-site.json"  # says "a Companion build" (so a rebuild may replace the folder)
 SERVICE_WORKER = "service-worker.js"
+PYTHON_WORKER = "companion-worker.js"  # start.js runs Python in it, not in flet-web's python-worker.js
 APP_PACKAGE = "app.zip"  # what the Python worker unpacks at each start
 START_MODULE = "companion_start"  # Upstream defect 6: the entry is a module of its own
 PYODIDE = "314.0.7"  # the core flet-web 1.0.5 ships; another one is refused (its wheels would not fit)
@@ -324,6 +329,7 @@ def write_page(template: Path, site: Path) -> None:
     page = page.replace("<!-- fletAppConfig -->", "")
     (site / "flet-config.js").write_text("\n".join(inline) + FLET_SETTINGS, encoding="utf-8")
     shutil.copyfile(HERE / "start.js", site / "start.js")
+    shutil.copyfile(HERE / PYTHON_WORKER, site / PYTHON_WORKER)
     page = replace_once(page, r'<base href="[^"]*">', '<base href="./">', "index.html's <base>")
     page = replace_once(page, r"<title>[^<]*</title>", "<title>Companion</title>", "index.html's <title>")
     page = re.sub(r'(<meta name="apple-mobile-web-app-title" content=")[^"]*', r"\g<1>Companion", page)

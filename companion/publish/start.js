@@ -16,10 +16,11 @@
 
   // python.js starts Python (Pyodide, then the app) only once Flutter has loaded and asks
   // for it; started here, both load at once, and Flutter's ask gets the running worker.
+  // The worker is companion-worker.js, which starts sooner than flet-web's (said there).
   function startPython() {
     if (typeof flet !== "object" || !flet.pyodide || typeof jsConnect !== "function" ||
         typeof _apps !== "object") return;  // another python.js than this build's: left as it is
-    const worker = new Worker("python-worker.js", { type: "module" });
+    const worker = new Worker("companion-worker.js", { type: "module" });
     const early = [];  // what Python says before Flutter listens (its prints)
     let said = null;
     let heard = () => {};

@@ -71,7 +71,7 @@ def test_one_command_builds_the_site_and_says_its_size(built: tuple[Path, str]) 
     assert 'flet.pyodideUrl = "./pyodide/pyodide.mjs"' in settings
     assert f'flet.pythonModuleName = "{publish.START_MODULE}"' in settings
     # Nothing names the internet but the licence texts.
-    for name in ("main.dart.js", "flet-config.js", "python-worker.js", "flutter_bootstrap.js"):
+    for name in ("main.dart.js", "flet-config.js", "python-worker.js", "companion-worker.js", "flutter_bootstrap.js"):
         assert "cdn.jsdelivr.net" not in (folder / name).read_text(encoding="utf-8"), name
     manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
     assert (manifest["name"], manifest["display"], manifest["theme_color"]) == ("Companion", "standalone", "#2E7D32")
