@@ -223,7 +223,17 @@ async def syncfs(populate: bool) -> None:
     pyodide_js.FS.syncfs(populate, create_once_callable(finished))
     error = await done
     if error is not None and type(error).__name__ != "JsNull":  # success passes null
-        raise OSError(str(getattr(error, "message", None) or error))
+        raise OSError(js_reason(error))
+
+
+def js_reason(error: Any) -> str:
+    """Words for a JavaScript error: its message, else its name or errno (Emscripten's FS errors
+    and IndexedDB's aborted transactions carry no message; their text is "[object Object]")."""
+    for words in (getattr(error, "message", None), getattr(error, "name", None)):
+        if words:
+            return str(words)
+    errno = getattr(error, "errno", None)
+    return f"error {errno}" if errno is not None else str(error)
 
 
 def mount() -> None:

@@ -240,3 +240,16 @@ def test_nothing_is_shown_before_every_change_made_before_it_was_copied(actions:
             run_copy(OSError("refused") if action == "fail" else None)
     assert not copying and durable.settled
     assert delivered == list(range(1, sent + 1))
+
+
+def test_a_javascript_error_without_a_message_is_said_by_its_name_or_errno() -> None:
+    class Aborted:  # IndexedDB's aborted transaction: a name, no message
+        message = ""
+        name = "AbortError"
+
+    class FsError:  # Emscripten's FS.ErrnoError
+        errno = 44
+
+    assert browser.js_reason(Aborted()) == "AbortError"
+    assert browser.js_reason(FsError()) == "error 44"
+    assert browser.js_reason(OSError("quota exceeded")) == "quota exceeded"

@@ -329,7 +329,11 @@ def test_games_move_between_two_phones_by_export_and_import(site: StaticSite, tm
         chooser.value.set_files(str(exported))
         see(ui, "1 imported · 0 already here · 0 refused")
         ui.screenshot("44-phone-imported")
-        ui.page.reload()  # kept in this phone's IndexedDB
+        tap(ui, "Close")
+        finished_card(ui, "TransAmerica")
+        # Reloaded once Home is shown (a screen comes back where it was: reloaded with the sheet
+        # open, the sheet would cover the card): the game was kept in this phone's IndexedDB.
+        ui.page.reload()
         ui.enable_semantics()
         finished_card(ui, "TransAmerica")
         nothing_left_the_site(second)
