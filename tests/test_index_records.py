@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 from archive_helpers import build
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.app.data import AppData
 from companion.store import Store, compactor, index_storage
@@ -114,3 +116,34 @@ def test_a_list_that_keeps_growing_is_rewritten_by_the_edit_that_fills_it(
     assert max(counts) == 6 and 0 in counts
     assert data.home().finished[0].title == "Title 13"
     assert Store.in_memory(folder).listing()[0].title == data.store.listing()[0].title
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["new", "rename", "delete", "finish"]), st.integers(0, 30)),
+                min_size=1, max_size=25))
+def test_the_list_newest_first_stays_what_a_fresh_reading_finds_through_any_edits(
+        edits: list[tuple[str, int]]) -> None:
+    """Each edit moves one game in the list kept newest first (no sort of the whole list): the
+    list shown after any edits is the one a store opened afresh on the same folder shows."""
+    folder = MemoryFolder()
+    data = AppData(Store.in_memory(folder))
+    for number in range(4):
+        data.new("transamerica", ["Ann", "Bob"], {}).apply({"type": "end_round", "missing": {"Ann": 0, "Bob": number}})
+    data.store.listing()  # the list is known, newest first, before the edits
+    for kind, pick in edits:
+        ids = [summary.id for summary in data.store.listing()]
+        chosen = ids[pick % len(ids)] if ids else None
+        if kind == "new" or chosen is None:
+            data.new("heartland", ["Ann", "Bob"], {})
+        elif kind == "rename":
+            data.store.rename(chosen, f"Game {pick}")
+        elif kind == "delete":
+            data.store.delete(chosen)
+        else:
+            session = data.store.open(chosen)
+            if not session.is_over:
+                session.apply({"type": "end_game", "note": "late"})
+            data.store.close_session(chosen)
+        shown = [(summary.id, summary.title, summary.is_over) for summary in data.store.listing()]
+        fresh = [(summary.id, summary.title, summary.is_over) for summary in Store.in_memory(folder).sessions()]
+        assert shown == fresh

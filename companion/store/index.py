@@ -24,6 +24,7 @@ works them out once and keeps them (`keep_results`).
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterable, Mapping, MutableMapping
 from typing import Any
 
@@ -58,6 +59,18 @@ class _IndexDB(TinyDB):
 def by_time(summary: SessionSummary) -> tuple[float, str]:
     """Sort key: lists run newest first (`reverse=True`), ties by id."""
     return summary.updated, summary.id
+
+
+class _Later:
+    """A sort key for a list that runs newest first (`by_time` reversed): bisect keeps it sorted."""
+
+    __slots__ = ("key",)
+
+    def __init__(self, summary: SessionSummary) -> None:
+        self.key = by_time(summary)
+
+    def __lt__(self, other: _Later) -> bool:
+        return self.key > other.key
 
 
 def _replaced_by(entry: dict[str, Any]) -> Any:
@@ -143,6 +156,22 @@ class Index:
                                    key=by_time, reverse=True)
         return self._ordered
 
+    def _reorder(self, old: SessionSummary | None, new: SessionSummary | None) -> None:
+        """`old` out of the list newest first and `new` in at its place; the list is sorted again
+        when next asked for if `old` is not in it as it is (a listing kept it with other times)."""
+        if self._ordered is None:
+            return
+        ordered = self._ordered = list(self._ordered)  # a new list per change: a listing kept knows it by it
+        if old is not None:
+            at = bisect.bisect_left(ordered, _Later(old), key=_Later)
+            if at < len(ordered) and ordered[at] is old:
+                del ordered[at]
+            else:
+                self._ordered = None
+                return
+        if new is not None:
+            bisect.insort(ordered, new, key=_Later)
+
     def keep_order(self, summaries: list[SessionSummary]) -> None:
         """The list newest first as a full listing found it (updated times from the files)."""
         self._ordered = summaries
@@ -191,13 +220,16 @@ class Index:
             self.lock.release()
 
     def _follow(self, changed: Mapping[str, dict[str, Any] | None]) -> None:
-        """Bring the summaries in line with entries this store just wrote."""
+        """Bring the summaries in line with entries this store just wrote, and the list newest
+        first with them (one taken out, one put in its place: no sort of 10,000 per edit)."""
         for session_id, entry in changed.items():
+            old = self.listed.get(session_id)
             if entry is None:
                 self.listed.pop(session_id, None)
+                new = None
             else:
-                self.listed[session_id] = indexed_summary(session_id, entry)
-        self._ordered = None
+                new = self.listed[session_id] = indexed_summary(session_id, entry)
+            self._reorder(old, new)
         self.signature = self.storage.signature
         if not self.storage.lean:  # written the general way (no index yet): read it anew next time
             self.known = False

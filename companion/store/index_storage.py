@@ -183,8 +183,10 @@ class IndexStorage(JournalStorage):
             return None
         table = data[SESSIONS_TABLE]
         lent = self._entries
-        changes: list[Change] = [(doc_id, None) for doc_id in lent.keys() - table.keys()]
-        changes += [(doc_id, dict(table[doc_id])) for doc_id in table.keys() - lent.keys()]
+        changes: list[Change] = []
+        if len(table) != len(lent):  # one call of TinyDB's either adds (insert) or takes out (remove), never both
+            changes += [(doc_id, None) for doc_id in lent.keys() - table.keys()]
+            changes += [(doc_id, dict(table[doc_id])) for doc_id in table.keys() - lent.keys()]
         changes += [(entry.doc_id, entry.document) for entry in self.touched if table.get(entry.doc_id) is entry]
         return changes
 
