@@ -67,6 +67,21 @@ logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
+
+def clock() -> float:
+    """Seconds, for timing taps: wall time; a benchmark comparing commits on a shared machine
+    may set `use_cpu_clock()` (the process's CPU time: threads included, waits for others not)."""
+    return _clock()
+
+
+_clock: Callable[[], float] = time.perf_counter
+
+
+def use_cpu_clock() -> None:
+    global _clock
+    _clock = time.process_time
+
+
 #: ``handler(control, args) -> result``; may be async; raise to report an error.
 MethodHandler = Callable[[BaseControl, Any], Any]
 
@@ -109,7 +124,7 @@ class RecordedMessage:
 
     action: MessageAction
     body: Any
-    at: float  # time.perf_counter() when it was sent
+    at: float  # clock() when it was sent
     size: int  # encoded msgpack size in bytes
     raw: bytes = b""  # the message as encoded for the client: what went over the wire
 
@@ -163,7 +178,7 @@ class RecordingConnection(Connection):
 
     def send_message(self, message: Message) -> None:
         packed = msgpack.packb([message.action, message.body], default=self._encode)
-        self.messages.append(RecordedMessage(message.action, message.body, time.perf_counter(), len(packed), packed))
+        self.messages.append(RecordedMessage(message.action, message.body, clock(), len(packed), packed))
         self._follow_client(message, packed)
         if message.action == MessageAction.SESSION_CRASHED:
             self.crashes.append(getattr(message.body, "message", str(message.body)))
@@ -344,7 +359,7 @@ class Screen:
         page_patch = session.get_page_patch()
         self.conn.send_message(Message(MessageAction.REGISTER_CLIENT, {"page_patch": page_patch}))
 
-        d = Dispatch("main", time.perf_counter())
+        d = Dispatch("main", clock())
         mark = len(self.conn.messages)
         await self._run_main(session)
         await self.settle()
@@ -712,7 +727,7 @@ class Screen:
     async def come_back(self) -> Dispatch:
         """The client reconnects to its session: the whole page again, then ``connect``."""
         assert self.session is not None
-        d = Dispatch("reconnect", time.perf_counter())
+        d = Dispatch("reconnect", clock())
         mark = len(self.conn.messages)
         self.session.attach_connection(self.conn)
         self.conn.send_message(Message(MessageAction.REGISTER_CLIENT, {"page_patch": self.page}))
@@ -772,7 +787,7 @@ class Screen:
         self, c: BaseControl, props: dict[str, Any], name: str, data: Any, label: str, *, always: bool = False
     ) -> Dispatch:
         assert self.session is not None
-        d = Dispatch(label, time.perf_counter())
+        d = Dispatch(label, clock())
         mark = len(self.conn.messages)
         self.session.apply_patch(c._i, props)
         if always or getattr(c, f"on_{name}", None) is not None:
@@ -784,14 +799,14 @@ class Screen:
 
     async def _dispatch_if_handled(self, c: BaseControl, name: str, data: Any, label: str) -> Dispatch:
         if getattr(c, f"on_{name}", None) is None:
-            d = Dispatch(label, time.perf_counter())
+            d = Dispatch(label, clock())
             d.finished = d.started
             return d
         return await self._dispatch(c, name, data, label)
 
     async def _dispatch(self, c: BaseControl, name: str, data: Any, label: str) -> Dispatch:
         assert self.session is not None
-        d = Dispatch(label, time.perf_counter())
+        d = Dispatch(label, clock())
         mark = len(self.conn.messages)
         await self.session.dispatch_event(c._i, name, data)
         await self.settle()
@@ -800,7 +815,7 @@ class Screen:
         return d
 
     def _finish(self, d: Dispatch, mark: int) -> None:
-        d.finished = time.perf_counter()
+        d.finished = clock()
         d.messages = self.conn.messages[mark:]
         self.dispatches.append(d)
 
@@ -826,12 +841,12 @@ class Screen:
             await screen.tap("add")
         print(d.elapsed, d.bytes_sent)
         """
-        d = Dispatch(label, time.perf_counter())
+        d = Dispatch(label, clock())
         mark = len(self.conn.messages)
         try:
             yield d
         finally:
-            d.finished = time.perf_counter()
+            d.finished = clock()
             d.messages = self.conn.messages[mark:]
 
 

@@ -4,6 +4,7 @@
     python tests/bench/log.py --events 2000 --opens 5
     python tests/bench/log.py --games transamerica --events 500 2000
     python tests/bench/log.py --profile 2000         # cProfile of "show whole log" at 2,000 events
+    python tests/bench/log.py --events 2000 --cpu    # taps timed in CPU time: to compare two commits
 
 For each game and length it builds a session of that many events in an in-memory store and
 closes it; then, a few times over, it opens the app in-process over the harness's recording
@@ -42,7 +43,7 @@ for path in (ROOT, ROOT / "tests"):
     if str(path) not in sys.path:
         sys.path.insert(0, str(path))
 
-from flet_harness import Dispatch, Screen  # noqa: E402
+from flet_harness import Dispatch, Screen, use_cpu_clock  # noqa: E402
 
 from companion.app.data import AppData  # noqa: E402
 from companion.app.main import make_main  # noqa: E402
@@ -158,8 +159,12 @@ def main() -> int:
     parser.add_argument("--events", nargs="+", type=int, default=list(LENGTHS), help="log lengths (500 2000 10000)")
     parser.add_argument("--opens", type=int, default=3, help="times the game screen is opened per length (default 3)")
     parser.add_argument("--repeats", type=int, default=8, help="times each tap is made per opening (default 8)")
+    parser.add_argument("--cpu", action="store_true",
+                        help="time taps as process CPU time: steadier on a shared machine, to compare commits")
     parser.add_argument("--profile", type=int, metavar="EVENTS", help="profile 'show whole log' at this length")
     args = parser.parse_args()
+    if args.cpu:
+        use_cpu_clock()
     if args.profile:
         profile(args.profile, args.games[0], args.opens)
         return 0

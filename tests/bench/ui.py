@@ -3,6 +3,7 @@
     python tests/bench/ui.py                 # Heartland, 4 players, 300 events, data on disk
     python tests/bench/ui.py --turns 10      # quicker
     python tests/bench/ui.py --memory        # the store in memory (no file writes, no fsync)
+    python tests/bench/ui.py --memory --cpu  # taps timed in CPU time: to compare two commits
 
 The busiest screen: Heartland with 4 players and every variant on (tolls, weigh stations,
 upgrades), a session that already holds 300 events. The app runs in-process over the
@@ -35,7 +36,7 @@ for path in (ROOT, ROOT / "tests"):
     if str(path) not in sys.path:
         sys.path.insert(0, str(path))
 
-from flet_harness import Dispatch, Screen  # noqa: E402
+from flet_harness import Dispatch, Screen, use_cpu_clock  # noqa: E402
 
 from companion.app.data import AppData  # noqa: E402
 from companion.app.main import make_main  # noqa: E402
@@ -165,8 +166,12 @@ async def bench(directory: Path | None, turns: int) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=40, help="turns to play (default 40)")
+    parser.add_argument("--cpu", action="store_true",
+                        help="time taps as process CPU time: steadier on a shared machine, to compare commits")
     parser.add_argument("--memory", action="store_true", help="keep the store in memory")
     args = parser.parse_args()
+    if args.cpu:
+        use_cpu_clock()
     if args.memory:
         asyncio.run(bench(None, args.turns))
     else:
