@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from unittest import mock
+
 import flet as ft
 from app_helpers import (
     app_screen,
@@ -18,6 +20,7 @@ from app_helpers import (
     table,
     undo_tip,
 )
+from flet.components.component import Component
 from flet_harness import Screen
 
 TRIO = ["Ann", "Bob", "Cy"]
@@ -560,3 +563,32 @@ async def test_the_next_game_at_this_table_starts_from_the_price_paid_last_time(
         await screen.tap("unload")
         assert screen.text_of("price-corn") == "corn: at $4 (last paid)"
         assert screen.text_of("unload-corn-1") == "1 (+$4)"
+
+
+@table
+async def test_a_tap_draws_the_page_once_and_a_new_language_draws_it_from_its_root() -> None:
+    # The root used to follow the page's state too and drew the whole body again after each
+    # tap (half the tap's time, on every phone following the game).
+    drawn: list[str] = []
+    update = Component.update
+
+    def counted(component: Component) -> None:
+        drawn.append(getattr(component.fn, "__name__", "?"))
+        update(component)
+
+    with mock.patch.object(Component, "update", counted):
+        async with playing("heartland", TRIO) as screen:
+            await screen.settle()
+            drawn.clear()
+            await screen.tap("move-fuel-1")
+            await screen.settle()
+            assert last_act(screen) == "Last: Ann moved 1 space with fuel"
+            assert drawn.count("PageBody") == 1 and "Root" not in drawn, drawn
+            await screen.tap("back")
+            await screen.tap("settings")
+            drawn.clear()
+            await screen.tap("language-fr")
+            await screen.settle()
+            assert "Root" in drawn, drawn
+            await screen.tap("back")
+            assert screen.text_of("new-game") == "+ Nouvelle partie"

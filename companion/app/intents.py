@@ -19,7 +19,7 @@ from companion.app.language import LanguageChoice
 from companion.app.share import Role, ShareError
 from companion.app.share_glue import ShareGlue
 from companion.app.stale import StaleGuard
-from companion.app.state import REOPEN, PageState, UiState, sheet_numbers
+from companion.app.state import REOPEN, Look, PageState, UiState, sheet_numbers
 from companion.session import Session, StaleError
 from companion.store import StoreError
 from companion.text import i18n
@@ -38,6 +38,7 @@ class Intents:
         self.share = share
         self.stale = stale
         self.language = language
+        self.look = Look(state.language)  # the root's language and theme (state.py)
         self.after = AfterGame(self)  # after the game: detail, statistics, export, import, backups
 
     # --- words ----------------------------------------------------------------------------
@@ -54,6 +55,15 @@ class Intents:
         if language != self.state.language:
             self.state.language = language
             self.language.localise_page(language)
+        self.look_again()
+
+    def look_again(self) -> None:
+        """The root draws again if the language or the system's theme changed since it last drew."""
+        dark = self.page.platform_brightness == ft.Brightness.DARK
+        if self.look.language != self.state.language:
+            self.look.language = self.state.language
+        if self.look.dark != dark:
+            self.look.dark = dark
 
     def set_language(self, language: str | None) -> None:
         """Settings: show the app in `language` from now on (None: as the device), and keep the choice."""
@@ -63,6 +73,7 @@ class Intents:
 
     def redraw(self) -> None:
         """Draw the page again as it is (the theme or the window's width changed)."""
+        self.look_again()
         self.state.changed()
 
     def disconnected(self) -> None:

@@ -19,7 +19,7 @@ from companion.app.language import LanguageChoice
 from companion.app.share import Sharing
 from companion.app.share_glue import VIEWER_REFUSAL, ShareGlue
 from companion.app.stale import StaleGuard
-from companion.app.state import PageState
+from companion.app.state import Look, PageState
 from companion.app.view import View
 
 if TYPE_CHECKING:
@@ -44,10 +44,12 @@ DrawSheet = Callable[[View], ft.DialogControl | None]
 
 
 @ft.component
-def Root(state: PageState, act: Intents, screen: Draw, sheet: DrawSheet) -> ft.Control:
-    """The whole page, with its language and theme given to everything under it."""
-    dark = act.page.platform_brightness == ft.Brightness.DARK
-    return LANGUAGE(state.language, lambda: THEME(dark, lambda: PageBody(state, act, screen, sheet)))
+def Root(look: Look, act: Intents, screen: Draw, sheet: DrawSheet) -> ft.Control:
+    """The whole page, with its language and theme given to everything under it.
+
+    It takes the page's state only through `act` (not as an argument of its own): drawn
+    again only when the look changes, while the body follows the state."""
+    return LANGUAGE(look.language, lambda: THEME(look.dark, lambda: PageBody(act.state, act, screen, sheet)))
 
 
 @ft.component
@@ -86,4 +88,5 @@ class PageApp:
             self.act.follow_shared_game()
             self.act.keep_guest_on_its_screens()
         self.language.localise_page(self.state.language)
-        self.page.render(Root, self.state, self.act, self.screen, self.sheet)
+        self.act.look_again()
+        self.page.render(Root, self.act.look, self.act, self.screen, self.sheet)

@@ -50,6 +50,19 @@ class PageState:
         self.notify()  # type: ignore[attr-defined]  # from ft.observable
 
 
+@ft.observable
+@dataclass
+class Look:
+    """What the page's root gives everything under it: the language and the theme.
+
+    Apart from `PageState` so that a tap draws the page once: the root, subscribed to the
+    page's state, drew the whole body a second time after the body had drawn itself (half
+    of every tap's time). Only a new language or theme changes it."""
+
+    language: str = "en"
+    dark: bool = False
+
+
 # How a screen without a game open for play comes back after a restart: each such screen
 # registers (screen name -> reopen(intents, its remembered place)); False when it cannot.
 REOPEN: dict[str, Callable[[Intents, dict[str, Any]], bool]] = {}
