@@ -28,7 +28,14 @@ function typeOf(path) {
 }
 
 self.addEventListener("install", (event) => {
-  event.waitUntil(install().then(() => self.skipWaiting()));
+  event.waitUntil(install().then(() => self.skipWaiting(), async (error) => {
+    // This build stays unused until the browser's next look for one (the next opening
+    // online): the pages are told why, and the games are untouched either way.
+    const reason = String(error && error.message || error);
+    console.error("Companion: this build could not be cached:", reason);
+    await tell({ type: "companion-update-failed", version: BUILD.version, reason });
+    throw error;
+  }));
 });
 
 self.addEventListener("activate", (event) => {
@@ -86,7 +93,7 @@ async function install() {
     for (let file = queue.shift(); file; file = queue.shift()) {
       const [path, digest, size, packed] = file;
       const kept = earlier.get(path + " " + digest);
-      await cache.put(BASE + path, kept || await download(path, digest, packed));
+      await cache.put(BASE + path, kept || await downloadAgain(path, digest, packed));
       done += kept ? 0 : size;
       tell({ type: "companion-progress", done, total });
     }
@@ -117,9 +124,25 @@ async function earlierCopies() {
   return { earlier, used };
 }
 
+// A host restarted or a phone changing networks drops a connection now and then: a file is
+// asked for again before the whole install gives up.
+async function downloadAgain(path, digest, packed, tries = 3) {
+  for (let tried = 1; ; tried++) {
+    try {
+      return await download(path, digest, packed);
+    } catch (error) {
+      if (tried >= tries) throw error;
+      console.warn(`Companion: ${path} again (${error && error.message || error})`);
+      await new Promise((resolve) => setTimeout(resolve, 500 * tried));
+    }
+  }
+}
+
 async function download(path, digest, packed) {
   const zipped = packed && typeof DecompressionStream === "function";
-  const response = await fetch(BASE + path + (zipped ? ".gz" : ""), { cache: "no-cache" });
+  // Not "no-cache": a host that dates files to the second answers "not modified" for a file
+  // rebuilt within the second of its last copy, and the old bytes then fail their digest.
+  const response = await fetch(BASE + path + (zipped ? ".gz" : ""), { cache: "no-store" });
   if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
   let body = new Uint8Array(await response.arrayBuffer());
   if (zipped && body[0] === 0x1f && body[1] === 0x8b) {  // a host may already have unpacked it

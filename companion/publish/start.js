@@ -52,7 +52,22 @@
         await jsDisconnect(appId);
         throw said;
       }
+      lookForNewBuild();
     };
+  }
+
+  // A phone keeps the app open for days, and the browser looks for a new build only when
+  // a page is opened: so the page also asks once Python is running (its start's downloads
+  // done) and each time the phone shows the app again.
+  function lookForNewBuild() {
+    const workers = navigator.serviceWorker;
+    if (!workers) return;
+    const look = () => workers.getRegistration().then((registration) => registration && registration.update())
+      .catch(() => {});  // offline, or the host away: the next look will do
+    setTimeout(look, 1000);
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "visible") look();
+    });
   }
 
   // Saved games live in IndexedDB; without this a browser short of space may clear them.
@@ -74,6 +89,10 @@
   workers.onmessage = (event) => {
     const progress = document.getElementById("loading-progress");
     const data = event.data || {};
+    if (data.type === "companion-update-failed") {  // kept for whoever looks (a test, the console)
+      globalThis.companionUpdateFailed = data.reason;
+      console.warn("Companion: the new build was not cached:", data.reason);
+    }
     if (progress && data.type === "companion-progress" && !started) {
       progress.textContent = `${(data.done / 1e6).toFixed(1)} / ${(data.total / 1e6).toFixed(1)} MB`;
     }

@@ -10,6 +10,7 @@ IndexedDB: the browser is SIGKILLed right after one and reopened with its server
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -263,6 +264,14 @@ def test_a_tap_shown_survives_killing_the_browser_and_the_app_opens_with_no_serv
 
 
 CACHES_JS = "() => caches.keys()"
+# What the page knows of an update that did not take (the worker's reason, the workers' states).
+UPDATE_JS = """async () => {
+  const registration = await navigator.serviceWorker.getRegistration();
+  const state = (worker) => worker ? worker.state : null;
+  return { failed: globalThis.companionUpdateFailed || null, caches: await caches.keys(),
+           active: state(registration && registration.active), waiting: state(registration && registration.waiting),
+           installing: state(registration && registration.installing) };
+}"""
 
 
 def test_a_new_build_updates_the_app_downloading_only_what_changed_and_keeps_the_games(
@@ -274,6 +283,11 @@ def test_a_new_build_updates_the_app_downloading_only_what_changed_and_keeps_the
     changed = second / "flet-config.js"
     changed.write_text(changed.read_text(encoding="utf-8") + "\n// the next build\n", encoding="utf-8")
     new = publish.write_service_worker(second, 0).version
+    # A rebuild comes later than the build it replaces. These copies were made within a second
+    # of the build, and a plain static server dates files to the second: "not modified".
+    later = time.time() + 5
+    for rewritten in (changed, second / "service-worker.js"):
+        os.utime(rewritten, (later, later))
     port = free_port()
     with phones() as launch:
         with StaticSite(first, port) as site:
@@ -288,7 +302,7 @@ def test_a_new_build_updates_the_app_downloading_only_what_changed_and_keeps_the
             deadline = time.monotonic() + 60
             while ui.page.evaluate(CACHES_JS) != [f"companion-{new}"] and time.monotonic() < deadline:
                 ui.page.wait_for_timeout(200)
-            assert ui.page.evaluate(CACHES_JS) == [f"companion-{new}"]
+            assert ui.page.evaluate(CACHES_JS) == [f"companion-{new}"], ui.page.evaluate(UPDATE_JS)
             # Only the new worker and the changed file came from the host; the rest was kept.
             assert set(site.served()) <= {"/", "/index.html", "/service-worker.js", "/flet-config.js"}, site.served()
             assert "/flet-config.js" in site.served()
