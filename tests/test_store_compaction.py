@@ -115,3 +115,20 @@ def test_where_no_thread_can_start_a_game_is_recorded_all_the_same(fresh: Any, m
     assert records(store, session_id) >= 4
     store.close()
     assert fresh().open(session_id).to_dict() == session.to_dict()
+
+
+
+def test_a_rewrite_waits_while_the_days_backup_runs(fresh: Any) -> None:
+    # Both read whole files off the page's thread: one at a time, their memory never adds up.
+    store = fresh()
+    session = store.new("heartland", ["Ann", "Bob"])
+    session_id = session.id or ""
+    with store.background_work():  # the backup, running
+        for _ in range(8):
+            session.apply(ADJUST)
+        time.sleep(0.3)  # six times the idle time: the rewrite is due, and waits
+        assert records(store, session_id) >= 4
+    wait_for(lambda: records(store, session_id) == 0)  # then it runs
+    assert records(store, session_id) == 0
+    store.close()
+    assert fresh().open(session_id).to_dict() == session.to_dict()

@@ -40,6 +40,10 @@ class Compactor:
         self._mutex = threading.Lock()
         self._wake = threading.Condition(self._mutex)
         self._thread: threading.Thread | None = None
+        # Held by the rewrites, and by other long background work of the store (the day's
+        # backup): one at a time, so their memory never adds up (the index of an earlier
+        # format rewritten during the first backup at 10,000 games: +12 MB instead of +0.2).
+        self.busy = threading.Lock()
 
     def written(self, storage: Compactable) -> None:
         """A file was just written: rewrite it once it has been left alone, if it is due."""
@@ -77,10 +81,11 @@ class Compactor:
                     self._wake.wait(min(written for _, written in self._due.values()) + IDLE_SECONDS - now)
                     continue
                 storages = [self._due.pop(key)[0]() for key in ready]
-            for storage in storages:
-                if storage is None:
-                    continue
-                try:
-                    storage.compact_idle()  # a write meanwhile tells it again: no retry here
-                except Exception as error:  # noqa: BLE001 - a background courtesy never stops the app
-                    log.debug("compaction failed: %s", error)
+            with self.busy:
+                for storage in storages:
+                    if storage is None:
+                        continue
+                    try:
+                        storage.compact_idle()  # a write meanwhile tells it again: no retry here
+                    except Exception as error:  # noqa: BLE001 - a background courtesy never stops the app
+                        log.debug("compaction failed: %s", error)

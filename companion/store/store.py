@@ -601,6 +601,11 @@ class Store:
         with self._speaking("store.unreadable"):
             return self._quarantine.all_notes()
 
+    def background_work(self) -> contextlib.AbstractContextManager[bool]:
+        """Held around long work of the store's own off the page's thread (the day's backup):
+        the background rewrites wait for it, and it for them (their memory never adds up)."""
+        return self.compactor.busy
+
     def compact_now(self) -> None:
         """Rewrite whole, now, every file that piled up records (what the compactor does when idle)."""
         with self._mutex:
