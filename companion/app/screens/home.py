@@ -8,6 +8,7 @@ once there are a few games, keeps the games whose name, players or title hold it
 
 from __future__ import annotations
 
+import functools
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -141,10 +142,16 @@ def session_card(view: View, summary: Any) -> ft.Control:
     line = "" if confirming else view.data.status_line(summary, view.language)
     if line and stats_of.is_stopped(summary):  # its standings are as they stood: not a result
         line = w.t(view, "ui.home.stopped", line=line)
-    when = w.t(view, "ui.home.last_played", date=dates.day(summary.updated, view.language),
-               ago=ago(summary.updated, language=view.language))
+    when = last_played(summary.updated, view.language, ago(summary.updated, language=view.language))
     card: ft.Control = _memo_card(view, summary, view.language, line, when, confirming, key=f"memo-{summary.id}")
     return card
+
+
+@functools.lru_cache(maxsize=1024)
+def last_played(updated: float, language: str, ago_words: str) -> str:
+    """A card's "last played" line, kept: every redraw of Home asks it of each card shown,
+    and its date took three of the four sentences a card's words cost."""
+    return t("ui.home.last_played", language, date=dates.day(updated, language), ago=ago_words)
 
 
 @ft.component
