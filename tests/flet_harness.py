@@ -68,18 +68,14 @@ logger = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
-def clock() -> float:
-    """Seconds, for timing taps: wall time; a benchmark comparing commits on a shared machine
-    may set `use_cpu_clock()` (the process's CPU time: threads included, waits for others not)."""
-    return _clock()
-
-
-_clock: Callable[[], float] = time.perf_counter
+# Seconds, for timing taps: wall time; a benchmark comparing commits on a shared machine may
+# call `use_cpu_clock()` (the process's CPU time: threads included, waits for others not).
+clock: Callable[[], float] = time.perf_counter
 
 
 def use_cpu_clock() -> None:
-    global _clock
-    _clock = time.process_time
+    global clock
+    clock = time.process_time
 
 
 #: ``handler(control, args) -> result``; may be async; raise to report an error.
