@@ -9,9 +9,12 @@ import time
 import flet as ft
 from app_helpers import app_screen, memory_app, notice, table
 from flet_harness import Screen
+from rules_helpers import to_scoring
+from store_helpers import put
 
 from companion.app.data import AppData
 from companion.app.screens.stats import decimal, period_range
+from companion.session import Session
 
 NBSP = "\u00a0"  # French and Spanish keep a number and its % together
 
@@ -50,6 +53,21 @@ async def test_plays_wins_scores_streaks_and_head_to_head_per_player() -> None:
         await screen.tap("stats-game-transamerica")
         assert screen.text_of("stats-overview") == "3 games played · rounds per game: 1.3"
         assert screen.text_of("stats-scores-ann") == "Average score 7.7 · best 13"
+
+
+@table
+async def test_a_game_counted_in_zones_says_zones_per_game() -> None:
+    data = memory_app()
+    session = Session.new("great_plains", ["Ann", "Dee"])
+    to_scoring(session)
+    for first, second in ((5, 3), (2, 4), (1, 0)):
+        session.apply({"type": "zone", "spaces": 10, "water": 2, "tokens": {"Ann": first, "Dee": second}})
+    session.apply({"type": "scoring_done"})
+    put(data.store, session, created=time.time() - 3600)
+    async with app_screen(data) as screen:
+        await open_stats(screen)
+        await screen.tap("stats-game-great_plains")
+        assert screen.text_of("stats-overview") == "1 game played · zones per game: 3"
 
 
 @table

@@ -217,7 +217,8 @@ def overview(view: View, statistics: Statistics) -> str:
     played = w.t(view, "ui.stats.plays", count=statistics.plays)
     if statistics.average_length is None or statistics.game is None:  # rounds and zones do not add up
         return played
-    unit = "ui.stats.length.zones" if statistics.game == "great_plains" else "ui.stats.length.rounds"
+    game = GAMES.get(statistics.game)
+    unit = f"ui.stats.length.{game.length_unit if game else 'rounds'}"  # the game says what it counts
     return w.t(view, "ui.stats.overview", plays=played,
                length=w.t(view, unit, length=decimal(statistics.average_length, view.language)))
 
