@@ -305,13 +305,46 @@ def refusal(page: Any, reason: str) -> None:
     page.add(ft.SafeArea(ft.Text(i18n.t("ui.browser.no_storage", language=language, reason=reason), size=16)))
 
 
-def warm_up() -> None:
-    """Pay now, while Flutter is still loading, what the first page would pay: Flet builds its
-    theme classes (hundreds of dataclasses, made when first used) in a quarter of a second
-    in the browser."""
-    from companion.app import theme
+def prepare(flet_names: Iterable[str] = ()) -> bool:
+    """What the first page would otherwise do on its way: the app and Flet imported, Flet's
+    theme classes built (hundreds of dataclasses, made when first used, a quarter of a second
+    in the browser), the store's lock module and every catalogue loaded, and the Flet
+    controls in `flet_names` imported (Flet imports each when first used).
+
+    A normal start runs it while Flutter loads. The worker that makes the memory snapshot
+    runs it with every name the app uses (the build lists them), then snapshots: so nothing
+    here may touch JavaScript or load a compiled module, since the snapshot keeps the heap
+    only. Flet's browser connection imports msgpack's compiled module, so it is left to
+    `run`. True when no compiled module is loaded (Python may be snapshotted).
+    """
+    import sys
+
+    import filelock  # noqa: F401
+    import flet
+    import flet.controls.object_patch  # noqa: F401
+    import flet.controls.page  # noqa: F401
+
+    from companion.app import data, main, theme  # noqa: F401
+    from companion.store import store  # noqa: F401
+    from companion.text.messages import LANGUAGES, translations
 
     theme.theme(dark=False)
+    for name in flet_names:
+        getattr(flet, name, None)
+    for language in LANGUAGES:
+        translations(language)
+    return not any(str(getattr(module, "__file__", "")).endswith(COMPILED) for module in list(sys.modules.values()))
+
+
+COMPILED = (".so", ".pyd", ".dylib")
+
+
+def restored() -> None:
+    """After a start from the snapshot: every start would otherwise draw the same "random"
+    numbers (Flet's session ids) as the start that took it."""
+    import random
+
+    random.seed()
 
 
 def run() -> None:
@@ -324,8 +357,7 @@ def run() -> None:
     global BROWSER
     storage = BROWSER = BrowserStorage(Durable(lambda: syncfs(False)))
     hold_screen_until_durable(storage.durable)
-    opened = asyncio.get_event_loop().create_task(open_data(storage))
-    warm_up()
+    opened = asyncio.get_event_loop().create_task(open_data(storage))  # the worker ran prepare() before
     app: list[Callable[[Any], None]] = []
 
     async def main(page: Any) -> None:

@@ -8,6 +8,7 @@ import io
 import json
 import shutil
 import subprocess
+import sys
 import zipfile
 from importlib import metadata
 from pathlib import Path
@@ -63,7 +64,7 @@ def test_the_app_s_own_files_leave_out_the_web_door_s_page_and_this_builder() ->
 
 
 def test_the_app_package_starts_the_browser_entry_and_keeps_compiled_wheels_on_disk() -> None:
-    app = AppFiles({publish.START_MODULE + ".py": publish.START.encode(), "companion/browser.py": b"x = 1\n"},
+    app = AppFiles({publish.START_MODULE + ".py": publish.start_module(), "companion/browser.py": b"x = 1\n"},
                    {"msgpack/_cmsgpack.cpython-314-wasm32-emscripten.so": b"\0asm"})
     package = zipfile.ZipFile(io.BytesIO(publish.app_package(app)))
     assert set(package.namelist()) == {"companion_start.py", "companion.zip",
@@ -72,6 +73,36 @@ def test_the_app_package_starts_the_browser_entry_and_keeps_compiled_wheels_on_d
     inner = zipfile.ZipFile(io.BytesIO(package.read("companion.zip")))
     assert inner.namelist() == ["companion/browser.py"]
     assert "from companion.browser import run" in package.read("companion_start.py").decode()
+
+
+def test_the_start_module_names_the_flet_controls_the_app_uses_but_not_flet_s_connection() -> None:
+    start = publish.start_module().decode()
+    names = publish.flet_names()
+    assert f"FLET_NAMES = {names!r}" in start
+    assert {"Column", "Text", "FilledButton", "use_state", "component"} <= set(names)
+    assert "run" not in names and "run_async" not in names
+    assert names == tuple(sorted(set(names)))
+
+
+# Python as the snapshot worker leaves it: prepare() with every name the build lists.
+PREPARED = """
+import sys
+from companion import browser, publish
+names = publish.flet_names()
+browser.prepare(names)
+import flet
+print(sorted(name for name in ("msgpack", "js", "pyodide", "flet.messaging.pyodide_connection", "flet.app")
+             if name in sys.modules))
+print(sorted(name for name in names if name not in vars(flet)))
+"""
+
+
+def test_what_is_prepared_for_the_snapshot_loads_no_compiled_module_and_touches_no_javascript() -> None:
+    # A compiled module (msgpack's, which Flet's connection loads) or a JavaScript object in
+    # the snapshot would leave the restored Python broken: prepare() must reach neither, yet
+    # leave every control the app names imported.
+    done = subprocess.run([sys.executable, "-c", PREPARED], capture_output=True, text=True, check=True, timeout=120)
+    assert done.stdout.splitlines() == ["[]", "[]"], done.stdout + done.stderr
 
 
 UNPACK_IN_NODE = """
@@ -88,7 +119,7 @@ console.log(JSON.stringify({ written, folders }));
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node.js runs the worker's unpacking")
 def test_the_worker_writes_the_app_package_s_members_as_they_are() -> None:
-    app = AppFiles({publish.START_MODULE + ".py": publish.START.encode(), "companion/browser.py": b"x = 1\n"},
+    app = AppFiles({publish.START_MODULE + ".py": publish.start_module(), "companion/browser.py": b"x = 1\n"},
                    {"msgpack/_cmsgpack.cpython-314-wasm32-emscripten.so": bytes(range(256))})
     package = publish.app_package(app)
     worker = Path(publish.__file__).parent / publish.PYTHON_WORKER

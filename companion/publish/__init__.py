@@ -20,8 +20,8 @@ handled, "Upstream defect"):
 3. The page points the Python worker at `pyodide/pyodide.mjs`, a bare module specifier
    the worker's `import()` refuses: written here as `./pyodide/pyodide.mjs`.
 4. Requirements are installed by micropip from the internet at every start: the wheels
-   are unpacked into the app's `__pypackages__/` instead (the worker puts it first on
-   `sys.path`), and no requirements file goes in, so micropip never runs.
+   are unpacked into the app's `__pypackages__/` instead (the start module puts it first
+   on `sys.path`), and no requirements file goes in, so micropip never runs.
 5. `-a` with an absolute path is ignored, and `companion/assets/` (the web door's own
    `index.html`, `boot.js`, `manifest.json`) then overwrites the client's page: only the
    icons, favicon, manifest and fonts are taken from it here.
@@ -352,18 +352,45 @@ def write_page(template: Path, site: Path) -> None:
 
 MTIME = 1_700_000_000  # every file of the app package gets this time: same sources, same bytes
 NATIVE = (".so", ".pyd", ".dylib")
-START = '''"""Where the phone build starts (written by `companion publish`)."""
+START = '''"""Where the phone build starts (written by `companion publish`).
+
+The Python worker imports it first (before its memory snapshot, which keeps what is imported
+here: so it must stay free of JavaScript), then runs it as `__main__`, which starts the app.
+"""
 import os
 import sys
 
-# The app and its pure-Python requirements, compiled, are read in place (zipimport): nothing
-# to unpack. __pypackages__, first on sys.path, holds those with compiled parts.
-sys.path.insert(1, os.path.join(os.getcwd(), "companion.zip"))
+# __pypackages__, first on sys.path, holds the requirements with compiled parts; the app and
+# its pure-Python ones, compiled, are read in place (zipimport): nothing to unpack. Added
+# once: a start restored from a snapshot has them already.
+for at, path in enumerate((os.path.join(os.getcwd(), "__pypackages__"), os.path.join(os.getcwd(), "companion.zip"))):
+    if path not in sys.path:
+        sys.path.insert(at, path)
 
 from companion.browser import run  # noqa: E402
 
-run()
+# The Flet names the app uses (`ft.Column`...), which Flet imports when first used: imported
+# before the snapshot (companion.browser.prepare), not on the first screen's way.
+FLET_NAMES = {flet_names}
+
+if __name__ == "__main__":
+    run()
 '''
+# Never imported ahead: `ft.run` brings Flet's connection, which loads msgpack's compiled module.
+NOT_AHEAD = {"run", "run_async"}
+
+
+def start_module() -> bytes:
+    return START.replace("{flet_names}", repr(flet_names())).encode()
+
+
+def flet_names(package: Path = PACKAGE) -> tuple[str, ...]:
+    """Every `ft.<Name>` in the app's code but NOT_AHEAD, sorted."""
+    found: set[str] = set()
+    for path, file in files_under(package):
+        if path.endswith(".py") and app_file(path):
+            found.update(re.findall(r"\bft\.([A-Za-z_][A-Za-z0-9_]*)", file.read_text(encoding="utf-8")))
+    return tuple(sorted(found - NOT_AHEAD))
 
 
 @dataclass
@@ -380,7 +407,7 @@ def app_files(pyodide: Pyodide, *, out: Callable[[str], None] = DEFAULT_OUT,
     """The companion package (code and compiled catalogues) and every requirement as the
     browser needs it. Upstream defect 4: all of it is in app.tar.gz, and no requirements
     file, so micropip never runs."""
-    app = AppFiles({START_MODULE + ".py": START.encode()}, {})
+    app = AppFiles({START_MODULE + ".py": start_module()}, {})
     for path, file in files_under(PACKAGE):
         if app_file(path):
             app.zipped[f"companion/{path}"] = file.read_bytes()

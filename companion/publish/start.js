@@ -47,13 +47,31 @@
       listener = dartOnMessage;
       early.splice(0).forEach((message) => dartOnMessage(message));
       await ready;
-      if (said !== "initialized") {
+      const [word, how] = said.split(":");
+      if (word !== "initialized" || !how) {
         console.error("Python worker init error:", said);
         await jsDisconnect(appId);
         throw said;
       }
+      globalThis.companionPython = how;  // "snapshot" or "fresh", for whoever looks (a test)
+      if (how === "fresh" && typeof caches === "object") setTimeout(makeSnapshot, SNAPSHOT_AFTER_MS);  // kept there
       lookForNewBuild();
     };
+  }
+
+  // The next start restores Python from a snapshot (companion-worker.js): made in a worker
+  // of its own once this page is up, so that it costs the first visit nothing.
+  const SNAPSHOT_AFTER_MS = 2000;
+
+  function makeSnapshot() {
+    const maker = new Worker("companion-worker.js", { type: "module" });
+    maker.onmessage = (event) => {
+      globalThis.companionSnapshot = String(event.data).replace(/^snapshot:/, "");  // "kept", or why not
+      if (globalThis.companionSnapshot !== "kept") console.warn("Companion: no snapshot:", event.data);
+      maker.terminate();
+    };
+    maker.postMessage({ snapshot: true, pyodideUrl: flet.pyodideUrl, appPackageUrl: flet.appPackageUrl,
+                        pythonModuleName: flet.pythonModuleName });
   }
 
   // A phone keeps the app open for days, and the browser looks for a new build only when

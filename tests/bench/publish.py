@@ -10,8 +10,11 @@ opened in Chromium (tests/e2e/phone.py: nothing else reachable) at 412x915:
 - first visit: a new profile; from opening the page to Home usable (its "+ New game"
   button in Flutter's semantics tree), the service worker caching the whole app on the way;
   and the bytes the server sent for it;
+- the snapshot: how long after Home the page has made Python's memory snapshot (in a worker
+  of its own), which the cached start restores; the run waits for it, as a phone left open
+  for that long;
 - cached start: the browser closed and started again on that profile, the page opened to
-  Home usable (every file from the service worker's cache);
+  Home usable (every file from the service worker's cache, Python from its snapshot);
 - a tap: on a Heartland turn, "2 · $2" (a move) and then its Undo, alternately, each timed in
   the page from the click to its words shown ("Last: Ann moved…" / "Nothing recorded
   yet."), which includes its copy into IndexedDB (nothing reaches the screen before it).
@@ -94,6 +97,23 @@ def home_usable(ui: FlutterPage) -> float:
     return time.monotonic() - started
 
 
+def snapshot_made(ui: FlutterPage) -> float | None:
+    """Seconds until the page has made Python's snapshot, which the next start restores (the
+    phone left open that long after a first visit); raises if it was not made; None for a
+    build from before snapshots (to compare with one)."""
+    if ui.page.evaluate("() => globalThis.companionPython") is None:
+        return None
+    started = time.monotonic()
+    while time.monotonic() - started < 60:
+        made = ui.page.evaluate("() => globalThis.companionSnapshot")
+        if made is not None:
+            if made != "kept":
+                raise AssertionError(f"no snapshot of Python: {made}")
+            return time.monotonic() - started
+        ui.page.wait_for_timeout(100)
+    raise AssertionError("no snapshot of Python within a minute")
+
+
 def figures(values: list[float], unit: str, scale: float = 1.0) -> str:
     scaled = [value * scale for value in values]
     return f"{statistics.median(scaled):.2f} {unit} (min {min(scaled):.2f}, max {max(scaled):.2f}, n={len(scaled)})"
@@ -143,6 +163,7 @@ def measure(args: argparse.Namespace, work: Path) -> int:
     origin, server = serve(site)
     host_bytes = sum(file.stat().st_size for file in site.rglob("*") if file.is_file())
     first, cached, downloads, taps = [], [], [], []
+    snapshots: list[float | None] = []
     with phones() as launch:
         for run in range(args.runs):
             profile = work / f"profile-{run}"
@@ -151,6 +172,7 @@ def measure(args: argparse.Namespace, work: Path) -> int:
             ui = FlutterPage(phone.context.pages[0], origin + "/", phone.timeout_ms, phone.requests, phone.console)
             first.append(home_usable(ui))
             print(f"run {run + 1}: first visit {first[-1]:.2f} s", file=sys.stderr, flush=True)
+            snapshots.append(snapshot_made(ui))
             ui.page.wait_for_timeout(1000)  # anything still on its way is counted too
             downloads.append(CountingHandler.sent - before)
             phone.close()
@@ -166,6 +188,9 @@ def measure(args: argparse.Namespace, work: Path) -> int:
     print(f"site: {host_bytes / 1e6:.1f} MB on the host")
     print(f"first visit, page opened -> Home usable: {figures(first, 's')}")
     print(f"  downloaded from the server: {figures([float(size) for size in downloads], 'MB', 1e-6)}")
+    made = [seconds for seconds in snapshots if seconds is not None]
+    if made:
+        print(f"  Python's snapshot kept, seconds after Home usable: {figures(made, 's')}")
     print(f"cached start (browser restarted), page opened -> Home usable: {figures(cached, 's')}")
     print(f"a tap, click -> its words shown, with its IndexedDB copy: {figures(taps, 'ms')}")
     return 0

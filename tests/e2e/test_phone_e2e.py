@@ -244,6 +244,8 @@ def test_a_tap_shown_survives_killing_the_browser_and_the_app_opens_with_no_serv
         tap(ui, "4", nth=1)
         tap(ui, "Save round 1")
         see(ui, "Round 2 · Bob starts")  # shown: so already in IndexedDB
+        assert ui.page.evaluate(PYTHON_JS) == "fresh"
+        snapshot_kept(ui)  # made once the page was up (the phone was open for that long)
         phone.kill()
         nothing_left_the_site(phone)
         site.stop()
@@ -251,6 +253,7 @@ def test_a_tap_shown_survives_killing_the_browser_and_the_app_opens_with_no_serv
         phone = launch(tmp_path / "phone", site.origin)
         ui = phone.open()  # from the service worker's cache: nothing answers on the site's address
         see(ui, "Round 2 · Bob starts", "Last: Round 1 ended: Ann connected all cities; Bob -4")
+        assert ui.page.evaluate(PYTHON_JS) == "snapshot"  # Python restored, not started afresh
         ui.screenshot("43-phone-after-kill-no-server")
         assert saved_games_in_indexeddb(ui).count('"end_round"') == 1
         # And it goes on offline; the next tap is kept as well.
@@ -260,10 +263,39 @@ def test_a_tap_shown_survives_killing_the_browser_and_the_app_opens_with_no_serv
         tap(ui, "Save round 2")
         see(ui, "Round 3 · Ann starts")
         assert saved_games_in_indexeddb(ui).count('"end_round"') == 2
+
+        # A damaged snapshot is not used: a normal start, the game as it was, and a new snapshot.
+        ui.page.evaluate(DAMAGE_SNAPSHOT_JS)
+        ui.page.reload()
+        ui.enable_semantics()
+        see(ui, "Round 3 · Ann starts")
+        assert ui.page.evaluate(PYTHON_JS) == "fresh"
+        snapshot_kept(ui)
+        tap(ui, "Undo")
+        see(ui, "Round 2 · Bob starts")
         nothing_left_the_site(phone)
 
 
-CACHES_JS = "() => caches.keys()"
+PYTHON_JS = "() => globalThis.companionPython"  # how Python started: "fresh" or "snapshot"
+# The kept snapshot, its bytes changed and its headers (its digest among them) left.
+DAMAGE_SNAPSHOT_JS = """async () => {
+  const cache = await caches.open("python-snapshot");
+  const [request] = await cache.keys();
+  const kept = await cache.match(request);
+  const bytes = new Uint8Array(await kept.arrayBuffer());
+  bytes[bytes.length >> 1] ^= 0xff;
+  await cache.put(request, new Response(bytes, { headers: kept.headers }));
+}"""
+
+
+def snapshot_kept(ui: FlutterPage) -> None:
+    deadline = time.monotonic() + 60
+    while (made := ui.page.evaluate("() => globalThis.companionSnapshot")) is None and time.monotonic() < deadline:
+        ui.page.wait_for_timeout(200)
+    assert made == "kept", made
+
+
+CACHES_JS = "() => caches.keys().then((names) => names.filter((name) => name.startsWith('companion-')))"
 # What the page knows of an update that did not take (the worker's reason, the workers' states).
 UPDATE_JS = """async () => {
   const registration = await navigator.serviceWorker.getRegistration();
