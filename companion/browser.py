@@ -3,7 +3,7 @@
 Pyodide runs this module in the page's Python worker (`runpy`, as `__main__`). The data
 folder is Pyodide's in-memory file system mounted on IndexedDB (IDBFS): it is loaded from
 IndexedDB once before the store opens, and every change the store makes (a write, an
-append, a move, a removal) is copied back with `FS.syncfs(false)`. Nothing the app sends to
+append, a move, a removal) is copied back, just the files it touched (`copy_back`). Nothing the app sends to
 the screen leaves the worker until that copy is done, so a tap shown on screen has reached
 IndexedDB, as a tap shown elsewhere has reached the disk. Then the same `main` as every
 other way in runs (`companion.app.main.make_main`), without sharing: a tab cannot host a
@@ -45,36 +45,42 @@ register(SOURCE_LANGUAGE, {
 
 
 class SyncedFolder:
-    """A data folder that says when it changed: `changed()` after every write, append, move,
-    removal, new folder or new time (even one that failed half-way: syncing is harmless)."""
+    """A data folder that says what changed: `changed(*names)` after every write, append,
+    move, removal, new folder or new time, with the names it touched (even when it failed
+    half-way: copying a name is harmless)."""
 
-    def __init__(self, folder: Folder, changed: Callable[[], None]) -> None:
+    def __init__(self, folder: Folder, changed: Callable[..., None]) -> None:
         self._folder = folder
         self._changed = changed
 
-    def _after(self, action: Callable[..., None], *args: Any) -> None:
+    def _after(self, action: Callable[..., None], *names: str) -> None:
         try:
-            action(*args)
+            action(*names)
         finally:
-            self._changed()
+            self._changed(*names)
 
     def write(self, name: str, data: bytes) -> None:
-        self._after(self._folder.write, name, data)
+        try:
+            self._folder.write(name, data)
+        finally:
+            self._changed(name)
 
     def append(self, name: str, data: bytes) -> None:
-        self._after(self._folder.append, name, data)
+        try:
+            self._folder.append(name, data)
+        finally:
+            self._changed(name)
 
     def stage(self, name: str, data: bytes) -> str:
-        try:
-            return self._folder.stage(name, data)
-        finally:
-            self._changed()
+        staged = self._folder.stage(name, data)
+        self._changed(staged)  # a staged file that failed half-way is removed before it raises
+        return staged
 
     def commit(self, staged: str, name: str, *, mtime_ns: int | None = None) -> None:
         try:
             self._folder.commit(staged, name, mtime_ns=mtime_ns)
         finally:
-            self._changed()
+            self._changed(staged, name)
 
     def discard(self, staged: str) -> None:
         self._after(self._folder.discard, staged)
@@ -83,7 +89,7 @@ class SyncedFolder:
         try:
             return self._folder.write_stream(name, chunks)
         finally:
-            self._changed()
+            self._changed(name)
 
     def remove(self, name: str) -> None:
         self._after(self._folder.remove, name)
@@ -92,7 +98,10 @@ class SyncedFolder:
         self._after(self._folder.move, source, target)
 
     def set_mtime(self, name: str, mtime_ns: int) -> None:
-        self._after(self._folder.set_mtime, name, mtime_ns)
+        try:
+            self._folder.set_mtime(name, mtime_ns)
+        finally:
+            self._changed(name)
 
     def ensure(self, sub: str) -> None:
         # The store ensures its folders at every start, and they are there already: a copy
@@ -102,7 +111,7 @@ class SyncedFolder:
             self._folder.ensure(sub)
         finally:
             if not existed:
-                self._changed()
+                self._changed(sub)
 
     # What only reads, or leaves nothing behind, needs no copy.
     def read(self, name: str) -> bytes | None:
@@ -133,17 +142,22 @@ class SyncedFolder:
 class Durable:
     """Holds what goes to the screen while the folder's changes are being copied to IndexedDB.
 
-    `changed()` starts a copy (`sync`), or asks for one more after the copy in flight, which
-    may have missed the change. `send(deliver)` delivers at once when every change is copied,
-    else after the last copy, in the order sent. A copy that fails is said in `problem`, and
-    what was held is delivered anyway: a frozen screen would help nobody.
+    `changed(*names)` starts a copy of those names (`sync(names)`; no names: `sync(None)`,
+    a copy of everything), or asks for one more after the copy in flight, which may have
+    missed them. `send(deliver)` delivers at once when every change is copied, else after
+    the last copy, in the order sent. A copy that fails is said in `problem`, its names are
+    copied again with the next change, and what was held is delivered anyway: a frozen
+    screen would help nobody.
     """
 
-    def __init__(self, sync: Callable[[], Awaitable[None]],
+    def __init__(self, sync: Callable[[frozenset[str] | None], Awaitable[None]],
                  start: Callable[[Coroutine[Any, Any, None]], Any] | None = None) -> None:
         self._sync = sync
         self._start = start or (lambda work: asyncio.get_event_loop().create_task(work))
-        self._dirty = False
+        self._pending: set[str] = set()
+        self._everything = False  # a change that named nothing: the next copy is of every file
+        self._failed: set[str] = set()  # copied again with the next change
+        self._failed_everything = False
         self._syncing = False
         self._held: list[Callable[[], None]] = []
         self.problem: str | None = None
@@ -151,10 +165,14 @@ class Durable:
 
     @property
     def settled(self) -> bool:
-        return not self._dirty and not self._syncing
+        return not self._pending and not self._everything and not self._syncing
 
-    def changed(self) -> None:
-        self._dirty = True
+    def changed(self, *names: str) -> None:
+        self._pending.update(names, self._failed)
+        self._failed.clear()
+        if not names or self._failed_everything:
+            self._everything = True
+            self._failed_everything = False
         if not self._syncing:
             self._syncing = True
             self._start(self._copy())
@@ -167,15 +185,21 @@ class Durable:
 
     async def _copy(self) -> None:
         try:
-            while self._dirty:
-                self._dirty = False
+            while self._pending or self._everything:
+                names = None if self._everything else frozenset(self._pending)
+                self._pending.clear()
+                self._everything = False
                 try:
-                    await self._sync()
+                    await self._sync(names)
                     self.copies += 1
                     self.problem = None
                 except Exception as error:  # quota, a closed database: said on Settings, the app goes on
                     log.error("the games could not be copied to IndexedDB: %s", error)
                     self.problem = str(error) or type(error).__name__
+                    if names is None:
+                        self._failed_everything = True
+                    else:
+                        self._failed.update(names)
         finally:
             self._syncing = False
             held, self._held = self._held, []
@@ -224,6 +248,35 @@ async def syncfs(populate: bool) -> None:
     error = await done
     if error is not None and type(error).__name__ != "JsNull":  # success passes null
         raise OSError(js_reason(error))
+
+
+def paths_to_copy(names: Iterable[str]) -> list[str]:
+    """The data folder's paths for these names, with every folder above them (IndexedDB keeps
+    a record per folder, and a file whose folder has none is not loaded at the next start),
+    folders first."""
+    paths = set()
+    for name in names:
+        parts = [part for part in name.split("/") if part]
+        for end in range(1, len(parts) + 1):
+            paths.add("/".join([DATA_DIR, *parts[:end]]))
+    return sorted(paths, key=lambda path: (path.count("/"), path))
+
+
+async def copy_back(names: frozenset[str] | None) -> None:
+    """Copy these names of the data folder to IndexedDB (None: everything). Only the names a
+    change touched: `FS.syncfs(false)` compares every file with every record, which at a few
+    thousand files (saved games and backups) is most of a tap's time. The worker's
+    `persist` writes the records as IDBFS does, so the next start loads them as ever."""
+    if names is None:
+        await syncfs(False)
+        return
+    import companion_js  # type: ignore[import-not-found]
+    from pyodide.ffi import JsException, to_js
+
+    try:
+        await companion_js.persist(DATA_DIR, to_js(paths_to_copy(names)))
+    except JsException as error:
+        raise OSError(js_reason(error)) from None
 
 
 def js_reason(error: Any) -> str:
@@ -355,7 +408,7 @@ def run() -> None:
     from companion.store import StoreError
 
     global BROWSER
-    storage = BROWSER = BrowserStorage(Durable(lambda: syncfs(False)))
+    storage = BROWSER = BrowserStorage(Durable(copy_back))
     hold_screen_until_durable(storage.durable)
     opened = asyncio.get_event_loop().create_task(open_data(storage))  # the worker ran prepare() before
     app: list[Callable[[Any], None]] = []

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import threading
 from collections.abc import Generator
 from pathlib import Path
 from typing import Any
@@ -26,9 +27,11 @@ from companion.store.folders import DiskFolder, Folder
 class Counted:
     def __init__(self) -> None:
         self.count = 0
+        self.names: set[str] = set()
 
-    def __call__(self) -> None:
+    def __call__(self, *names: str) -> None:
         self.count += 1
+        self.names.update(names)
 
 
 def synced_store(tmp_path: Path) -> tuple[Store, Counted]:
@@ -62,6 +65,82 @@ def test_a_change_that_fails_half_way_is_copied_too(tmp_path: Path) -> None:
     assert changed.count == 1
 
 
+def files_of(root: Path) -> dict[str, tuple[int, bytes]]:
+    return {path.relative_to(root).as_posix(): (path.stat().st_mtime_ns, path.read_bytes())
+            for path in root.rglob("*") if path.is_file() and not path.name.endswith((".lock", ".tmp"))}
+
+
+def test_every_file_a_change_leaves_different_is_among_the_names_it_reports(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only the names reported are copied to IndexedDB: a file changed or removed without its
+    name would be lost at the next start. As in the browser, no thread can start, so the
+    store's rewrites (a session past its records' limit, the index) happen inside the taps."""
+
+    def no_threads(self: threading.Thread) -> None:
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(threading.Thread, "start", no_threads)
+    changed = Counted()
+    store = Store(tmp_path, folder=SyncedFolder(DiskFolder(tmp_path), changed))
+    steps: list[Any] = []
+    session = None
+
+    def new() -> None:
+        nonlocal session
+        session = store.new("transamerica", ["Ann", "Bob"], {})
+
+    steps.append(new)
+    steps.append(lambda: session.apply({"type": "end_round", "missing": {"Ann": 0, "Bob": 4}}))
+    steps.append(lambda: session.undo())
+    steps.append(lambda: session.redo())
+    steps.extend(lambda: session.apply({"type": "end_round", "missing": {"Ann": 0, "Bob": 1}}) for _ in range(5))
+    steps.extend((lambda: session.undo()) if turn % 2 else (lambda: session.redo()) for turn in range(1, 301))
+    steps.append(lambda: store.rename(session.id, "Friday"))
+    steps.append(lambda: store.close_session(session.id))
+    steps.append(lambda: store.delete(session.id))
+    for step in steps:
+        before = files_of(tmp_path)
+        changed.names.clear()
+        step()
+        after = files_of(tmp_path)
+        differ = {name for name in before.keys() | after.keys() if before.get(name) != after.get(name)}
+        assert differ <= changed.names, (step, sorted(differ - changed.names))
+
+
+def test_the_paths_copied_are_the_names_with_their_folders_first() -> None:
+    assert browser.paths_to_copy(["sessions/a.json", "index.json", "sessions/b.json"]) == [
+        "/data/index.json", "/data/sessions", "/data/sessions/a.json", "/data/sessions/b.json"]
+    assert browser.paths_to_copy([]) == []
+
+
+def test_a_copy_is_of_the_names_changed_and_a_failed_one_is_copied_again_with_the_next() -> None:
+    async def scenario() -> None:
+        sync = Sync()
+        durable = Durable(sync)
+        durable.changed("sessions/a.json")
+        await settle()
+        durable.changed("sessions/b.json", "index.json")  # while a copy is in flight
+        sync.finish(OSError("QuotaExceededError"))
+        await settle()
+        sync.finish(OSError("QuotaExceededError"))  # the second copy fails too
+        await settle()
+        assert durable.settled
+        durable.changed("sessions/c.json")
+        await settle()
+        sync.finish()
+        await settle()
+        durable.changed()  # a change that names nothing: everything is copied
+        await settle()
+        sync.finish()
+        await settle()
+        assert sync.asked == [frozenset({"sessions/a.json"}), frozenset({"sessions/b.json", "index.json"}),
+                              frozenset({"sessions/a.json", "sessions/b.json", "index.json", "sessions/c.json"}),
+                              None]
+        assert durable.settled and durable.problem is None
+
+    asyncio.run(scenario())
+
+
 def test_opening_a_store_whose_folders_are_there_asks_for_no_copy(tmp_path: Path) -> None:
     """At each start the store ensures its folders: only a new one is a change to copy."""
     store, changed = synced_store(tmp_path)
@@ -91,9 +170,11 @@ class Sync:
     def __init__(self) -> None:
         self.in_flight: asyncio.Future[None] | None = None
         self.started = 0
+        self.asked: list[frozenset[str] | None] = []
 
-    async def __call__(self) -> None:
+    async def __call__(self, names: frozenset[str] | None) -> None:
         self.started += 1
+        self.asked.append(names)
         self.in_flight = asyncio.get_running_loop().create_future()
         try:
             await self.in_flight
@@ -203,7 +284,7 @@ def test_nothing_is_shown_before_every_change_made_before_it_was_copied(actions:
     delivered: list[int] = []
     sent = 0
 
-    async def sync() -> None:
+    async def sync(names: frozenset[str] | None) -> None:
         copying.append((None, changes))
         await Step()
 

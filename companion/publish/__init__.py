@@ -39,7 +39,10 @@ handled, "Upstream defect"):
 
 Python runs in `companion-worker.js`, not flet-web's `python-worker.js`: the same messages
 with the page, but the app's archive downloads while Pyodide loads and is written straight
-into Python's file system (flet-web's fetches it only after, and unpacks it with Python).
+into Python's file system (flet-web's fetches it only after, and unpacks it with Python);
+and every start but the first restores Python from a memory snapshot, which the page makes
+in a worker of its own after the first (the start module lists the Flet names it imports
+ahead, `FLET_NAMES`).
 
 What no renderer here loads is trimmed (opt-in renderers, debugging symbols, source maps,
 Pyodide's Node.js launcher and type files, micropip's wheels); each browser downloads only

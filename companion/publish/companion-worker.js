@@ -59,6 +59,7 @@ async function start(settings) {
   pyodide.runPython(restored ? "import companion.browser\ncompanion.browser.restored()\n"
     : `import ${entry}, companion.browser\ncompanion.browser.prepare()\n`);  // while Flutter loads
   pyodide.registerJsModule("flet_js", flet_js);
+  pyodide.registerJsModule("companion_js", { persist: (mount, paths) => persist(pyodide.FS, mount, paths) });
   await pyodide.runPythonAsync(`import runpy\nrunpy.run_module(${JSON.stringify(entry)}, run_name='__main__')\n`);
   if (typeof flet_js.start_connection !== "function") {
     self.postMessage("__flet_no_ui__:the app finished without starting Flet");
@@ -69,6 +70,41 @@ async function start(settings) {
     self.postMessage(bytes, [bytes.buffer]);
   });
   self.postMessage(restored ? "initialized:snapshot" : "initialized:fresh");  // start.js keeps which
+}
+
+// These paths of the folder mounted on IndexedDB copied there, in one transaction: each one
+// there stored as IDBFS's own record of it (so FS.syncfs loads it at the next start), each
+// one gone deleted. FS.syncfs(false) would compare every file with every record.
+function persist(FS, mount, paths) {
+  const IDBFS = FS.filesystems.IDBFS;
+  return new Promise((resolve, reject) => {
+    IDBFS.getDB(mount, (error, db) => {
+      if (error) return reject(error);
+      let transaction;
+      try {
+        transaction = db.transaction([IDBFS.DB_STORE_NAME], "readwrite");
+      } catch (failed) {
+        return reject(failed);
+      }
+      transaction.oncomplete = () => resolve();
+      transaction.onabort = () => reject(transaction.error || new Error("the copy was aborted"));
+      const store = transaction.objectStore(IDBFS.DB_STORE_NAME);
+      const failed = (error) => {
+        if (!error) return;
+        try {
+          transaction.abort();
+        } catch (done) {  // ended already
+        }
+        reject(error);
+      };
+      for (const path of paths) {
+        IDBFS.loadLocalEntry(path, (missing, entry) => {
+          if (missing) IDBFS.removeRemoteEntry(store, path, failed);
+          else IDBFS.storeRemoteEntry(store, path, entry, failed);
+        });
+      }
+    });
+  });
 }
 
 function appPackage(settings) {
