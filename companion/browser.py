@@ -3,9 +3,9 @@
 Pyodide runs this module in the page's Python worker (`runpy`, as `__main__`). The data
 folder is Pyodide's in-memory file system mounted on IndexedDB (IDBFS): it is loaded from
 IndexedDB once before the store opens, and every change the store makes (a write, an
-append, a move, a removal) is copied back, just the files it touched (`copy_back`). Nothing the app sends to
-the screen leaves the worker until that copy is done, so a tap shown on screen has reached
-IndexedDB, as a tap shown elsewhere has reached the disk. Then the same `main` as every
+append, a move, a removal) is copied back, just the files it touched (`copy_back`).
+Nothing the app sends to the screen leaves the worker until that copy is done, so a tap
+shown on screen has reached IndexedDB, as a tap shown elsewhere has reached the disk. Then the same `main` as every
 other way in runs (`companion.app.main.make_main`), without sharing: a tab cannot host a
 table, though the browser can still join one.
 
