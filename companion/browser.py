@@ -270,11 +270,11 @@ async def copy_back(names: frozenset[str] | None) -> None:
     if names is None:
         await syncfs(False)
         return
-    import companion_js  # type: ignore[import-not-found]
+    import data_folder_js  # type: ignore[import-not-found]
     from pyodide.ffi import JsException, to_js
 
     try:
-        await companion_js.persist(DATA_DIR, to_js(paths_to_copy(names)))
+        await data_folder_js.persist(DATA_DIR, to_js(paths_to_copy(names)))
     except JsException as error:
         raise OSError(js_reason(error)) from None
 

@@ -59,7 +59,7 @@ async function start(settings) {
   pyodide.runPython(restored ? "import companion.browser\ncompanion.browser.restored()\n"
     : `import ${entry}, companion.browser\ncompanion.browser.prepare()\n`);  // while Flutter loads
   pyodide.registerJsModule("flet_js", flet_js);
-  pyodide.registerJsModule("companion_js", { persist: (mount, paths) => persist(pyodide.FS, mount, paths) });
+  pyodide.registerJsModule("data_folder_js", { persist: (mount, paths) => persist(pyodide.FS, mount, paths) });
   await pyodide.runPythonAsync(`import runpy\nrunpy.run_module(${JSON.stringify(entry)}, run_name='__main__')\n`);
   if (typeof flet_js.start_connection !== "function") {
     self.postMessage("__flet_no_ui__:the app finished without starting Flet");
