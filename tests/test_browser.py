@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion import browser
+from companion.aftergame import archive
 from companion.browser import BrowserStorage, Durable, SyncedFolder
 from companion.store import Store
 from companion.store.folders import DiskFolder, Folder
@@ -97,7 +98,10 @@ def test_every_file_a_change_leaves_different_is_among_the_names_it_reports(
     steps.extend((lambda: session.undo()) if turn % 2 else (lambda: session.redo()) for turn in range(1, 301))
     steps.append(lambda: store.rename(session.id, "Friday"))
     steps.append(lambda: store.close_session(session.id))
+    backups: list[str | None] = []
+    steps.append(lambda: backups.append(archive.write_backup(store)))  # the day's backup
     steps.append(lambda: store.delete(session.id))
+    steps.append(lambda: archive.restore_backup(store, str(backups[0])))  # the game back, in new files
     for step in steps:
         before = files_of(tmp_path)
         changed.names.clear()
@@ -105,6 +109,7 @@ def test_every_file_a_change_leaves_different_is_among_the_names_it_reports(
         after = files_of(tmp_path)
         differ = {name for name in before.keys() | after.keys() if before.get(name) != after.get(name)}
         assert differ <= changed.names, (step, sorted(differ - changed.names))
+    assert backups[0] is not None and len(store.sessions()) == 1  # the backup held it, and it came back
 
 
 def test_the_paths_copied_are_the_names_with_their_folders_first() -> None:
