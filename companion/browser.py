@@ -53,23 +53,17 @@ class SyncedFolder:
         self._folder = folder
         self._changed = changed
 
-    def _after(self, action: Callable[..., None], *names: str) -> None:
+    def _after(self, names: tuple[str, ...], action: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         try:
-            action(*names)
+            return action(*args, **kwargs)
         finally:
             self._changed(*names)
 
     def write(self, name: str, data: bytes) -> None:
-        try:
-            self._folder.write(name, data)
-        finally:
-            self._changed(name)
+        self._after((name,), self._folder.write, name, data)
 
     def append(self, name: str, data: bytes) -> None:
-        try:
-            self._folder.append(name, data)
-        finally:
-            self._changed(name)
+        self._after((name,), self._folder.append, name, data)
 
     def stage(self, name: str, data: bytes) -> str:
         staged = self._folder.stage(name, data)
@@ -77,31 +71,23 @@ class SyncedFolder:
         return staged
 
     def commit(self, staged: str, name: str, *, mtime_ns: int | None = None) -> None:
-        try:
-            self._folder.commit(staged, name, mtime_ns=mtime_ns)
-        finally:
-            self._changed(staged, name)
+        self._after((staged, name), self._folder.commit, staged, name, mtime_ns=mtime_ns)
 
     def discard(self, staged: str) -> None:
-        self._after(self._folder.discard, staged)
+        self._after((staged,), self._folder.discard, staged)
 
     def write_stream(self, name: str, chunks: Iterable[bytes]) -> int:
-        try:
-            return self._folder.write_stream(name, chunks)
-        finally:
-            self._changed(name)
+        size: int = self._after((name,), self._folder.write_stream, name, chunks)
+        return size
 
     def remove(self, name: str) -> None:
-        self._after(self._folder.remove, name)
+        self._after((name,), self._folder.remove, name)
 
     def move(self, source: str, target: str) -> None:
-        self._after(self._folder.move, source, target)
+        self._after((source, target), self._folder.move, source, target)
 
     def set_mtime(self, name: str, mtime_ns: int) -> None:
-        try:
-            self._folder.set_mtime(name, mtime_ns)
-        finally:
-            self._changed(name)
+        self._after((name,), self._folder.set_mtime, name, mtime_ns)
 
     def ensure(self, sub: str) -> None:
         # The store ensures its folders at every start, and they are there already: a copy

@@ -48,9 +48,7 @@ async function start(settings) {
   const archive = appPackage(settings);
   const pyodideUrl = new URL(settings.pyodideUrl, self.location.href);
   const { loadPyodide } = await import(pyodideUrl.href);
-  const appDigest = archive.then(hex);
-  appDigest.catch(() => {});
-  let pyodide = await restore(loadPyodide, pyodideUrl, appDigest);
+  let pyodide = await restore(loadPyodide, pyodideUrl, archive);
   const restored = Boolean(pyodide);
   if (!restored) pyodide = await loadPyodide(OPTIONS);
   self.pyodide = pyodide;
@@ -83,8 +81,8 @@ function persist(FS, mount, paths) {
       let transaction;
       try {
         transaction = db.transaction([IDBFS.DB_STORE_NAME], "readwrite");
-      } catch (failed) {
-        return reject(failed);
+      } catch (refused) {  // the database closed, or the browser is clearing it
+        return reject(refused);
       }
       transaction.oncomplete = () => resolve();
       transaction.onabort = () => reject(transaction.error || new Error("the copy was aborted"));
@@ -122,7 +120,7 @@ function zone() {
 
 // Pyodide restored from the kept snapshot, or null (none, or not usable: then dropped).
 // The snapshot is read and checked while WebAssembly compiles: Pyodide would read it first.
-async function restore(loadPyodide, pyodideUrl, appDigest) {
+async function restore(loadPyodide, pyodideUrl, archive) {
   let found;
   try {
     found = await (await caches.open(SNAPSHOTS)).match(snapshotAddress());
@@ -135,6 +133,7 @@ async function restore(loadPyodide, pyodideUrl, appDigest) {
     forgetSnapshot();
     return null;
   }
+  const appDigest = archive.then(hex);  // only when there is a snapshot to check it against
   const image = new Uint8Array(size);  // what Pyodide is given, filled while it compiles
   const filled = (async () => {
     const buffer = await found.arrayBuffer();
