@@ -2,10 +2,12 @@
 // cached when it installs, but for the "lazy" ones (Flutter's two builds, of which a browser
 // runs one, and the licence text), cached the first time the page asks for them (the page
 // waits for this worker before it starts Flutter); from then on everything is served from
-// the cache, with or without a network. A new build is a new worker (BUILD.version is a
-// digest of its files): it downloads only the files that changed, and the lazy files this
-// browser had, checks each against its SHA-256, takes over and drops the old cache. Saved
-// games are in IndexedDB, not in this cache: updates keep them.
+// the cache, with or without a network. At a first install the fallback fonts (emoji, CJK:
+// half of the bytes, which Flutter asks for only when a name needs them) come after: the
+// page asks for them once the app is up (completeCache). A new build is a new worker
+// (BUILD.version is a digest of its files): it downloads only the files that changed, and
+// the lazy files this browser had, checks each against its SHA-256, takes over and drops
+// the old cache. Saved games are in IndexedDB, not in this cache: updates keep them.
 "use strict";
 
 const BUILD = /*BUILD*/{};
@@ -80,12 +82,16 @@ async function answer(request) {
 
 const FILES = new Map(BUILD.files.map((file) => [file[0], file]));
 
+const FALLBACK_FONTS = new Set(Object.values(BUILD.fonts));
+
 async function install() {
   const cache = await caches.open(CACHE);
-  const { earlier, used } = await earlierCopies();
+  const { earlier, used, first } = await earlierCopies();
   // A lazy file an earlier build had cached is one this browser runs: an update brings it
-  // now, so that the next start works offline.
-  const wanted = BUILD.files.filter(([path, , , , later]) => !later || used.has(path));
+  // now, so that the next start works offline. A first visit leaves the fallback fonts to
+  // completeCache: nothing shown yet needs them, and the page starts that much sooner.
+  const wanted = BUILD.files.filter(([path, , , , later]) => (!later || used.has(path)) &&
+    !(first && FALLBACK_FONTS.has(path)));
   const total = wanted.reduce((sum, file) => sum + file[2], 0);
   let done = 0;
   const queue = wanted.slice();
@@ -103,13 +109,42 @@ async function install() {
   await cache.put(LISTED, new Response(JSON.stringify(listed), { headers: { "content-type": "application/json" } }));
 }
 
+// Every file but the lazy ones in the cache: those missing (a first visit's fallback fonts,
+// not yet asked for) downloaded now. The page asks at every start, once the app is up; it
+// is told "companion-offline" when all are there (or why not).
+let completing = null;
+
+function completeCache() {
+  if (!completing) {
+    completing = (async () => {
+      const cache = await caches.open(CACHE);
+      for (const [path, digest, , packed, later] of BUILD.files) {
+        if (!later && !await cache.match(BASE + path)) {
+          await cache.put(BASE + path, await downloadAgain(path, digest, packed));
+        }
+      }
+    })().finally(() => { completing = null; });
+  }
+  return completing;
+}
+
+self.addEventListener("message", (event) => {
+  if (!event.data || event.data.type !== "companion-cache-all") return;
+  const reply = (message) => event.source && event.source.postMessage(message);
+  event.waitUntil(completeCache().then(
+    () => reply({ type: "companion-offline", ready: true }),
+    (error) => reply({ type: "companion-offline", ready: false, reason: String(error && error.message || error) })));
+});
+
 // The files of earlier builds still cached, by "path digest" (an update downloads only what
-// changed), and the paths among them.
+// changed), the paths among them, and whether this is the first build on this browser.
 async function earlierCopies() {
   const earlier = new Map();
   const used = new Set();
+  let first = true;
   for (const name of await caches.keys()) {
     if (!name.startsWith(PREFIX) || name === CACHE) continue;
+    first = false;
     const cache = await caches.open(name);
     const listed = await cache.match(LISTED);
     if (!listed) continue;
@@ -121,7 +156,7 @@ async function earlierCopies() {
       }
     }
   }
-  return { earlier, used };
+  return { earlier, used, first };
 }
 
 // A host restarted or a phone changing networks drops a connection now and then: a file is

@@ -54,7 +54,11 @@
         throw said;
       }
       globalThis.companionPython = how;  // "snapshot" or "fresh", for whoever looks (a test)
-      if (how === "fresh" && typeof caches === "object") setTimeout(makeSnapshot, SNAPSHOT_AFTER_MS);  // kept there
+      if (how === "fresh" && typeof caches === "object") {
+        setTimeout(makeSnapshot, SNAPSHOT_AFTER_MS);  // kept there; then the rest of the app cached
+      } else {
+        setTimeout(cacheTheRest, SNAPSHOT_AFTER_MS);
+      }
       lookForNewBuild();
     };
   }
@@ -69,9 +73,24 @@
       globalThis.companionSnapshot = String(event.data).replace(/^snapshot:/, "");  // "kept", or why not
       if (globalThis.companionSnapshot !== "kept") console.warn("Companion: no snapshot:", event.data);
       maker.terminate();
+      cacheTheRest();
+    };
+    maker.onerror = (error) => {  // no snapshot this time: the next normal start makes one
+      console.warn("Companion: no snapshot:", error.message);
+      maker.terminate();
+      cacheTheRest();
     };
     maker.postMessage({ snapshot: true, pyodideUrl: flet.pyodideUrl, appPackageUrl: flet.appPackageUrl,
                         pythonModuleName: flet.pythonModuleName });
+  }
+
+  // A first visit caches the app but its fallback fonts (emoji, CJK), which nothing on the
+  // first screens needs: the service worker gets them once the app is up and its snapshot
+  // made (not to slow either), so that it then runs offline whatever names it shows. Asked
+  // at every start (a first visit may have been closed before); answered at once when done.
+  function cacheTheRest() {
+    const controller = navigator.serviceWorker && navigator.serviceWorker.controller;
+    if (controller) controller.postMessage({ type: "companion-cache-all" });
   }
 
   // A phone keeps the app open for days, and the browser looks for a new build only when
@@ -110,6 +129,10 @@
     if (data.type === "companion-update-failed") {  // kept for whoever looks (a test, the console)
       globalThis.companionUpdateFailed = data.reason;
       console.warn("Companion: the new build was not cached:", data.reason);
+    }
+    if (data.type === "companion-offline") {  // all of the app cached: "ready", or why not (a test looks)
+      globalThis.companionOffline = data.ready ? "ready" : data.reason;
+      if (!data.ready) console.warn("Companion: not all of the app is cached yet:", data.reason);
     }
     if (progress && data.type === "companion-progress" && !started) {
       progress.textContent = `${(data.done / 1e6).toFixed(1)} / ${(data.total / 1e6).toFixed(1)} MB`;

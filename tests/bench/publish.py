@@ -9,8 +9,9 @@ The site is served from 127.0.0.1 by a static server that counts the bytes it se
 opened in Chromium (tests/e2e/phone.py: nothing else reachable) at 412x915:
 
 - first visit: a new profile; from opening the page to Home usable (its "+ New game"
-  button in Flutter's semantics tree), the service worker caching the whole app on the way;
-  and the bytes the server sent for it;
+  button in Flutter's semantics tree), the service worker caching the app on the way (all
+  but its fallback fonts, cached once it is up: the run waits for them too); and the bytes
+  the server sent for all of it;
 - the snapshot: how long after Home the page has made Python's memory snapshot (in a worker
   of its own), which the cached start restores; the run waits for it, as a phone left open
   for that long;
@@ -51,7 +52,7 @@ for path in (ROOT, ROOT / "tests", ROOT / "tests" / "e2e"):
         sys.path.insert(0, str(path))
 
 from harness import FlutterPage, free_port  # noqa: E402
-from phone import phones  # noqa: E402
+from phone import offline_ready, phones  # noqa: E402
 from test_app_e2e import new_game, see, tap  # noqa: E402
 
 # Clicks the element and resolves with the milliseconds until `words` are shown.
@@ -190,6 +191,9 @@ def measure(args: argparse.Namespace, work: Path) -> int:
     host_bytes = sum(file.stat().st_size for file in site.rglob("*") if file.is_file())
     first, cached, downloads, taps = [], [], [], []
     snapshots: list[float | None] = []
+    offline: list[float] = []
+    # A build from before (to compare with) cached its fallback fonts before it started.
+    fonts_after = "companion-cache-all" in (site / "start.js").read_text(encoding="utf-8")
     with phones() as launch:
         for run in range(args.runs):
             profile = work / f"profile-{run}"
@@ -199,6 +203,8 @@ def measure(args: argparse.Namespace, work: Path) -> int:
             first.append(home_usable(ui))
             print(f"run {run + 1}: first visit {first[-1]:.2f} s", file=sys.stderr, flush=True)
             snapshots.append(snapshot_made(ui))
+            if fonts_after:
+                offline.append(offline_ready(ui))
             ui.page.wait_for_timeout(1000)  # anything still on its way is counted too
             downloads.append(CountingHandler.sent - before)
             if args.files:
@@ -219,6 +225,9 @@ def measure(args: argparse.Namespace, work: Path) -> int:
     made = [seconds for seconds in snapshots if seconds is not None]
     if made:
         print(f"  Python's snapshot kept, seconds after Home usable: {figures(made, 's')}")
+    if offline:
+        print(f"  then the fallback fonts cached (offline whatever it shows), seconds after that: "
+              f"{figures(offline, 's')}")
     print(f"cached start (browser restarted), page opened -> Home usable: {figures(cached, 's')}")
     among = f" among {args.files} more saved files" if args.files else ""
     print(f"a tap, click -> its words shown, with its IndexedDB copy{among}: {figures(taps, 'ms')}")

@@ -4,6 +4,7 @@
     with phones() as launch:
         phone = launch(profile_dir, site.origin)   # a browser with a profile of its own
         ui = phone.open()                          # a FlutterPage on the site
+        offline_ready(ui)                          # all of the app cached (soon after it is up)
         phone.kill()                               # SIGKILL, as a phone's system kills a browser
         site.stop()
         ui = launch(profile_dir, site.origin).open()   # the same profile, no server: from its cache
@@ -142,6 +143,19 @@ class Phone:
         if not self.killed:
             with contextlib.suppress(Exception):
                 self.context.close()
+
+
+def offline_ready(ui: FlutterPage, timeout_s: float = 60) -> float:
+    """Seconds until the service worker says all of the app is cached (a first visit leaves
+    the fallback fonts until the app is up), as a phone left open that long; raises if it
+    says it could not."""
+    started = time.monotonic()
+    while (ready := ui.page.evaluate("() => globalThis.companionOffline")) is None:
+        if time.monotonic() - started > timeout_s:
+            raise AssertionError(f"the app was not all cached within {timeout_s:.0f} s")
+        ui.page.wait_for_timeout(100)
+    assert ready == "ready", f"the app could not all be cached: {ready}"
+    return time.monotonic() - started
 
 
 @contextlib.contextmanager

@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 from harness import PROJECT_ROOT, FlutterPage, free_port
-from phone import Phone, StaticSite, phones
+from phone import Phone, StaticSite, offline_ready, phones
 from test_app_e2e import GOODS, new_game, see, tap, tap_icon, type_number
 
 from companion import publish
@@ -246,6 +246,8 @@ def test_a_tap_shown_survives_killing_the_browser_and_the_app_opens_with_no_serv
         see(ui, "Round 2 · Bob starts")  # shown: so already in IndexedDB
         assert ui.page.evaluate(PYTHON_JS) == "fresh"
         snapshot_kept(ui)  # made once the page was up (the phone was open for that long)
+        offline_ready(ui)  # and then the fallback fonts cached: every file but the lazy ones is there
+        assert {path for path, *_, lazy in build_files(site.folder) if not lazy} <= set(ui.page.evaluate(CACHED_JS))
         phone.kill()
         nothing_left_the_site(phone)
         site.stop()
@@ -276,6 +278,18 @@ def test_a_tap_shown_survives_killing_the_browser_and_the_app_opens_with_no_serv
         nothing_left_the_site(phone)
 
 
+def build_files(folder: Path) -> list[list[Any]]:
+    """The service worker's list of the build's files: path, SHA-256, bytes, gzip copy, lazy."""
+    worker = (folder / publish.SERVICE_WORKER).read_text(encoding="utf-8")
+    return json.loads(re.search(r"const BUILD = (\{.*?\});\n", worker).group(1))["files"]  # type: ignore[union-attr]
+
+
+# The paths in the service worker's cache of this build.
+CACHED_JS = """async () => {
+  const name = (await caches.keys()).find((name) => name.startsWith("companion-"));
+  const base = new URL("./", location.href).href;
+  return (await (await caches.open(name)).keys()).map((request) => request.url.slice(base.length));
+}"""
 PYTHON_JS = "() => globalThis.companionPython"  # how Python started: "fresh" or "snapshot"
 # The kept snapshot, its bytes changed and its headers (its digest among them) left.
 DAMAGE_SNAPSHOT_JS = """async () => {
@@ -327,6 +341,7 @@ def test_a_new_build_updates_the_app_downloading_only_what_changed_and_keeps_the
             ui = phone.open()
             short_transamerica(ui)
             home(ui)
+            offline_ready(ui)  # all of the first build cached (its fallback fonts once it was up)
             (old_cache,) = ui.page.evaluate(CACHES_JS)
             assert old_cache != f"companion-{new}"
         with StaticSite(second, port) as site:
