@@ -81,12 +81,18 @@ def test_one_command_builds_the_site_and_says_its_size(built: tuple[Path, str]) 
         assert (folder / icon["src"]).is_file()
 
 
+def service_worker_build(folder: Path) -> dict[str, Any]:
+    """What the build's service worker knows of it: its version, its files (path, SHA-256,
+    bytes, gzip copy, lazy) and the fallback fonts."""
+    worker = (folder / publish.SERVICE_WORKER).read_text(encoding="utf-8")
+    return json.loads(re.search(r"const BUILD = (\{.*?\});\n", worker).group(1))  # type: ignore[no-any-return, union-attr]
+
+
 def test_the_service_worker_caches_every_file_of_the_site(built: tuple[Path, str]) -> None:
     import hashlib
 
     folder = built[0]
-    worker = (folder / publish.SERVICE_WORKER).read_text(encoding="utf-8")
-    build = json.loads(re.search(r"const BUILD = (\{.*?\});\n", worker).group(1))  # type: ignore[union-attr]
+    build = service_worker_build(folder)
     listed = {path: digest for path, digest, _, _, _ in build["files"]}
     on_disk = {path for path, _ in publish.files_under(folder)
                if not (path.endswith(".gz") and (folder / path[:-3]).is_file())}
@@ -247,7 +253,8 @@ def test_a_tap_shown_survives_killing_the_browser_and_the_app_opens_with_no_serv
         assert ui.page.evaluate(PYTHON_JS) == "fresh"
         snapshot_kept(ui)  # made once the page was up (the phone was open for that long)
         offline_ready(ui)  # and then the fallback fonts cached: every file but the lazy ones is there
-        assert {path for path, *_, lazy in build_files(site.folder) if not lazy} <= set(ui.page.evaluate(CACHED_JS))
+        eager = {path for path, *_, lazy in service_worker_build(site.folder)["files"] if not lazy}
+        assert eager <= set(ui.page.evaluate(CACHED_JS)), eager - set(ui.page.evaluate(CACHED_JS))
         phone.kill()
         nothing_left_the_site(phone)
         site.stop()
@@ -278,10 +285,6 @@ def test_a_tap_shown_survives_killing_the_browser_and_the_app_opens_with_no_serv
         nothing_left_the_site(phone)
 
 
-def build_files(folder: Path) -> list[list[Any]]:
-    """The service worker's list of the build's files: path, SHA-256, bytes, gzip copy, lazy."""
-    worker = (folder / publish.SERVICE_WORKER).read_text(encoding="utf-8")
-    return json.loads(re.search(r"const BUILD = (\{.*?\});\n", worker).group(1))["files"]  # type: ignore[union-attr]
 
 
 # The paths in the service worker's cache of this build.
