@@ -5,9 +5,9 @@ folder is Pyodide's in-memory file system mounted on IndexedDB (IDBFS): it is lo
 IndexedDB once before the store opens, and every change the store makes (a write, an
 append, a move, a removal) is copied back, just the files it touched (`copy_back`).
 Nothing the app sends to the screen leaves the worker until that copy is done, so a tap
-shown on screen has reached IndexedDB, as a tap shown elsewhere has reached the disk. Then the same `main` as every
-other way in runs (`companion.app.main.make_main`), without sharing: a tab cannot host a
-table, though the browser can still join one.
+shown on screen has reached IndexedDB, as a tap shown elsewhere has reached the disk.
+Then the same `main` as every other way in runs (`companion.app.main.make_main`), without
+sharing: a tab cannot host a table, though the browser can still join one.
 
 The browser is asked to keep the games (`navigator.storage.persist()`, by the page: a
 worker may not ask); Settings says whether it agreed (`storage_note`).

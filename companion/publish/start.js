@@ -69,17 +69,14 @@
 
   function makeSnapshot() {
     const maker = new Worker("companion-worker.js", { type: "module" });
-    maker.onmessage = (event) => {
-      globalThis.companionSnapshot = String(event.data).replace(/^snapshot:/, "");  // "kept", or why not
-      if (globalThis.companionSnapshot !== "kept") console.warn("Companion: no snapshot:", event.data);
+    const done = (said) => {  // "kept", or why not (the next normal start makes one)
+      globalThis.companionSnapshot = said;
+      if (said !== "kept") console.warn("Companion: no snapshot:", said);
       maker.terminate();
       cacheTheRest();
     };
-    maker.onerror = (error) => {  // no snapshot this time: the next normal start makes one
-      console.warn("Companion: no snapshot:", error.message);
-      maker.terminate();
-      cacheTheRest();
-    };
+    maker.onmessage = (event) => done(String(event.data).replace(/^snapshot:/, ""));
+    maker.onerror = (error) => done(String(error.message || "its worker failed"));
     maker.postMessage({ snapshot: true, pyodideUrl: flet.pyodideUrl, appPackageUrl: flet.appPackageUrl,
                         pythonModuleName: flet.pythonModuleName });
   }
