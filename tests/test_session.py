@@ -9,6 +9,7 @@ import pytest
 from rules_helpers import refused
 
 from companion import GAMES, Message, RuleError, Session, Standing
+from companion.session import LogChange
 
 
 def heartland(*players: str) -> Session:
@@ -125,8 +126,8 @@ def test_a_change_the_journal_cannot_save_is_not_made() -> None:
     session.apply(load("Ann"))
     calls: list[tuple[int, int]] = []
 
-    def failing_journal(_: Session, log: list[dict[str, Any]], cursor: int, state: Any, times: Any) -> None:
-        calls.append((len(log), cursor))
+    def failing_journal(_: Session, change: LogChange, cursor: int, state: Any, times: Any) -> None:
+        calls.append((len(change.whole()), cursor))
         raise OSError("disk full")
 
     session.journal = failing_journal

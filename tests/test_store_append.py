@@ -7,15 +7,20 @@ folder and the in-memory twin, like tests/test_store.py.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 from pathlib import Path
 from typing import Any
+from unittest.mock import patch
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from test_store import make_store  # noqa: F401 - the disk and memory stores of the store tests
 
 from companion.store import Store, StoreError, storage
-from companion.store.storage import check_document, parse_file
+from companion.store.storage import MemoryFolder, check_document, parse_file
+from companion.text.messages import RuleError
 
 ADJUST = {"type": "adjust", "player": "Ann", "amount": 1, "note": "fix"}
 
@@ -179,3 +184,56 @@ def test_an_append_the_disk_refuses_is_taken_back(tmp_path: Path, monkeypatch: p
     session.apply(ADJUST)
     store.close()
     assert Store(tmp_path).open(session_id).cursor == 3
+
+
+TAPS = st.lists(st.sampled_from(["apply", "other", "undo", "redo", "pause", "resume", "compact", "refused"]),
+                max_size=40)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(TAPS)
+def test_whatever_a_table_taps_the_file_reads_back_as_the_session_holds_it(taps: list[str]) -> None:
+    """Appends say what the session keeps and adds, never comparing the log: the file must agree."""
+    folder = MemoryFolder()
+    with patch.object(storage, "COMPACT_EVERY", 6):  # whole rewrites and appends, both
+        store = Store.in_memory(folder)
+        session_id, session = played(store, 2)
+        for tap in taps:
+            with contextlib.suppress(RuleError, StoreError):
+                if tap in ("apply", "other"):
+                    session.apply(ADJUST if tap == "apply" else {**ADJUST, "amount": -1, "note": "back"})
+                elif tap in ("undo", "redo"):
+                    getattr(session, tap)()
+                elif tap in ("pause", "resume"):
+                    session.apply({"type": "clock", "mark": tap})
+                elif tap == "compact":
+                    store.compact_now()
+                else:  # the disk refuses the next write: nothing changes, the next tap is saved
+                    with patch.object(folder, "append", side_effect=OSError(errno.ENOSPC, "full")), \
+                            patch.object(folder, "write", side_effect=OSError(errno.ENOSPC, "full")):
+                        session.apply(ADJUST)
+            saved = check_document(file_of(store, session_id), kind="session")["session"]["1"]
+            assert {key: saved[key] for key in ("events", "cursor", "clock")} == {
+                key: session.to_dict()[key] for key in ("events", "cursor", "clock")}, tap
+        store.close()
+        assert Store.in_memory(folder).open(session_id).to_dict() == session.to_dict()
+
+
+def test_a_file_read_again_after_a_refused_write_is_compared_whole_before_it_is_appended_to(
+        tmp_path: Path) -> None:
+    """After a failure the storage reads what the disk holds, which may not be what it wrote:
+    the next change compares the whole log with it instead of trusting what the session says."""
+    store = Store(tmp_path)
+    session_id, session = played(store, 3)
+    entry = store._journal.open[session_id]
+    entry.storage.forget()
+    # What a write the app was told had failed may leave: one more event on disk.
+    entry.db.table("session").update({"events": [*session.to_dict()["events"], ADJUST]}, doc_ids=[1])
+    entry.storage.forget()
+    entry.storage.read()
+    assert not entry.storage.change_list("session", "1", "events", 3, [ADJUST], {"cursor": 4})
+    session.apply({**ADJUST, "note": "the fourth"})
+    assert check_document(file_of(store, session_id), kind="session")["session"]["1"]["events"] == \
+        session.to_dict()["events"]
+    store.close()
+    assert Store(tmp_path).open(session_id).to_dict() == session.to_dict()

@@ -7,8 +7,9 @@ changing anything in memory, and it writes the change through TinyDB's table API
 (storage.py) appends as one record. So when a change returns it is on disk, and a change
 the disk refuses is not made at all.
 
-Cost per change: one appended record (one write, one fdatasync; the events a change
-keeps are found by identity, see changes.py), plus, when the game finishes, stops being
+Cost per change: one appended record (one write, one fdatasync; the record says what the
+session says the change keeps of the events and adds, so it costs the same at any length:
+`JournalStorage.change_list`), plus, when the game finishes, stops being
 finished or changes winners, an edit of the index (one more record) after a `pending/<id>`
 marker that lets the next listing repair the index if the app dies between the two. A
 game's first change once opened writes its file whole (a file saved by an earlier version
@@ -30,7 +31,7 @@ from tinydb.table import Document
 
 from companion import clock
 from companion.session import FORMAT_VERSION as SESSION_FORMAT
-from companion.session import Session, Times
+from companion.session import LogChange, Session, Times
 from companion.store.compactor import Compactor
 from companion.store.errors import SessionBusy, SessionClosed, Speaking, StoreError
 from companion.store.folders import Folder, Lock
@@ -58,11 +59,11 @@ class Open:
     unlisted: bool = False  # changed since its index entry was written (its status line lags)
 
 
-def closed_journal(session: Session, log: list[dict[str, Any]], cursor: int, state: Any, times: Times) -> None:
+def closed_journal(session: Session, change: LogChange, cursor: int, state: Any, times: Times) -> None:
     raise SessionClosed("store.closed")
 
 
-def deleted_journal(session: Session, log: list[dict[str, Any]], cursor: int, state: Any, times: Times) -> None:
+def deleted_journal(session: Session, change: LogChange, cursor: int, state: Any, times: Times) -> None:
     raise SessionClosed("store.deleted")
 
 
@@ -140,11 +141,11 @@ class Journal:
         # once (no reference cycle) and its finalizer releases the locks.
         journal = weakref.ref(self)
 
-        def write(session: Session, log: list[dict[str, Any]], cursor: int, state: Any, times: Times) -> None:
+        def write(session: Session, change: LogChange, cursor: int, state: Any, times: Times) -> None:
             alive = journal()
             if alive is None:
                 raise SessionClosed("store.closed")
-            alive.record(session, log, cursor, state, times)
+            alive.record(session, change, cursor, state, times)
 
         entry.session.journal = write
         self.open[session_id] = entry
@@ -157,7 +158,7 @@ class Journal:
     def write_title(self, entry: Open) -> None:
         entry.db.table("session").update({"title": entry.title}, doc_ids=[1])
 
-    def record(self, session: Session, log: list[dict[str, Any]], cursor: int, state: Any, times: Times) -> None:
+    def record(self, session: Session, change: LogChange, cursor: int, state: Any, times: Times) -> None:
         """Save one change of an open session (the journal `Session` calls before the change is made)."""
         with self.mutex:
             entry = self.open.get(session.id or "")
@@ -173,11 +174,13 @@ class Journal:
             with self._speaking("store.not_saved"):
                 if touch_index:  # leave a trace in case we die between the two writes
                     self._folder.write(f"{PENDING}/{session_id}", b"")
-                entry.db.table("session").update({
-                    "format": SESSION_FORMAT, "game": session.game.id, "players": list(session.players),
-                    "options": session.options, "events": log, "cursor": cursor,
-                    "clock": times.marks, "last": times.last,
-                }, doc_ids=[1])
+                fields = {"format": SESSION_FORMAT, "game": session.game.id, "players": list(session.players),
+                          "options": session.options, "cursor": cursor, "clock": times.marks, "last": times.last}
+                # A tap's record says what it keeps of the events and what it adds, as the session
+                # knows it; else (a file to be written whole, or just read) TinyDB's write
+                # compares the whole log with the file's.
+                if not entry.storage.change_list("session", "1", "events", change.kept, change.added, fields):
+                    entry.db.table("session").update({**fields, "events": change.whole()}, doc_ids=[1])
             if played is not None:
                 with contextlib.suppress(OSError):
                     entry.storage.set_mtime(played[2])

@@ -28,7 +28,8 @@ The file's data stays in memory between writes and is reused while the file's id
 (inode, size, mtime, ctime) is the one last seen. A read lends TinyDB documents whose
 lists and dicts are copied when looked at (`changes.Lent`), so the cached data only ever
 changes by a write. Values given to a write are kept as they are: the store never changes
-one in place afterwards (a session's log is never changed in place).
+one in place afterwards, and a list grown by `change_list` (a game's events, as a tap adds
+one) is one the storage made or was given to keep.
 
 `salvage` (session files): a file whose end or document checksum cannot be read opens with
 what can be; `damage` says what was lost and `damaged_bytes` holds the file as it was until
@@ -42,11 +43,12 @@ import errno
 import logging
 import os
 import threading
+from collections.abc import Sequence
 from typing import Any
 
 from tinydb.storages import Storage
 
-from companion.store.changes import changes, lent, plain
+from companion.store.changes import changes, document_change, lent, plain
 from companion.store.errors import DamagedFile
 from companion.store.file_format import (
     META,
@@ -102,6 +104,8 @@ class JournalStorage(Storage):
         self._records = 0  # records appended after the document in the file
         self._format = first_format(kind)  # the format the file declares
         self._whole_next = False
+        # The cached data is what this object last wrote (a file read may hold what a failed write left).
+        self._written = False
         self.closed = False  # set by the store when it lets the file go: no background rewrite after it
         self.damage: Damage | None = None  # what of the file as read could not be (a record cut short, ...)
         self.damaged_bytes: bytes | None = None  # the file as read, while `damage` says something was lost
@@ -126,7 +130,7 @@ class JournalStorage(Storage):
             self.forget()
             return None
         parsed = parse_file(raw, kind=self.kind, plain=self.plain, salvage=self.salvage)
-        self._data, self._signature, self._records = parsed.data, signature, parsed.records
+        self._data, self._signature, self._records, self._written = parsed.data, signature, parsed.records, False
         self._format = parsed.data.get(META, {}).get("1", {}).get("format", 1)
         self.damage = parsed.damage
         self.damaged_bytes = raw if parsed.damage is not None and self.salvage else None
@@ -173,6 +177,47 @@ class JournalStorage(Storage):
                 return
             self._append(lines, data, len(records))
 
+    def change_list(self, table: str, doc_id: str, field: str, kept: int, added: Sequence[Any],
+                    fields: dict[str, Any]) -> bool:
+        """Append the record that sets `fields` in a document and keeps the first `kept` items of
+        its list `field`, then `added`: True once written. False, with nothing written, when
+        only a write through TinyDB can say it: the file due to be written whole, or its cached
+        data not the data this object last wrote.
+
+        The list is never compared (the caller knows what it keeps), so a change costs the same
+        at any length, and it changes in place: the list is this file's own (a read lends
+        copies; the store gives a write of it a new list). A document lent before the change
+        and looked at after it shows the list changed.
+        """
+        with self._lock:
+            data = self._data
+            if (data is None or not self._written or self._whole_next or self._records >= COMPACT_EVERY
+                    or self._signature is None or self._signature != self.folder.stat(self.name)):
+                return False
+            doc: dict[str, Any] = data.get(table, {}).get(doc_id) or {}
+            current = doc.get(field)
+            if type(current) is not list or not 0 <= kept <= len(current) or field in fields:
+                return False
+            change = document_change({key: doc[key] for key in fields if key in doc}, fields)
+            if change is None:
+                return False
+            if kept < len(current) or added:
+                change.setdefault("splice", {})[field] = [kept, list(added)]
+            if not change:
+                return True
+            lines = record_line({"table": table, "doc": doc_id, **change})
+            if len(lines) > self._signature[1]:
+                return False  # a change of most of the file: TinyDB's write says it whole
+            updated = dict(doc)
+            for name, (keep, items) in change.get("splice", {}).items():
+                if name != field:
+                    updated[name] = updated[name][:keep] + items
+            updated.update(change.get("set", {}))
+            self._append(lines, {**data, table: {**data[table], doc_id: updated}}, 1)
+            del current[kept:]
+            current.extend(added)
+            return True
+
     def _kind_of(self, data: Data) -> Any:
         return self.kind if self.kind is not None else data.get(META, {}).get("1", {}).get("kind")
 
@@ -189,7 +234,7 @@ class JournalStorage(Storage):
         except BaseException:
             self.forget()  # the next read looks at what the disk holds
             raise
-        self._data, self._signature = data, self.folder.stat(self.name)
+        self._data, self._signature, self._written = data, self.folder.stat(self.name), True
         self._records += count
 
     def _write_whole(self, data: Data, version: int | None = None) -> None:
@@ -202,7 +247,7 @@ class JournalStorage(Storage):
         except BaseException:
             self.forget()
             raise
-        self._data, self._signature, self._format = data, self.folder.stat(self.name), version
+        self._data, self._signature, self._format, self._written = data, self.folder.stat(self.name), version, True
         self._records, self._whole_next, self.damage, self.damaged_bytes = 0, False, None, None
 
     def _refuse_newer(self) -> None:
@@ -229,7 +274,7 @@ class JournalStorage(Storage):
     def forget(self) -> None:
         """Drop the cached data; the next read parses the file again."""
         with self._lock:
-            self._data, self._signature = None, None
+            self._data, self._signature, self._written = None, None, False
             self._records, self.damage, self.damaged_bytes = 0, None, None
 
     def close(self) -> None:

@@ -11,7 +11,8 @@ with orjson and with the standard `json` module (what phones without an orjson w
 side by side, each against SQLite (WAL, `synchronous=FULL`, one row per event) in the same
 run, their appends alternating. A session file takes one appended record per event and is
 rewritten whole every `COMPACT_EVERY` events, so the median is an append and the p95 shows
-the rewrites.
+the rewrites; the CPU median (the process's CPU time, which the disk's moods do not reach)
+and the ratios of the longest session to the shortest say whether recording stays flat.
 
 Then, for each archive size (sessions of 200 events each) it prints:
 
@@ -284,34 +285,44 @@ def bench_length(directory: Path, session: Session, serialiser: str, samples: in
     opened = timed(lambda: store.open(session_id))
     game = store.open(session_id)
     sqlite_append, sqlite_close = sqlite_reference(directory, [[json.dumps(event) for event in game.events]])
-    records, reference = [], []
+    records, reference, cpu = [], [], []
     for number in range(samples):
         amount = 1 if number % 2 == 0 else -1  # alternate so that no one goes below $0
         event = {"type": "adjust", "player": game.current_player or PLAYERS[0], "amount": amount, "note": NOTE}
+        started = time.process_time()
         records.append(timed(lambda: game.apply(event)))  # noqa: B023 - called at once
+        cpu.append(time.process_time() - started)
         reference.append(timed(sqlite_append))
     sqlite_close()
     store.close()
     storage.use_orjson(True)
     return {"open": opened, "median": statistics.median(records), "p95": percentile(records, 0.95),
-            "sqlite": statistics.median(reference)}
+            "sqlite": statistics.median(reference), "cpu": statistics.median(cpu)}
 
 
 def report_lengths(base: Path, lengths: list[int], samples: int) -> None:
-    header = (f"{'events':>7} | {'serialiser':>10} | {'open':>11} | {'record med':>11} {'p95':>11} | "
-              f"{'SQLite':>11} {'ratio':>6}")
+    header = (f"{'events':>7} | {'serialiser':>10} | {'open':>11} | {'record med':>11} {'p95':>11} "
+              f"{'CPU med':>11} | {'SQLite':>11} {'ratio':>6}")
     print(header)
     print("-" * len(header))
+    results: dict[tuple[int, str], dict[str, float]] = {}
     for length in lengths:
         session = play(length, seed=length)
         for serialiser in ("orjson", "json"):
             if serialiser == "orjson" and storage.use_orjson(True) == "json":
                 continue  # not installed here
             result = bench_length(base / f"length-{length}-{serialiser}", session, serialiser, samples)
+            results[length, serialiser] = result
             print(f"{length:>7} | {serialiser:>10} | {ms(result['open'])} | {ms(result['median'])} "
-                  f"{ms(result['p95'])} | {ms(result['sqlite'])} {result['median'] / result['sqlite']:5.2f}x",
-                  flush=True)
+                  f"{ms(result['p95'])} {ms(result['cpu'])} | {ms(result['sqlite'])} "
+                  f"{result['median'] / result['sqlite']:5.2f}x", flush=True)
             shutil.rmtree(base / f"length-{length}-{serialiser}", ignore_errors=True)
+    for serialiser in ("orjson", "json"):
+        shortest, longest = (results.get((length, serialiser)) for length in (min(lengths), max(lengths)))
+        if shortest and longest and len(lengths) > 1:
+            print(f"recording at {max(lengths):,} events against {min(lengths):,} ({serialiser}): "
+                  f"{longest['median'] / shortest['median']:.2f}x in time, {longest['cpu'] / shortest['cpu']:.2f}x "
+                  "in CPU (flat: 1.00x)")
     print(f"record = session.apply returning with the event durable (an appended record; the file is rewritten "
           f"whole every {storage.COMPACT_EVERY} records: see p95); open = store.open (read, replay); "
           "ratio = record median / SQLite append median")
