@@ -24,6 +24,7 @@ since: its times are those its listing kept (see store/listing.py).
 from __future__ import annotations
 
 import copy
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple, TypeVar, overload
 
@@ -214,6 +215,10 @@ class Session:
         self._cursor = len(self._log) if cursor is None else cursor
         self._state = self._state_at(self._cursor)
         self._version = 0
+        # One change at a time: two pages of a table may tap at once (Flet runs their handlers
+        # in threads), and the second must find the version the first made (stale), not a log
+        # half grown.
+        self._changing = threading.RLock()
         self._times = times
         # Marks known but not saved yet: a screen opened the game (`open`, `taken`). They are
         # saved with its next change, so opening a game to look at it writes nothing.
@@ -418,9 +423,13 @@ class Session:
         Any event may carry `"override": True` to record what the table decided against a
         rule that is its call; a refusal says so with `RuleError.overridable`.
         """
-        self._require_version(at)
-        if isinstance(event, Mapping) and event.get("type") == CLOCK_EVENT:
-            return self._apply_clock(event)
+        with self._changing:
+            self._require_version(at)
+            if isinstance(event, Mapping) and event.get("type") == CLOCK_EVENT:
+                return self._apply_clock(event)
+            return self._apply(event)
+
+    def _apply(self, event: Any) -> Message:
         state, sentence, clean = self.game.apply_event(self.state, self.players, event)
         moment = clock.now()
         marks = self._marks_after(state, moment, resume=True)
@@ -442,6 +451,10 @@ class Session:
         return sentence
 
     def undo(self, *, at: int | None = None) -> Message:
+        with self._changing:
+            return self._undo(at)
+
+    def _undo(self, at: int | None) -> Message:
         self._require_version(at)
         if not self.can_undo:
             raise RuleError("session.nothing_to_undo")
@@ -455,6 +468,10 @@ class Session:
         return self._sentences[self._cursor]
 
     def redo(self, *, at: int | None = None) -> Message:
+        with self._changing:
+            return self._redo(at)
+
+    def _redo(self, at: int | None) -> Message:
         self._require_version(at)
         if not self.can_redo:
             raise RuleError("session.nothing_to_redo")

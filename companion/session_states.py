@@ -32,8 +32,8 @@ T = TypeVar("T")
 class KeptStates:
     """The checkpoints of a session's log, its recent blocks of states and the facts kept of them.
 
-    `log` is the session's whole log (the redo tail included) as it is when asked; logs are
-    never changed in place, so a list passed once may be kept."""
+    `log` is the session's whole log (the redo tail included) as it is when asked; it grows in
+    place, so it is read when given, never kept."""
 
     def __init__(self, game: Game[Any], players: tuple[str, ...], checkpoints: list[Any]) -> None:
         self.game = game

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import threading
+import time
 from pathlib import Path
 from typing import Any
 from unittest.mock import patch
@@ -18,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_store import make_store  # noqa: F401 - the disk and memory stores of the store tests
 
+from companion.session import StaleError
 from companion.store import Store, StoreError, storage
 from companion.store.storage import MemoryFolder, check_document, parse_file
 from companion.text.messages import RuleError
@@ -235,5 +238,41 @@ def test_a_file_read_again_after_a_refused_write_is_compared_whole_before_it_is_
     session.apply({**ADJUST, "note": "the fourth"})
     assert check_document(file_of(store, session_id), kind="session")["session"]["1"]["events"] == \
         session.to_dict()["events"]
+    store.close()
+    assert Store(tmp_path).open(session_id).to_dict() == session.to_dict()
+
+
+def test_two_pages_tapping_at_once_record_one_tap_and_the_other_is_told_it_was_stale(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Flet runs each page's handler in a thread: the second tap, drawn from the same version,
+    must find the first one made (stale), and the file must hold what the session holds."""
+    store = Store(tmp_path)
+    session_id, session = played(store, 2)
+    seen = session.version
+    real_append = store.folder.append
+
+    def slow_append(name: str, data: bytes) -> None:
+        time.sleep(0.2)  # the disk is slow: the other page's tap arrives meanwhile
+        real_append(name, data)
+
+    monkeypatch.setattr(store.folder, "append", slow_append)
+    outcomes: list[str] = []
+
+    def tap(note: str) -> None:
+        try:
+            session.apply({**ADJUST, "note": note}, at=seen)
+            outcomes.append("recorded")
+        except StaleError:
+            outcomes.append("stale")
+
+    pages = [threading.Thread(target=tap, args=(note,)) for note in ("host", "scorekeeper")]
+    for page in pages:
+        page.start()
+    for page in pages:
+        page.join()
+    assert sorted(outcomes) == ["recorded", "stale"]
+    assert session.cursor == 3
+    saved = check_document(file_of(store, session_id), kind="session")["session"]["1"]
+    assert (saved["events"], saved["cursor"]) == (session.to_dict()["events"], 3)
     store.close()
     assert Store(tmp_path).open(session_id).to_dict() == session.to_dict()
