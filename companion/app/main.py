@@ -13,7 +13,7 @@ from typing import Any
 
 import flet as ft
 
-from companion.app import screens, theme
+from companion.app import flet_diff, screens, theme
 from companion.app.big_blocks import give_back_big_blocks
 from companion.app.data import AppData
 from companion.app.intents import Intents
@@ -35,6 +35,7 @@ def make_main(data: AppData, sharing: Sharing | None = None, language: str | Non
     `language` (`--lang`) outranks the device and a choice made on it before this run.
     """
 
+    flet_diff.install()  # every way in draws through here: Flet's diff, walked quicker
     backups = DailyBackup(data)
     data.on_game_over = backups.check
     run_started = time.time()  # a language chosen on a device before this run gives way to `language`
