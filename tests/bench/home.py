@@ -3,6 +3,7 @@
     python tests/bench/home.py                      # 10 and 10,000 games, one in five unfinished
     python tests/bench/home.py --sizes 10,2000      # quicker
     python tests/bench/home.py --no-browser         # without Chromium
+    python tests/bench/home.py --no-browser --sizes 10000 --cpu --rounds 5   # to compare two commits
 
 For each archive size it builds a data folder (tests/archive_helpers.py: valid games of
 each kind, their index entries with status lines, as the app saves them), then in a fresh
@@ -59,6 +60,9 @@ from archive_helpers import build  # noqa: E402
 
 from companion.store.storage import DiskFolder  # noqa: E402
 
+CPU = False  # --cpu: taps timed in the process's CPU time
+ROUNDS = 1  # --rounds: the search keystrokes typed this many times over
+
 
 def rss_mb() -> float:
     """This process's resident memory now (Linux /proc; ru_maxrss, the peak, elsewhere)."""
@@ -108,8 +112,9 @@ async def in_process(directory: str) -> dict[str, Any]:
         for key in ("more-in-progress", "more-finished"):
             for _ in range(3):
                 await tap(f"show more ({key})", key)
-        for text in ("zo", "zoë", "", "great plains", ""):
-            await tap("search (a keystroke)", "search", text)
+        for _ in range(ROUNDS):
+            for text in ("zo", "zoë", "", "great plains", ""):
+                await tap("search (a keystroke)", "search", text)
         result["rss_taps"] = rss_mb()
         edits: dict[str, list[float]] = {"new game": [], "rename": [], "finish (stopped)": []}
         for number in range(5):  # each is an index edit: memory the process keeps from that too
@@ -216,26 +221,37 @@ async def first_start(directory: str) -> dict[str, Any]:
 
 
 def child(directory: str, mode: str = "--child") -> None:
+    if "--cpu" in sys.argv:
+        from flet_harness import use_cpu_clock
+
+        use_cpu_clock()
     print(json.dumps(asyncio.run(first_start(directory) if mode == "--first-start" else in_process(directory))))
 
 
 def measure(directory: Path, mode: str = "--child") -> dict[str, Any]:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(ROOT / "tests")]))
-    output = subprocess.run([sys.executable, __file__, mode, str(directory)], env=env, check=True,
+    extra = [*(["--cpu"] if CPU else []), f"--rounds={ROUNDS}"]
+    output = subprocess.run([sys.executable, __file__, mode, str(directory), *extra], env=env, check=True,
                             capture_output=True, text=True).stdout
     result: dict[str, Any] = json.loads(output.strip().splitlines()[-1])
     return result
 
 
 def main() -> int:
+    global CPU, ROUNDS
     if len(sys.argv) > 2 and sys.argv[1] in ("--child", "--first-start"):
+        ROUNDS = next((int(arg.split("=")[1]) for arg in sys.argv if arg.startswith("--rounds=")), 1)
         child(sys.argv[2], sys.argv[1])
         return 0
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="10,10000")
     parser.add_argument("--unfinished-every", type=int, default=5, help="one game in this many is unfinished")
     parser.add_argument("--no-browser", action="store_true")
+    parser.add_argument("--cpu", action="store_true",
+                        help="time taps in the process's CPU time (to compare two commits on a shared machine)")
+    parser.add_argument("--rounds", type=int, default=1, help="times the five search keystrokes are typed")
     options = parser.parse_args()
+    CPU, ROUNDS = options.cpu, options.rounds
     base = Path(tempfile.mkdtemp(prefix="companion-home-bench-"))
     rows = []
     try:
