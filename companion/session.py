@@ -62,10 +62,6 @@ class LogChange(NamedTuple):
     kept: int
     added: tuple[dict[str, Any], ...] = ()
 
-    @property
-    def same(self) -> bool:
-        return self.kept == len(self.before) and not self.added
-
     def whole(self) -> list[dict[str, Any]]:
         """The log as the change leaves it: a new list (the very same events)."""
         return [*self.before[: self.kept], *self.added]
