@@ -211,9 +211,10 @@ class Session:
         self._cursor = len(self._log) if cursor is None else cursor
         self._state = self._state_at(self._cursor)
         self._version = 0
-        # One change at a time: two pages of a table may tap at once (Flet runs their handlers
-        # in threads), and the second must find the version the first made (stale), not a log
-        # half grown.
+        # One change at a time. Flet 1.0.5 runs every page's handlers on one event loop, but
+        # nothing in a session says it is only called from there (a worker thread, another
+        # Flet): a second change at once must find the version the first made (stale), not a
+        # log half grown.
         self._changing = threading.RLock()
         self._times = times
         # Marks known but not saved yet: a screen opened the game (`open`, `taken`). They are

@@ -244,8 +244,9 @@ def test_a_file_read_again_after_a_refused_write_is_compared_whole_before_it_is_
 
 def test_two_pages_tapping_at_once_record_one_tap_and_the_other_is_told_it_was_stale(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Flet runs each page's handler in a thread: the second tap, drawn from the same version,
-    must find the first one made (stale), and the file must hold what the session holds."""
+    """Two changes from two threads at once (Flet 1.0.5 runs handlers on one loop; another
+    caller may not): the second, drawn from the same version, must find the first one made
+    (stale), and the file must hold what the session holds."""
     store = Store(tmp_path)
     session_id, session = played(store, 2)
     seen = session.version
