@@ -242,7 +242,7 @@ def test_a_file_read_again_after_a_refused_write_is_compared_whole_before_it_is_
     assert Store(tmp_path).open(session_id).to_dict() == session.to_dict()
 
 
-def test_two_pages_tapping_at_once_record_one_tap_and_the_other_is_told_it_was_stale(
+def test_two_changes_at_once_from_two_threads_record_one_and_the_other_is_told_it_was_stale(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Two changes from two threads at once (Flet 1.0.5 runs handlers on one loop; another
     caller may not): the second, drawn from the same version, must find the first one made
@@ -253,7 +253,7 @@ def test_two_pages_tapping_at_once_record_one_tap_and_the_other_is_told_it_was_s
     real_append = store.folder.append
 
     def slow_append(name: str, data: bytes) -> None:
-        time.sleep(0.2)  # the disk is slow: the other page's tap arrives meanwhile
+        time.sleep(0.2)  # the disk is slow: the other change arrives meanwhile
         real_append(name, data)
 
     monkeypatch.setattr(store.folder, "append", slow_append)
@@ -266,11 +266,11 @@ def test_two_pages_tapping_at_once_record_one_tap_and_the_other_is_told_it_was_s
         except StaleError:
             outcomes.append("stale")
 
-    pages = [threading.Thread(target=tap, args=(note,)) for note in ("host", "scorekeeper")]
-    for page in pages:
-        page.start()
-    for page in pages:
-        page.join()
+    callers = [threading.Thread(target=tap, args=(note,)) for note in ("one", "other")]
+    for caller in callers:
+        caller.start()
+    for caller in callers:
+        caller.join()
     assert sorted(outcomes) == ["recorded", "stale"]
     assert session.cursor == 3
     saved = check_document(file_of(store, session_id), kind="session")["session"]["1"]
