@@ -21,6 +21,8 @@ import weakref
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from flet.controls import object_patch
+
 FOR_FLET = "1.0.5"
 _PLAIN = frozenset({str, int, float, bool, type(None)})
 _FIELDS: dict[type, tuple[str, ...]] = {}
@@ -39,8 +41,6 @@ def _walked_fields(cls: type) -> tuple[str, ...]:
 def configure_dataclass(builder: Any, item: Any, parent: Any, frozen: bool,
                         configure_setattr_only: bool = False) -> Iterator[Any]:
     """`DiffBuilder._configure_dataclass` of Flet 1.0.5, step for step (see the module's docstring)."""
-    from flet.controls import object_patch
-
     if _is_dataclass(item):
         if parent is None:
             parent_ref = getattr(item, "_parent", None)
@@ -112,8 +112,7 @@ FLETS_OWN: dict[str, Any] = {}  # Flet's methods that `install` replaced (tests 
 
 def install() -> bool:
     """Put the quicker walks in Flet's `DiffBuilder` (once); False, changing nothing, on another Flet."""
-    from flet.controls import object_patch
-    from flet.version import flet_version
+    from flet.version import flet_version  # read when asked: a test gives it another value
 
     if flet_version != FOR_FLET:
         return False

@@ -54,6 +54,7 @@ from companion.store.file_format import (
     META,
     Damage,
     Data,
+    apply_record,
     check_document,
     decode,
     document_bytes,
@@ -201,19 +202,17 @@ class JournalStorage(Storage):
             change = document_change({key: doc[key] for key in fields if key in doc}, fields)
             if change is None:
                 return False
+            record = {"table": table, "doc": doc_id, **change}
             if kept < len(current) or added:
-                change.setdefault("splice", {})[field] = [kept, list(added)]
-            if not change:
+                record["splice"] = {**change.get("splice", {}), field: [kept, list(added)]}
+            elif not change:
                 return True
-            lines = record_line({"table": table, "doc": doc_id, **change})
+            lines = record_line(record)
             if len(lines) > self._signature[1]:
                 return False  # a change of most of the file: TinyDB's write says it whole
-            updated = dict(doc)
-            for name, (keep, items) in change.get("splice", {}).items():
-                if name != field:
-                    updated[name] = updated[name][:keep] + items
-            updated.update(change.get("set", {}))
-            self._append(lines, {**data, table: {**data[table], doc_id: updated}}, 1)
+            updated = {table: {doc_id: dict(doc)}}
+            apply_record(updated, {"table": table, "doc": doc_id, **change})  # all but the list, as a reader would
+            self._append(lines, {**data, table: {**data[table], **updated[table]}}, 1)
             del current[kept:]
             current.extend(added)
             return True
