@@ -472,14 +472,27 @@ class Screen:
     def _roots(self, visible_only: bool) -> list[BaseControl]:
         page = self.page
         if not visible_only:
-            return [page]
+            shared = self.shared_view(page)
+            return [page] if shared is None else [page, shared]
         views = [v for v in _children(page.views, set())]
         roots: list[BaseControl] = []
-        if views:
+        shared = self.shared_view(page)
+        if shared is not None:  # what the client holds in place of this page's own view
+            roots.append(shared)
+        elif views:
             roots.append(views[-1])  # only the top view is on screen
         for holder in (page._overlay, page._dialogs):
             roots.extend(c for c in _direct_children(holder, set()) if _is_open_dialog_or_not_dialog(c))
         return roots
+
+    @staticmethod
+    def shared_view(page: ft.Page) -> ft.View | None:
+        """A watching phone's page shows a drawing shared with other phones (companion.app.mirror)."""
+        try:
+            from companion.app.mirror import lead_view
+        except ImportError:  # the harness without the app
+            return None
+        return lead_view(page)
 
     def walk(self, *, visible_only: bool = False) -> Iterator[BaseControl]:
         """All controls of the current page tree, depth-first (views, overlay, dialogs, services).

@@ -37,6 +37,12 @@ def make_main(data: AppData, sharing: Sharing | None = None, language: str | Non
 
     flet_diff.install()  # every way in draws through here: Flet's diff, walked quicker
     backups = DailyBackup(data)
+    # Phones that only watch the shared game share one drawing of it (mirror.py).
+    mirror = None
+    if sharing is not None:  # Flet's messaging, which it needs, loads compiled msgpack: not in the phone build
+        from companion.app.mirror import Mirror
+
+        mirror = Mirror(data, sharing, screens.build, screens.sheet)
     data.on_game_over = backups.check
     run_started = time.time()  # a language chosen on a device before this run gives way to `language`
     give_back_big_blocks()
@@ -65,7 +71,7 @@ def make_main(data: AppData, sharing: Sharing | None = None, language: str | Non
             follow_connection(page, sharing, guest)
         page.on_locale_change = lambda event: app.language.device_locales(event.locales)
         keep_awake(page)
-        app.mount()
+        app.mount(mirror)
         act.resume()
         page.run_task(app.language.learn_device_locales)
         backups.check(BACKUP_AFTER_S)  # once the first screen is out

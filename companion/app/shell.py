@@ -24,6 +24,7 @@ from companion.app.view import View
 
 if TYPE_CHECKING:
     from companion.app.data import AppData
+    from companion.app.mirror import Mirror
 
 __all__ = ["LANGUAGE", "SHEET_SLOT", "THEME", "VIEWER_REFUSAL", "PageApp", "Root"]
 
@@ -72,21 +73,30 @@ class PageApp:
 
     def __init__(self, page: ft.Page, data: AppData, screen: Draw, sheet: DrawSheet, *,
                  sharing: Sharing | None = None, guest: str | None = None, language: str | None = None,
-                 run_started: float | None = None) -> None:
+                 run_started: float | None = None, glue: type[ShareGlue] = ShareGlue) -> None:
         self.page = page
         self.state = PageState()
         self.screen, self.sheet = screen, sheet
-        share = ShareGlue(page, self.state, sharing, guest)
+        share = glue(page, self.state, sharing, guest)
         self.language = LanguageChoice(page, data, language, lambda chosen: self.act.use_language(chosen),
                                        run_started)
         self.act = Intents(page, self.state, data, share=share, stale=StaleGuard(page), language=self.language)
         self.state.language = self.language.pick()
         share.listen(self.act)
 
-    def mount(self) -> None:
+    def mount(self, mirror: Mirror | None = None) -> None:
+        """Draw the page; with `mirror`, a phone that only watches shows the drawing it shares."""
         if self.act.share.guest is not None:  # before the first draw: a phone's first frame is the shared game
             self.act.follow_shared_game()
             self.act.keep_guest_on_its_screens()
         self.language.localise_page(self.state.language)
         self.act.look_again()
+        if mirror is not None and self.act.share.guest is not None:
+            from companion.app.mirror import Follower
+
+            if Follower(mirror, self).follow():  # it keeps hearing the page, to follow again when alike
+                return
+        self.render_own()
+
+    def render_own(self) -> None:
         self.page.render(Root, self.act.look, self.act, self.screen, self.sheet)

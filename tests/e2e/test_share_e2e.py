@@ -26,9 +26,11 @@ from companion.store import Store
 LAN_HOST = "127.0.0.2"
 
 
-def transamerica_left_open(data_dir: Path) -> None:
+def game_left_open(data_dir: Path, game: str = "transamerica", players: tuple[str, ...] = ("Ann", "Bob", "Cid")
+                           ) -> None:
+    """A game open on the host's screen when the server starts (TransAmerica unless told)."""
     data = AppData(Store(data_dir))
-    session = data.new("transamerica", ["Ann", "Bob", "Cid"], {})
+    session = data.new(game, list(players), {})
     assert session.id is not None
     data.remember_screen(session.id)
     data.close_session(session.id)
@@ -98,7 +100,7 @@ def tap_reaches(tapper: FlutterPage, tapping: Callable[[], None], pages: dict[st
 def test_the_table_follows_a_shared_game_on_its_phones(tmp_path: Path) -> None:
     require_browser()
     data_dir = tmp_path / "data"
-    transamerica_left_open(data_dir)
+    game_left_open(data_dir)
     with serve_cli(["--share", "--share-host", LAN_HOST], data_dir=data_dir) as server, \
             open_browsers() as browsers:
         link = server.wait_for_log(rf"or open (http://{re.escape(LAN_HOST)}:\d+/j/\S+)").group(1)
@@ -177,7 +179,7 @@ def test_the_table_follows_a_shared_game_on_its_phones(tmp_path: Path) -> None:
 def test_the_host_shares_from_the_game_screen_and_leaving_it_stops_sharing(tmp_path: Path) -> None:
     require_browser()
     data_dir = tmp_path / "data"
-    transamerica_left_open(data_dir)
+    game_left_open(data_dir)
     with serve_cli(["--share-host", LAN_HOST], data_dir=data_dir) as server, open_browsers() as browsers:
         lan_url = f"http://{LAN_HOST}:{server.port}/"
         try:

@@ -1,0 +1,157 @@
+"""Phones that only watch the shared game share one drawing (companion.app.mirror), in-process.
+
+Alike phones (watching, same language, theme and layout) are sent the very same bytes for a
+host's tap, from one drawing; a phone's own tap, a new role, theme or width takes it out of
+the group into a drawing of its own, with nothing it shows lost and the tap acted on; its
+socket coming back sends it the shared drawing whole. The harness reads what the client
+holds (`Screen.shared_view`), and fails any patch sent to a control the client never had.
+"""
+
+from __future__ import annotations
+
+from app_helpers import notice, table
+from flet.messaging.protocol import MessageAction
+from flet_harness import Screen, wait_for
+from test_share_app import VIEWER_REFUSAL, Table, events_of, shared_heartland
+
+from companion.app import mirror
+from companion.app.share import SCOREKEEPER, Share
+
+
+def mirror_of(phone: Screen) -> mirror.Mirror:
+    follower = mirror._FOLLOWING.get(phone.page.session)
+    assert follower is not None, "the phone draws its own page"
+    return follower.mirror
+
+
+def patches_after(phone: Screen, mark: int) -> list[bytes]:
+    return [m.raw for m in phone.conn.messages[mark:] if m.action == MessageAction.PATCH_CONTROL]
+
+
+async def host_moves(table_: Table, host: Screen, shared: Share, *phones: Screen) -> None:
+    """The host closes its share sheet and moves; every phone shows what the host shows."""
+    await host.tap("panel-close")
+    await host.tap("move-fuel-1")
+    await wait_for(lambda: "move" in events_of(table_, shared))
+    for phone in phones:
+        await phone.settle()
+        assert phone.text_of("undo-strip") == host.text_of("undo-strip")
+
+
+async def watching(table_: Table, shared: Share, *names: str) -> list[Screen]:
+    phones = []
+    for name in names:
+        guest = shared.join_by_code(shared.code, name)
+        phones.append(await table_.page(guest))
+    return phones
+
+
+@table
+async def test_alike_phones_show_one_drawing_and_are_sent_the_same_bytes_for_a_tap() -> None:
+    async with shared_heartland() as (table_, host, shared):
+        vera, walt = await watching(table_, shared, "Vera", "Walt")
+        assert Screen.shared_view(vera.page) is not None
+        assert Screen.shared_view(vera.page) is Screen.shared_view(walt.page)
+        assert len(mirror_of(vera).leads) == 1
+        marks = [len(vera.conn.messages), len(walt.conn.messages)]
+        await host_moves(table_, host, shared, vera, walt)
+        assert vera.text_of("guest-role") == walt.text_of("guest-role") == VIEWER_REFUSAL
+        sent = patches_after(vera, marks[0])
+        assert sent and sent == patches_after(walt, marks[1])
+
+
+@table
+async def test_a_phone_that_opens_the_log_draws_its_own_and_the_others_still_share() -> None:
+    async with shared_heartland() as (table_, host, shared):
+        await host.tap("panel-close")
+        await host.tap("move-fuel-1")
+        vera, walt = await watching(table_, shared, "Vera", "Walt")
+        shared_mirror = mirror_of(vera)
+        before = vera.texts()
+        await vera.tap("log")  # a tap on the shared drawing: acted on in a drawing of its own
+        assert vera.in_top_dialog("log-panel")
+        assert Screen.shared_view(vera.page) is None and Screen.shared_view(walt.page) is not None
+        await vera.tap("panel-close")
+        assert not vera.dialogs and vera.texts() == before  # the same screen, now its own
+        # The host's next tap reaches both: one through the shared drawing, one through its own.
+        await host.tap("undo")
+        await wait_for(lambda: events_of(table_, shared) == [])
+        for phone in (vera, walt):
+            await phone.settle()
+            assert phone.text_of("undo-strip") == host.text_of("undo-strip")
+        # The last phone of a kind to leave takes its drawing with it.
+        await walt.tap("log")
+        assert walt.in_top_dialog("log-panel") and shared_mirror.leads == {}
+
+
+@table
+async def test_a_viewer_made_scorekeeper_draws_its_own_and_records() -> None:
+    async with shared_heartland() as (table_, host, shared):
+        (sam,) = await watching(table_, shared, "Sam")
+        assert Screen.shared_view(sam.page) is not None
+        table_.sharing.set_role(next(iter(shared.guests)), SCOREKEEPER)
+        await wait_for(lambda: Screen.shared_view(sam.page) is None)
+        await sam.settle()
+        assert sam.text_of("guest-role") == "You keep score with the host."
+        await sam.tap("move-fuel-1")
+        assert notice(sam) is None and events_of(table_, shared) == ["move"]
+
+
+@table
+async def test_a_phone_turned_dark_or_wide_follows_a_drawing_of_its_kind() -> None:
+    async with shared_heartland() as (table_, host, shared):
+        vera, walt = await watching(table_, shared, "Vera", "Walt")
+        await walt.brightness("dark")
+        assert Screen.shared_view(walt.page) is not None
+        assert Screen.shared_view(walt.page) is not Screen.shared_view(vera.page)
+        await vera.resize(1200, 800)
+        wide = Screen.shared_view(vera.page)
+        assert wide is not None and wide is not Screen.shared_view(walt.page)
+        assert len(mirror_of(vera).leads) == 2  # the light, narrow one went with its last phone
+        await host_moves(table_, host, shared, vera, walt)
+
+
+@table
+async def test_a_phone_whose_socket_comes_back_is_sent_the_shared_drawing_whole() -> None:
+    async with shared_heartland() as (table_, host, shared):
+        vera, walt = await watching(table_, shared, "Vera", "Walt")
+        await vera.drop()
+        await host.tap("panel-close")
+        await host.tap("move-fuel-1")  # while Vera's phone sleeps
+        await wait_for(lambda: "move" in events_of(table_, shared))
+        mark = len(vera.conn.messages)
+        await vera.come_back()
+        whole = patches_after(vera, mark)
+        assert any(b"Ann" in raw and b"Bob" in raw for raw in whole)
+        assert Screen.shared_view(vera.page) is Screen.shared_view(walt.page)
+        assert vera.text_of("undo-strip") == host.text_of("undo-strip")
+        mark = len(vera.conn.messages)
+        await host.tap("undo")
+        await wait_for(lambda: events_of(table_, shared) == [])
+        await vera.settle()
+        assert patches_after(vera, mark) and vera.text_of("undo-strip") == host.text_of("undo-strip")
+
+
+@table
+async def test_a_phone_s_refused_tap_is_told_in_its_own_drawing_and_records_nothing() -> None:
+    async with shared_heartland() as (table_, host, shared):
+        (vera,) = await watching(table_, shared, "Vera")
+        await vera.tap("move-fuel-1", force=True)
+        assert notice(vera) == VIEWER_REFUSAL and events_of(table_, shared) == []
+        assert Screen.shared_view(vera.page) is None
+
+
+@table
+async def test_a_phone_drawn_as_its_own_shares_again_when_its_socket_comes_back() -> None:
+    async with shared_heartland() as (table_, host, shared):
+        vera, walt = await watching(table_, shared, "Vera", "Walt")
+        await vera.tap("log")
+        await vera.tap("panel-close")
+        assert Screen.shared_view(vera.page) is None
+        await vera.reconnect()
+        assert Screen.shared_view(vera.page) is Screen.shared_view(walt.page)
+        mark = len(vera.conn.messages)
+        await host_moves(table_, host, shared, vera, walt)
+        assert patches_after(vera, mark)
+        await vera.tap("log")  # and its taps act as before
+        assert vera.in_top_dialog("log-panel")
