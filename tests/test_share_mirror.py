@@ -9,7 +9,11 @@ holds (`Screen.shared_view`), and fails any patch sent to a control the client n
 
 from __future__ import annotations
 
+import dataclasses
+
+import pytest
 from app_helpers import notice, table
+from flet.components.component import Component
 from flet.messaging.protocol import MessageAction
 from flet_harness import Screen, wait_for
 from test_share_app import VIEWER_REFUSAL, Table, events_of, shared_heartland
@@ -26,6 +30,14 @@ def mirror_of(phone: Screen) -> mirror.Mirror:
 
 def patches_after(phone: Screen, mark: int) -> list[bytes]:
     return [m.raw for m in phone.conn.messages[mark:] if m.action == MessageAction.PATCH_CONTROL]
+
+
+def keyed_ids(phone: Screen) -> dict[str, int]:
+    """The id of each control whose key is used once on the page (the sheet's own are left out)."""
+    shown = [control for control in phone.walk() if isinstance(control.key, str) and not isinstance(control, Component)]
+    keys = [control.key for control in shown]
+    return {control.key: control._i for control in shown
+            if keys.count(control.key) == 1 and not phone.in_top_dialog(control.key)}
 
 
 async def host_moves(table_: Table, host: Screen, shared: Share, *phones: Screen) -> None:
@@ -68,8 +80,13 @@ async def test_a_phone_that_opens_the_log_draws_its_own_and_the_others_still_sha
         vera, walt = await watching(table_, shared, "Vera", "Walt")
         shared_mirror = mirror_of(vera)
         before = vera.texts()
+        held = keyed_ids(vera)
         await vera.tap("log")  # a tap on the shared drawing: acted on in a drawing of its own
         assert vera.in_top_dialog("log-panel")
+        # Its own drawing took the ids the client holds: nothing on the screen is built anew.
+        own = keyed_ids(vera)
+        both = held.keys() & own.keys()
+        assert len(both) > 40 and {key: own[key] for key in both} == {key: held[key] for key in both}
         assert Screen.shared_view(vera.page) is None and Screen.shared_view(walt.page) is not None
         await vera.tap("panel-close")
         assert not vera.dialogs and vera.texts() == before  # the same screen, now its own
@@ -155,3 +172,29 @@ async def test_a_phone_drawn_as_its_own_shares_again_when_its_socket_comes_back(
         assert patches_after(vera, mark)
         await vera.tap("log")  # and its taps act as before
         assert vera.in_top_dialog("log-panel")
+
+
+@pytest.mark.parametrize(("game", "players"), [("heartland", 3), ("transamerica", 3), ("great_plains", 2)])
+@table
+async def test_every_control_a_watching_phone_can_tap_is_keyed_so_its_tap_is_never_lost(game: str, players: int
+                                                                                        ) -> None:
+    # A tap on the shared drawing is passed to the control with the same key in the phone's
+    # own drawing: a control with a handler and no key would lose it.
+    table_ = Table()
+    session = table_.data.new(game, ["Ann", "Bob", "Cid"][:players], {})
+    assert session.id is not None
+    table_.data.remember_screen(session.id)
+    table_.data.close_session(session.id)
+    try:
+        host = await table_.page()
+        await host.tap("share")
+        shared = table_.sharing.current
+        assert shared is not None
+        (vera,) = await watching(table_, shared, "Vera")
+        assert Screen.shared_view(vera.page) is not None
+        handled = [control for control in vera.walk() if control is not vera.page
+                   and any(getattr(control, field.name, None) is not None for field in dataclasses.fields(control)
+                           if field.name.startswith("on_"))]
+        assert handled and [control for control in handled if control.key is None] == []
+    finally:
+        await table_.close()

@@ -29,7 +29,7 @@ _FIELDS: dict[type, tuple[str, ...]] = {}
 _is_dataclass: Callable[[Any], bool] = dataclasses.is_dataclass  # plain bool: `item` stays Any
 
 
-def _walked_fields(cls: type) -> tuple[str, ...]:
+def walked_fields(cls: type) -> tuple[str, ...]:
     """The names of the fields Flet walks (those not marked `skip`), looked up once per class."""
     names = _FIELDS.get(cls)
     if names is None:
@@ -65,7 +65,7 @@ def configure_dataclass(builder: Any, item: Any, parent: Any, frozen: bool,
             yield item
         if not configure_setattr_only:
             child_parent = item if control else parent
-            for name in _walked_fields(item_cls):
+            for name in walked_fields(item_cls):
                 value = getattr(item, name)
                 if value.__class__ not in _PLAIN:  # a plain value holds no control: Flet's walk ends there
                     yield from configure_dataclass(builder, value, child_parent, frozen)
@@ -93,7 +93,7 @@ def removed_controls(builder: Any, item: Any, recurse: bool) -> Iterator[Any]:
                 for value in getattr(item, kind, {}).values():
                     yield from removed_controls(builder, value, recurse)
         elif recurse:
-            for name in _walked_fields(item.__class__):
+            for name in walked_fields(item.__class__):
                 value = getattr(item, name)
                 if value.__class__ not in _PLAIN:
                     yield from removed_controls(builder, value, recurse)

@@ -11,9 +11,11 @@ the lead's.
 
 A follower leaves the group (`fork`) as soon as it is anything but alike: its own tap (the
 log, the rules), a sheet, a new role, another language, theme or layout. It is then drawn
-whole as its own page, as every page was before, and the tap it made is passed to the same
-button (by key) of its own drawing. A follower whose socket came back is sent the lead's
-tree again, as Flet sends a page whole when it reconnects.
+as its own page, as every page was before, its controls taking the ids of the lead's it
+matches (so the client keeps what it holds: a scrolled list stays put), and the tap it made
+is passed to the same button (by key) of its own drawing. A follower whose socket came back
+is sent the lead's tree again, as Flet sends a page whole when it reconnects; one drawn as
+its own since then follows a lead again if it is alike.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from flet.messaging.connection import Connection
 from flet.messaging.protocol import Message, MessageAction, PatchControlBody, configure_encode_object_for_msgpack
 from flet.messaging.session import Session
 
+from companion.app.flet_diff import walked_fields
 from companion.app.share import Sharing
 from companion.app.share_glue import ShareGlue
 from companion.app.stale import Drawn, StaleGuard
@@ -52,6 +55,8 @@ def _pack(value: Any) -> bytes:
     import msgpack  # type: ignore[import-untyped]
 
     return bytes(msgpack.packb(value, default=_encode))
+
+
 WATCHING = "watching"  # the lead's guest id: no phone has it (ids are random tokens), so it is never a scorekeeper
 NO_QUEUE = object()
 
@@ -64,6 +69,23 @@ def lead_view(page: ft.Page) -> ft.View | None:
     follower = _FOLLOWING.get(page.session)
     lead = follower.lead if follower is not None else None
     return lead.page.views[0] if lead is not None else None
+
+
+def adopt(shown: Any, own: Any) -> None:
+    """Give each control of `own` the id of the control at the same place in `shown`, where both
+    are drawn alike (same class, same number of children); elsewhere `own` keeps its new ids."""
+    if isinstance(shown, BaseControl):
+        if type(own) is not type(shown):
+            return
+        object.__setattr__(own, "_i", shown._i)
+        for name in walked_fields(type(shown)):
+            adopt(getattr(shown, name), getattr(own, name))
+    elif isinstance(shown, (list, tuple)) and isinstance(own, (list, tuple)) and len(own) == len(shown):
+        for one, other in zip(shown, own, strict=True):
+            adopt(one, other)
+    elif isinstance(shown, dict) and isinstance(own, dict):
+        for name in shown.keys() & own.keys():
+            adopt(shown[name], own[name])
 
 
 class WatchingGlue(ShareGlue):
@@ -245,14 +267,32 @@ class Follower:
 
     def fork(self) -> None:
         """Leave the lead and be drawn as a page of its own (until its socket comes back alike)."""
-        if self.lead is None:
+        lead = self.lead
+        if lead is None:
             return
         self._leave()
         for stop in self._stops:
             stop()
         self._stops = []
         _context_page.set(self.page)  # type: ignore[arg-type]
-        self.app.render_own()
+        connection = self.page.session.connection
+        if connection is None:  # nothing is sent: the page goes whole when its socket is back
+            self.app.render_own()
+            return
+        # Its own drawing takes the ids of the lead's controls it matches before it is sent:
+        # the client then keeps what it holds for them (a scrolled list stays where the
+        # finger left it) instead of building the screen anew.
+        send = connection.send_message
+
+        def adopting(message: Message) -> None:
+            adopt(lead.shown, self.page.views[0].controls)
+            send(message)
+
+        connection.send_message = adopting  # type: ignore[method-assign]  # this one send only
+        try:
+            self.app.render_own()
+        finally:
+            del connection.send_message  # its own method again
 
     # --- what it hears ---------------------------------------------------------------------
 

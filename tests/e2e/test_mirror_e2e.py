@@ -14,8 +14,8 @@ from pathlib import Path
 from harness import FlutterPage, open_browsers, require_browser, serve_cli
 from test_app_e2e import see, tap, tap_icon
 from test_share_e2e import LAN_HOST, game_left_open, join
-from test_table_proof import KEEP_SOCKETS, drop_socket, error_free, log_lines_matching
-from watch import SCREEN, buttons
+from test_table_proof import KEEP_SOCKETS, SIX, drop_socket, error_free, log_lines_matching
+from watch import SCREEN, WATCH_JS, buttons, settle
 
 # Every frame the page's sockets receive, as (length, checksum): alike phones sent one drawing's
 # patches get the very same frames.
@@ -54,7 +54,7 @@ def boxes(ui: FlutterPage) -> dict[tuple[str, int], tuple[float, float, float, f
 
 
 def moved(before: dict[tuple[str, int], tuple[float, float, float, float]],
-            after: dict[tuple[str, int], tuple[float, float, float, float]]) -> list[str]:
+          after: dict[tuple[str, int], tuple[float, float, float, float]]) -> list[str]:
     """The buttons shown before and after whose box changed (none should)."""
     return [f"{key}: {before[key]} -> {after[key]}" for key in before.keys() & after.keys()
             if before[key] != after[key]]
@@ -63,7 +63,7 @@ def moved(before: dict[tuple[str, int], tuple[float, float, float, float]],
 def test_watching_phones_follow_the_host_and_their_own_taps_move_nothing(tmp_path: Path) -> None:
     require_browser()
     data_dir = tmp_path / "data"
-    game_left_open(data_dir, "heartland", ("Ann", "Bob"))
+    game_left_open(data_dir, "heartland", SIX[:4])  # four players: the phone's screen scrolls
     with serve_cli(["--share", "--share-host", LAN_HOST], data_dir=data_dir) as server, \
             open_browsers() as browsers:
         link = server.wait_for_log(rf"or open (http://{re.escape(LAN_HOST)}:\d+/j/\S+)").group(1)
@@ -75,6 +75,7 @@ def test_watching_phones_follow_the_host_and_their_own_taps_move_nothing(tmp_pat
                 phone = browsers.new_page(link, load=False)
                 phone.page.add_init_script(KEEP_SOCKETS)
                 phone.page.add_init_script(FRAMES)
+                phone.page.add_init_script(WATCH_JS)  # `settle` waits for the page to stop moving
                 join(phone, link, name=name)
                 see(phone, "Round 1 · Ann's turn", "You follow this game. The host can let you keep score.")
                 phones[name] = phone
@@ -90,8 +91,13 @@ def test_watching_phones_follow_the_host_and_their_own_taps_move_nothing(tmp_pat
             sent = [frames_since(phone, marks[name]) for name, phone in phones.items()]
             assert sent[0] and sent[0] == sent[1], sent
 
-            # Vera opens the log: her own drawing from now on, and her screen stays as it was.
+            # Vera scrolls down and opens the log: her own drawing from now on, and her screen,
+            # scrolled as she left it, stays as it was.
+            vera.page.mouse.move(206, 600)
+            vera.page.mouse.wheel(0, 300)
+            settle(vera, None)
             before = boxes(vera)
+            assert moved(shown["Vera"], before), "the screen did not scroll"
             tap_icon(vera, "Session log")
             see(vera, "Session log", "1. Ann moved 1 space with fuel · round 1")
             tap(vera, "Close")
