@@ -64,10 +64,11 @@ class Table:
 
 
 @contextlib.asynccontextmanager
-async def shared_heartland() -> AsyncIterator[tuple[Table, Screen, share.Share]]:
-    """Ann and Bob's Heartland game open on the host's page, shared from its top bar."""
+async def shared_heartland(game_id: str = "heartland", players: tuple[str, ...] = ("Ann", "Bob")
+                           ) -> AsyncIterator[tuple[Table, Screen, share.Share]]:
+    """Ann and Bob's Heartland game (unless told) open on the host's page, shared from its top bar."""
     table_ = Table()
-    game = table_.data.new("heartland", ["Ann", "Bob"], {})
+    game = table_.data.new(game_id, list(players), {})
     assert game.id is not None
     table_.data.remember_screen(game.id)
     table_.data.close_session(game.id)

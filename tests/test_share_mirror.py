@@ -180,21 +180,10 @@ async def test_every_control_a_watching_phone_can_tap_is_keyed_so_its_tap_is_nev
                                                                                         ) -> None:
     # A tap on the shared drawing is passed to the control with the same key in the phone's
     # own drawing: a control with a handler and no key would lose it.
-    table_ = Table()
-    session = table_.data.new(game, ["Ann", "Bob", "Cid"][:players], {})
-    assert session.id is not None
-    table_.data.remember_screen(session.id)
-    table_.data.close_session(session.id)
-    try:
-        host = await table_.page()
-        await host.tap("share")
-        shared = table_.sharing.current
-        assert shared is not None
+    async with shared_heartland(game, ("Ann", "Bob", "Cid")[:players]) as (table_, _host, shared):
         (vera,) = await watching(table_, shared, "Vera")
         assert Screen.shared_view(vera.page) is not None
         handled = [control for control in vera.walk() if control is not vera.page
                    and any(getattr(control, field.name, None) is not None for field in dataclasses.fields(control)
                            if field.name.startswith("on_"))]
         assert handled and [control for control in handled if control.key is None] == []
-    finally:
-        await table_.close()
