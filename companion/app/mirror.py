@@ -322,13 +322,14 @@ class Follower:
         if self.lead is not None and control_id != self.page._i and session.index.get(control_id) is None:
             tapped = self.lead.session.index.get(control_id)
             key = getattr(tapped, "key", None)
-            self.fork()
-            mine = next((control for control in list(session.index.values())
-                         if key is not None and getattr(control, "key", None) == key), None)
-            if mine is None:
-                log.info("a tap on %s of a watching phone's shared drawing has no match of its own", tapped)
-                return
-            control_id = mine._i
+            self.fork()  # its own drawing has the same ids where it is drawn as the lead's was
+            if session.index.get(control_id) is None:  # drawn otherwise: the button with the same key
+                mine = next((control for control in list(session.index.values())
+                             if key is not None and getattr(control, "key", None) == key), None)
+                if mine is None:
+                    log.info("a tap on %s of a watching phone's shared drawing has no match of its own", tapped)
+                    return
+                control_id = mine._i
         await self._own_dispatch(control_id, name, data)
 
     # --- sending ---------------------------------------------------------------------------
