@@ -1,6 +1,6 @@
-"""Phones that only watch the shared game share one drawing (companion.app.mirror), in-process.
+"""Phones on the shared game share one drawing (companion.app.mirror), in-process.
 
-Alike phones (watching, same language, theme and layout) are sent the very same bytes for a
+Alike phones (watching or keeping score, same language, theme and layout) are sent the very same bytes for a
 host's tap, from one drawing; a phone's own tap, a new role, theme or width takes it out of
 the group into a drawing of its own, with nothing it shows lost and the tap acted on; its
 socket coming back sends it the shared drawing whole. The harness reads what the client
@@ -99,6 +99,29 @@ async def test_a_phone_that_opens_the_log_draws_its_own_and_the_others_still_sha
         # The last phone of a kind to leave takes its drawing with it.
         await walt.tap("log")
         assert walt.in_top_dialog("log-panel") and shared_mirror.leads == {}
+
+
+@table
+async def test_scorekeepers_share_a_drawing_of_their_own_and_a_keeper_s_tap_records() -> None:
+    async with shared_heartland() as (table_, host, shared):
+        keepers = []
+        for name in ("Sam", "Tess"):
+            guest = shared.join_by_code(shared.code, name)
+            table_.sharing.set_role(guest.id, SCOREKEEPER)
+            keepers.append(await table_.page(guest))
+        sam, tess = keepers
+        (vera,) = await watching(table_, shared, "Vera")
+        assert Screen.shared_view(sam.page) is Screen.shared_view(tess.page) is not None
+        assert Screen.shared_view(vera.page) is not Screen.shared_view(sam.page)
+        assert sam.text_of("guest-role") == "You keep score with the host." and not sam.is_disabled("discard")
+        marks = [len(sam.conn.messages), len(tess.conn.messages)]
+        await host_moves(table_, host, shared, sam, tess, vera)
+        assert patches_after(sam, marks[0]) == patches_after(tess, marks[1])
+        await tess.tap("discard")  # acted on in her own drawing, once her browser showed the move
+        assert notice(tess) is None and events_of(table_, shared) == ["move", "discard"]
+        assert Screen.shared_view(tess.page) is None and Screen.shared_view(sam.page) is not None
+        await sam.settle()
+        assert sam.text_of("undo-strip") == tess.text_of("undo-strip") == host.text_of("undo-strip")
 
 
 @table

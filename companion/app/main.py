@@ -37,7 +37,7 @@ def make_main(data: AppData, sharing: Sharing | None = None, language: str | Non
 
     flet_diff.install()  # every way in draws through here: Flet's diff, walked quicker
     backups = DailyBackup(data)
-    # Phones that only watch the shared game share one drawing of it (mirror.py).
+    # Phones alike on the shared game share one drawing of it (mirror.py).
     mirror = None
     if sharing is not None:  # Flet's messaging, which it needs, loads compiled msgpack: not in the phone build
         from companion.app.mirror import Mirror

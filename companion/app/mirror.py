@@ -1,8 +1,8 @@
-"""Phones that only watch the shared game are drawn once for all of them.
+"""The phones following the shared game are drawn once for all phones alike.
 
 Every page of Flet 1.0 keeps a control tree of its own, so six phones watching the table's
 game each drew and diffed the same screen after every tap (about 3 ms of the server's CPU
-per phone, per tap). Here the phones that look alike (they only follow the game, in one
+per phone, per tap). Here the phones that look alike (watching or keeping score, in one
 language and theme, at one layout) share one drawing: a `Lead` is a page with no browser,
 drawn as such a phone would be, and each `Follower` page shows the lead's tree in its own
 view. The lead's patches are encoded once and the same bytes go to every follower: ids of
@@ -10,12 +10,14 @@ Flet's controls need only be unique within one client, and each follower's clien
 the lead's.
 
 A follower leaves the group (`fork`) as soon as it is anything but alike: its own tap (the
-log, the rules), a sheet, a new role, another language, theme or layout. It is then drawn
-as its own page, as every page was before, its controls taking the ids of the lead's it
-matches (so the client keeps what it holds: a scrolled list stays put), and the tap it made
+log, a move), a sheet, a new role (another language, theme or layout moves it to the lead
+of its kind). It is then drawn
+as its own page, as every page was before (when it is drawn just as the lead's drawing,
+with the lead's ids and nothing sent: the client keeps what it holds, a scrolled list stays
+put), and the tap it made
 is passed to the same button (by key) of its own drawing. A follower whose socket came back
 is sent the lead's tree again, as Flet sends a page whole when it reconnects; one drawn as
-its own since then follows a lead again if it is alike.
+its own follows a lead again from its socket's next drop, if it is alike.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from companion.app.share import Sharing
 from companion.app.share_glue import ShareGlue
 from companion.app.stale import Drawn, StaleGuard
 from companion.app.widgets import WIDE
+from companion.session import StaleError
 from companion.text import i18n
 
 if TYPE_CHECKING:
@@ -57,10 +60,10 @@ def _pack(value: Any) -> bytes:
     return bytes(msgpack.packb(value, default=_encode))
 
 
-WATCHING = "watching"  # the lead's guest id: no phone has it (ids are random tokens), so it is never a scorekeeper
+WATCHING = "watching"  # the lead's guest id: no phone has it (ids are random tokens); its glue says if it keeps score
 NO_QUEUE = object()
 
-Key = tuple[str, bool, bool]  # language, dark, wide
+Key = tuple[str, bool, bool, bool]  # language, dark, wide, keeps score
 _FOLLOWING: weakref.WeakKeyDictionary[Session, Follower] = weakref.WeakKeyDictionary()
 
 
@@ -71,28 +74,32 @@ def lead_view(page: ft.Page) -> ft.View | None:
     return lead.page.views[0] if lead is not None else None
 
 
-def adopt(shown: Any, own: Any) -> None:
+def adopt(shown: Any, own: Any, given: list[tuple[Any, int]]) -> None:
     """Give each control of `own` the id of the control at the same place in `shown`, where both
-    are drawn alike (same class, same number of children); elsewhere `own` keeps its new ids."""
+    are drawn alike (same class, same number of children); elsewhere `own` keeps its new ids.
+    Each control given an id is noted in `given` with the id it had."""
     if isinstance(shown, BaseControl):
         if type(own) is not type(shown):
             return
+        given.append((own, own._i))
         object.__setattr__(own, "_i", shown._i)
         for name in walked_fields(type(shown)):
-            adopt(getattr(shown, name), getattr(own, name))
+            adopt(getattr(shown, name), getattr(own, name), given)
     elif isinstance(shown, (list, tuple)) and isinstance(own, (list, tuple)) and len(own) == len(shown):
         for one, other in zip(shown, own, strict=True):
-            adopt(one, other)
+            adopt(one, other, given)
     elif isinstance(shown, dict) and isinstance(own, dict):
         for name in shown.keys() & own.keys():
-            adopt(shown[name], own[name])
+            adopt(shown[name], own[name], given)
 
 
 class WatchingGlue(ShareGlue):
-    """The lead's side of the table: a phone that only watches whatever game is shared."""
+    """The lead's side of the table: a phone on whatever game is shared, keeping score or not."""
+
+    writes = False  # drawn as a scorekeeper's phone
 
     def read_only(self) -> str | None:
-        return i18n.t("ui.share.viewer", self.state.language)
+        return None if self.writes else i18n.t("ui.share.viewer", self.state.language)
 
     def guest_game(self) -> str | None:
         share = self.sharing.current if self.sharing is not None else None
@@ -100,10 +107,17 @@ class WatchingGlue(ShareGlue):
 
 
 class SeenAtOnce(StaleGuard):
-    """The lead has no browser to ask what it shows, and no tap of its own to guard."""
+    """The lead has no browser to ask what it shows, and no tap of its own to guard; what its
+    followers' browsers show is theirs to confirm."""
+
+    def __init__(self, page: ft.Page, lead: Lead) -> None:
+        super().__init__(page)
+        self.lead = lead
 
     def shown(self, drawn: Drawn) -> None:
         self.seen_version = drawn[1] if drawn is not None else None
+        for follower in list(self.lead.followers):
+            follower.lead_shown()
 
 
 class _Fanout(Connection):
@@ -127,20 +141,20 @@ class _Fanout(Connection):
 
 
 class Lead:
-    """A page drawn like one kind of watching phone, with no browser of its own."""
+    """A page drawn like one kind of phone on the shared game, with no browser of its own."""
 
-    def __init__(self, mirror: Mirror, key: Key, like: ft.Page) -> None:
+    def __init__(self, mirror: Mirror, key: Key) -> None:
         self.mirror, self.key = mirror, key
         self.followers: list[Follower] = []
         connection = _Fanout(self)
-        connection.pubsubhub = like.session.connection.pubsubhub  # hears the games' changes as the phones do
-        connection.loop = like.session.connection.loop
+        like = mirror.like  # hears the games' changes as the phones do, on their loop
+        connection.pubsubhub, connection.loop = like.pubsubhub, like.loop
         with contextlib.suppress(RuntimeError):  # a connection without threads of its own
-            connection.executor = like.session.connection.executor
+            connection.executor = like.executor
         self.session = Session(connection)
         page = self.page = self.session.page
         self.page_id = page._i
-        language, dark, wide = key
+        language, dark, wide, _ = key
         page.width, page.height = (float(WIDE) if wide else 412.0), 915.0
         page.platform_brightness = ft.Brightness.DARK if dark else ft.Brightness.LIGHT
         # As a browser registering: the page mounted, and encoded once (what the next diff is taken against).
@@ -155,7 +169,9 @@ class Lead:
         mirror = self.mirror
         app = self.app = PageApp(self.page, mirror.data, mirror.screen, mirror.sheet, sharing=mirror.sharing,
                                  guest=WATCHING, language=language, glue=WatchingGlue)
-        app.act.stale = SeenAtOnce(self.page)
+        assert isinstance(app.act.share, WatchingGlue)
+        app.act.share.writes = self.key[3]
+        app.act.stale = SeenAtOnce(self.page, self)
         app.mount()
         app.act.resume()
 
@@ -165,22 +181,36 @@ class Lead:
         return self.page.views[0].controls
 
     def close(self) -> None:
+        """Let go of the game and stop drawing. Run in the lead's own context: a redraw its
+        release schedules would otherwise go to the page whose tap closed it (Flet finds
+        the session from the context), whose client holds the same ids."""
+        contextvars.copy_context().run(self._close)
+
+    def _close(self) -> None:
+        _context_page.set(self.page)
+        self.session.close()  # type: ignore[no-untyped-call]  # first: nothing it schedules is drawn
         if self.app is not None:
             self.app.act.release()
-        self.session.close()  # type: ignore[no-untyped-call]
 
 
 class Mirror:
-    """The process's leads, one per kind of watching phone; each goes when its last follower does."""
+    """The process's leads, one per kind of phone; each goes when its last follower does."""
 
     def __init__(self, data: AppData, sharing: Sharing, screen: Draw, sheet: DrawSheet) -> None:
         self.data, self.sharing, self.screen, self.sheet = data, sharing, screen, sheet
         self.leads: dict[Key, Lead] = {}
+        self.like: Any = None  # a phone's connection: the pub/sub hub, loop and threads leads share with it
 
-    def lead(self, key: Key, like: ft.Page) -> Lead:
+    def heard(self, page: ft.Page) -> None:
+        """A phone's page came: its connection is what leads are made like (one may be made
+        while that page's socket is gone)."""
+        if self.like is None:
+            self.like = page.session.connection
+
+    def lead(self, key: Key) -> Lead:
         lead = self.leads.get(key)
         if lead is None:
-            lead = self.leads[key] = Lead(self, key, like)
+            lead = self.leads[key] = Lead(self, key)
         return lead
 
     def left(self, lead: Lead) -> None:
@@ -190,16 +220,18 @@ class Mirror:
 
 
 class Follower:
-    """A watching phone's page: it shows a lead's drawing while it is alike, its own otherwise."""
+    """A phone's page: it shows a lead's drawing while it is alike, its own otherwise."""
 
     def __init__(self, mirror: Mirror, app: PageApp) -> None:
         self.mirror, self.app, self.page = mirror, app, app.page
         self.lead: Lead | None = None
         self._stops: list[Callable[[], None]] = []
+        mirror.heard(self.page)
         # Taps on this page go through `_dispatch` first; its socket coming back through `reconnected`.
         session = self.page.session
         self._own_dispatch = session.dispatch_event
         session.dispatch_event = self._dispatch  # type: ignore[method-assign,assignment]  # this page's own session
+        self._after(self.page, "disconnect", self._asleep)
         self._after(self.page, "connect", self.reconnected)
         self._after(self.page, "close", self._leave)
 
@@ -217,16 +249,15 @@ class Follower:
     # --- who may follow ------------------------------------------------------------------
 
     def alike(self) -> bool:
-        """Whether this page would be drawn as the lead is: a watching phone on the shared game, no sheet."""
+        """Whether this page would be drawn as a lead is: a phone on the shared game, no sheet."""
         act = self.app.act
         ui = act.state.ui
-        return (act.share.guest is not None and act.share.read_only() is not None and ui.screen == "game"
-                and ui.panel is None and ui.notice is None and act.state.session is not None
-                and act.state.session.id == act.share.guest_game())
+        return (act.share.guest is not None and ui.screen == "game" and ui.panel is None and ui.notice is None
+                and act.state.session is not None and act.state.session.id == act.share.guest_game())
 
     def key(self) -> Key:
-        look = self.app.act.look
-        return look.language, look.dark, float(self.page.width or 412) >= WIDE
+        act = self.app.act
+        return act.look.language, act.look.dark, float(self.page.width or 412) >= WIDE, act.share.read_only() is None
 
     # --- joining and leaving ---------------------------------------------------------------
 
@@ -237,7 +268,7 @@ class Follower:
         later (`fork`), the diff replaces whatever that view holds, the lead's tree."""
         if not self.alike():
             return False
-        self._join(self.mirror.lead(self.key(), self.page))
+        self._join(self.mirror.lead(self.key()))
         return True
 
     def _join(self, lead: Lead) -> None:
@@ -248,6 +279,17 @@ class Follower:
         lead.followers.append(self)
         _FOLLOWING[self.page.session] = self
         self._show_lead()
+        self.lead_shown()
+
+    def lead_shown(self) -> None:
+        """The lead's drawing was sent here: a scorekeeper's taps act on it once its browser
+        says it shows it (`StaleGuard`), as they would on a drawing of its own."""
+        act = self.app.act
+        if self.lead is None or not self.lead.key[3]:
+            return
+        drawn = act.stale.drawing(act.state.session)
+        act.stale.told_of_change()  # whoever changed the game, its browser is asked
+        act.stale.shown(drawn)
 
     def _show_lead(self) -> None:
         """Put the lead's whole drawing in this page's view (on joining, and when the socket is back)."""
@@ -279,13 +321,23 @@ class Follower:
         if connection is None:  # nothing is sent: the page goes whole when its socket is back
             self.app.render_own()
             return
-        # Its own drawing takes the ids of the lead's controls it matches before it is sent:
-        # the client then keeps what it holds for them (a scrolled list stays where the
-        # finger left it) instead of building the screen anew.
+        # Drawn as the lead's drawing is (the same game, the same version), its own drawing
+        # takes the ids of the lead's controls and is not sent at all: the client already
+        # holds it, so a scrolled list stays where the finger left it. (Sent again with the
+        # same ids, Flutter's client kept its old controls for some of them and showed no
+        # later change to them.) Drawn otherwise, it is sent whole, with ids of its own.
         send = connection.send_message
 
         def adopting(message: Message) -> None:
-            adopt(lead.shown, self.page.views[0].controls)
+            own = self.page.views[0].controls
+            given: list[tuple[Any, int]] = []
+            adopt(lead.shown, own, given)
+            only_the_view = isinstance(message.body, PatchControlBody) and len(message.body.patch) == 2
+            if only_the_view and _pack(own) == _pack(lead.shown):
+                _pack([message.action, message.body])  # as if sent: what the next diff is taken against
+                return
+            for control, own_id in given:
+                object.__setattr__(control, "_i", own_id)
             send(message)
 
         connection.send_message = adopting  # type: ignore[method-assign]  # this one send only
@@ -299,22 +351,29 @@ class Follower:
     def _changed(self, _sender: Any, _field: str | None) -> None:
         if self.lead is None:
             return
-        if not self.alike():
+        key = self.key()
+        if not self.alike() or key[3] != self.lead.key[3]:  # a new role: its own, the screen kept
             self.fork()
-        elif self.key() != self.lead.key:
+        elif key != self.lead.key:
             self._leave()
-            self._join(self.mirror.lead(self.key(), self.page))
+            self._join(self.mirror.lead(self.key()))
 
-    def reconnected(self) -> None:
-        """The socket is back: sent the lead's drawing whole again. A page drawn as its own since
-        a tap of its own, and alike again, goes back to the shared drawing now: the client has
-        just been sent its whole page anyway."""
-        if self.lead is not None:
-            self._show_lead()
-        elif self.alike():
+    def _asleep(self) -> None:
+        """The socket dropped: a page drawn as its own since a tap of its own, and alike
+        again, follows a lead from now on. Nothing is sent now; when the socket comes back
+        the lead's drawing is (a client that held this page's own drawing, with the lead's
+        ids, and was then sent the lead's showed no later change to some of them)."""
+        if self.lead is None and self.alike():
             self.page.views[0].controls = []  # its own drawing unmounted (its components stop drawing)
             self.page.update()
-            self._join(self.mirror.lead(self.key(), self.page))
+            self._join(self.mirror.lead(self.key()))
+
+    def reconnected(self) -> None:
+        """The socket is back, the page sent whole (its view empty while it follows): the
+        lead's drawing is sent whole too."""
+        if self.lead is not None:
+            self._show_lead()
+            self.lead_shown()
 
     async def _dispatch(self, control_id: int, name: str, data: Any) -> Any:
         """A tap on the lead's drawing is this page's own: drawn as its own, it goes to the same button."""
@@ -322,7 +381,16 @@ class Follower:
         if self.lead is not None and control_id != self.page._i and session.index.get(control_id) is None:
             tapped = self.lead.session.index.get(control_id)
             key = getattr(tapped, "key", None)
+            act = self.app.act
+            game = act.state.session
+            # Its own drawing is of the game as it is now: a scorekeeper's tap on a drawing its
+            # browser is not yet known to show (the game changed since) is refused as stale,
+            # as its own drawing's would be, instead of acting on the newer screen.
+            overtaken = self.lead.key[3] and game is not None and act.stale.seen_version != game.version
             self.fork()  # its own drawing has the same ids where it is drawn as the lead's was
+            if overtaken:
+                act.show_notice(act.say(StaleError()))
+                return
             if session.index.get(control_id) is None:  # drawn otherwise: the button with the same key
                 mine = next((control for control in list(session.index.values())
                              if key is not None and getattr(control, "key", None) == key), None)

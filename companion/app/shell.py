@@ -85,7 +85,7 @@ class PageApp:
         share.listen(self.act)
 
     def mount(self, mirror: Mirror | None = None) -> None:
-        """Draw the page; with `mirror`, a phone that only watches shows the drawing it shares."""
+        """Draw the page; with `mirror`, a phone on the shared game shows the drawing it shares with phones alike."""
         if self.act.share.guest is not None:  # before the first draw: a phone's first frame is the shared game
             self.act.follow_shared_game()
             self.act.keep_guest_on_its_screens()

@@ -1,9 +1,10 @@
-"""Watching phones share one drawing (companion.app.mirror), as Chromium shows it.
+"""Phones on the shared game share one drawing (companion.app.mirror), as Chromium shows it.
 
-Two phones join to watch a Heartland game the host plays. The host's taps reach both; a
-phone's own tap (the session log) is acted on in a drawing of its own with nothing on its
-screen moved; a phone whose socket drops, following or drawn as its own, comes back to the
-game as it is now and goes on following the host's taps.
+Two phones join to watch a Heartland game the host plays. The host's taps reach both, in
+the same frames; a phone's own tap (the session log) is acted on in a drawing of its own
+with nothing on its scrolled screen moved; a phone whose socket drops, following or drawn
+as its own, comes back to the game as it is now and goes on following the host's taps; a
+phone made scorekeeper shares the scorekeepers' drawing once it wakes, and its tap counts.
 """
 
 from __future__ import annotations
@@ -108,17 +109,35 @@ def test_watching_phones_follow_the_host_and_their_own_taps_move_nothing(tmp_pat
                 see(phone, "Last: Ann discarded for $1")
             assert not walt.has_text("Session log")  # Vera's sheet was hers only
 
+            tap(host, "End Ann's turn (Bob next)")
+            for phone in (vera, walt):  # every part of the screen follows, Vera's own drawing too
+                see(phone, "Round 1 · Bob's turn", "Last: Ann ended the turn; Bob plays")
+
             # Both phones sleep and wake: the game as it is now, and the host's taps still reach them.
             for phone in (vera, walt):
                 drop_socket(phone)
-                see(phone, "Last: Ann discarded for $1")
-            tap(host, "End Ann's turn (Bob next)")
-            for phone in (vera, walt):
                 see(phone, "Round 1 · Bob's turn")
+            tap(host, "Fuel 2")
+            for phone in (vera, walt):
+                see(phone, "Last: Bob moved 2 spaces with fuel")
                 error_free(phone)
             tap_icon(walt, "Session log")  # a tap after waking acts as before
             see(walt, "Session log")
             assert log_lines_matching(walt, "Ann ended the turn") == 1
+
+            # The host lets Vera keep score; once her phone wakes it shares the scorekeepers'
+            # drawing, the host's taps reach it, and her own tap is recorded on every screen.
+            tap_icon(host, "Share with the table")
+            tap(host, "Let Vera keep score")
+            tap(host, "Close")
+            see(vera, "You keep score with the host.")
+            drop_socket(vera)
+            see(vera, "You keep score with the host.", "Round 1 · Bob's turn")
+            tap(vera, "Discard $1")  # her own drawing from this tap on
+            see(host, "Last: Bob discarded for $1")
+            tap(vera, "End Bob's turn (Cid next)")
+            for screen in (vera, host):
+                see(screen, "Round 1 · Cid's turn")
             assert "Traceback" not in server.log()
         except BaseException:
             print(f"--- server log ---\n{server.log()}")
