@@ -82,6 +82,16 @@ async def shared_heartland(game_id: str = "heartland", players: tuple[str, ...] 
         await table_.close()
 
 
+async def keeping(table_: Table, shared: share.Share, *names: str) -> list[Screen]:
+    """Phones joined and made scorekeepers before their page opens."""
+    phones = []
+    for name in names:
+        guest = shared.join_by_code(shared.code, name)
+        table_.sharing.set_role(guest.id, SCOREKEEPER)
+        phones.append(await table_.page(guest))
+    return phones
+
+
 def events_of(table_: Table, shared: share.Share) -> list[str]:
     session = table_.data.open(shared.session_id)
     table_.data.close_session(shared.session_id)
@@ -147,11 +157,7 @@ async def test_a_scorekeeper_records_until_the_host_revokes_it() -> None:
 @table
 async def test_two_scorekeepers_tapping_at_once_record_once_and_the_other_is_told() -> None:
     async with shared_heartland() as (table_, host, shared):
-        phones = []
-        for name in ("Sam", "Tess"):
-            guest = shared.join_by_code(shared.code, name)
-            table_.sharing.set_role(guest.id, SCOREKEEPER)
-            phones.append(await table_.page(guest))
+        phones = await keeping(table_, shared, "Sam", "Tess")
         await asyncio.gather(*(phone.tap("move-fuel-1") for phone in phones))
         assert events_of(table_, shared) == ["move"]
         assert sorted(str(notice(phone)) for phone in phones) == sorted([STALE, "None"])

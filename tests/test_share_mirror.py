@@ -16,7 +16,7 @@ from app_helpers import notice, table
 from flet.components.component import Component
 from flet.messaging.protocol import MessageAction
 from flet_harness import Screen, wait_for
-from test_share_app import VIEWER_REFUSAL, Table, events_of, shared_heartland
+from test_share_app import VIEWER_REFUSAL, Table, events_of, keeping, shared_heartland
 
 from companion.app import mirror
 from companion.app.share import SCOREKEEPER, Share
@@ -104,12 +104,7 @@ async def test_a_phone_that_opens_the_log_draws_its_own_and_the_others_still_sha
 @table
 async def test_scorekeepers_share_a_drawing_of_their_own_and_a_keeper_s_tap_records() -> None:
     async with shared_heartland() as (table_, host, shared):
-        keepers = []
-        for name in ("Sam", "Tess"):
-            guest = shared.join_by_code(shared.code, name)
-            table_.sharing.set_role(guest.id, SCOREKEEPER)
-            keepers.append(await table_.page(guest))
-        sam, tess = keepers
+        sam, tess = await keeping(table_, shared, "Sam", "Tess")
         (vera,) = await watching(table_, shared, "Vera")
         assert Screen.shared_view(sam.page) is Screen.shared_view(tess.page) is not None
         assert Screen.shared_view(vera.page) is not Screen.shared_view(sam.page)
