@@ -308,7 +308,7 @@ class Follower:
             self.mirror.left(lead)
 
     def fork(self) -> None:
-        """Leave the lead and be drawn as a page of its own (until its socket comes back alike)."""
+        """Leave the lead and be drawn as a page of its own (until its socket next drops, if alike)."""
         lead = self.lead
         if lead is None:
             return
@@ -325,7 +325,8 @@ class Follower:
         # takes the ids of the lead's controls and is not sent at all: the client already
         # holds it, so a scrolled list stays where the finger left it. (Sent again with the
         # same ids, Flutter's client kept its old controls for some of them and showed no
-        # later change to them.) Drawn otherwise, it is sent whole, with ids of its own.
+        # later change to them.) Drawn otherwise (a new role), it is sent whole, with ids of
+        # its own: the client builds it anew.
         send = connection.send_message
 
         def adopting(message: Message) -> None:
@@ -395,7 +396,7 @@ class Follower:
                 mine = next((control for control in list(session.index.values())
                              if key is not None and getattr(control, "key", None) == key), None)
                 if mine is None:
-                    log.info("a tap on %s of a watching phone's shared drawing has no match of its own", tapped)
+                    log.info("a tap on %s of a phone's shared drawing has no match in its own", tapped)
                     return
                 control_id = mine._i
         await self._own_dispatch(control_id, name, data)
