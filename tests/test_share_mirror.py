@@ -1,10 +1,11 @@
 """Phones on the shared game share one drawing (companion.app.mirror), in-process.
 
-Alike phones (watching or keeping score, same language, theme and layout) are sent the very same bytes for a
-host's tap, from one drawing; a phone's own tap, a new role, theme or width takes it out of
-the group into a drawing of its own, with nothing it shows lost and the tap acted on; its
-socket coming back sends it the shared drawing whole. The harness reads what the client
-holds (`Screen.shared_view`), and fails any patch sent to a control the client never had.
+Alike phones (watching or keeping score, in one language, theme and layout) are sent the
+very same bytes for a host's tap, from one drawing; a phone's own tap or a new role takes
+it out of the group into a drawing of its own, with nothing it shows lost and the tap acted
+on; a new theme or width moves it to the drawing of its kind; its socket coming back sends
+it the shared drawing whole. The harness reads what the client holds (`Screen.shared_view`),
+and fails any patch sent to a control the client never had.
 """
 
 from __future__ import annotations
