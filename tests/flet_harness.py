@@ -487,7 +487,7 @@ class Screen:
 
     @staticmethod
     def shared_view(page: ft.Page) -> ft.View | None:
-        """A watching phone's page shows a drawing shared with other phones (companion.app.mirror)."""
+        """A phone's page may show a drawing shared with other phones (companion.app.mirror)."""
         try:
             from companion.app.mirror import lead_view
         except ImportError:  # the harness without the app

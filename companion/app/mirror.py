@@ -10,14 +10,13 @@ Flet's controls need only be unique within one client, and each follower's clien
 the lead's.
 
 A follower leaves the group (`fork`) as soon as it is anything but alike: its own tap (the
-log, a move), a sheet, a new role (another language, theme or layout moves it to the lead
-of its kind). It is then drawn
-as its own page, as every page was before (when it is drawn just as the lead's drawing,
-with the lead's ids and nothing sent: the client keeps what it holds, a scrolled list stays
-put), and the tap it made
-is passed to the same button (by key) of its own drawing. A follower whose socket came back
-is sent the lead's tree again, as Flet sends a page whole when it reconnects; one drawn as
-its own follows a lead again from its socket's next drop, if it is alike.
+log, a move), a sheet, a new role. It is then drawn as its own page, as every page was
+before; drawn just as the lead's drawing is, it takes the lead's ids and nothing is sent
+(the client keeps what it holds: a scrolled list stays put). The tap it made goes to the
+same control of its own drawing. Another language, theme or layout moves a follower to the
+lead of its kind. A follower whose socket came back is sent the lead's tree again, as Flet
+sends a page whole when it reconnects; a page drawn as its own follows a lead again from
+its socket's next drop, if it is alike.
 """
 
 from __future__ import annotations
@@ -147,10 +146,10 @@ class Lead:
         self.mirror, self.key = mirror, key
         self.followers: list[Follower] = []
         connection = _Fanout(self)
-        like = mirror.like  # hears the games' changes as the phones do, on their loop
-        connection.pubsubhub, connection.loop = like.pubsubhub, like.loop
-        with contextlib.suppress(RuntimeError):  # a connection without threads of its own
-            connection.executor = like.executor
+        # It hears the games' changes as the phones do, on their loop.
+        connection.pubsubhub, connection.loop, executor = mirror.wires
+        if executor is not None:
+            connection.executor = executor
         self.session = Session(connection)
         page = self.page = self.session.page
         self.page_id = page._i
@@ -199,13 +198,17 @@ class Mirror:
     def __init__(self, data: AppData, sharing: Sharing, screen: Draw, sheet: DrawSheet) -> None:
         self.data, self.sharing, self.screen, self.sheet = data, sharing, screen, sheet
         self.leads: dict[Key, Lead] = {}
-        self.like: Any = None  # a phone's connection: the pub/sub hub, loop and threads leads share with it
+        self.wires: Any = None  # the phones' pub/sub hub, loop and threads (or None), which leads share
 
     def heard(self, page: ft.Page) -> None:
-        """A phone's page came: its connection is what leads are made like (one may be made
-        while that page's socket is gone)."""
-        if self.like is None:
-            self.like = page.session.connection
+        """A phone's page came: leads are wired as its connection is (one may be made while
+        that page's socket is gone)."""
+        if self.wires is None:
+            connection = page.session.connection
+            executor = None
+            with contextlib.suppress(RuntimeError):  # a connection without threads of its own
+                executor = connection.executor
+            self.wires = (connection.pubsubhub, connection.loop, executor)
 
     def lead(self, key: Key) -> Lead:
         lead = self.leads.get(key)

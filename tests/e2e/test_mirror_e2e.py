@@ -138,6 +138,17 @@ def test_watching_phones_follow_the_host_and_their_own_taps_move_nothing(tmp_pat
             tap(vera, "End Bob's turn (Cid next)")
             for screen in (vera, host):
                 see(screen, "Round 1 · Cid's turn")
+
+            # Walt's phone turns dark: after its next sleep it follows the dark phones' drawing.
+            tap(walt, "Close")
+            walt.page.emulate_media(color_scheme="dark")
+            settle(walt, None)  # its redraw sent: a socket closed mid-send is flet_web's own traceback
+            drop_socket(walt)
+            see(walt, "Round 1 · Cid's turn")
+            tap(host, "Fuel 1")
+            for phone in (vera, walt):
+                see(phone, "Last: Cid moved 1 space with fuel")
+                error_free(phone)
             assert "Traceback" not in server.log()
         except BaseException:
             print(f"--- server log ---\n{server.log()}")

@@ -26,8 +26,8 @@ from companion.store import Store
 LAN_HOST = "127.0.0.2"
 
 
-def game_left_open(data_dir: Path, game: str = "transamerica", players: tuple[str, ...] = ("Ann", "Bob", "Cid")
-                           ) -> None:
+def game_left_open(data_dir: Path, game: str = "transamerica",
+                   players: tuple[str, ...] = ("Ann", "Bob", "Cid")) -> None:
     """A game open on the host's screen when the server starts (TransAmerica unless told)."""
     data = AppData(Store(data_dir))
     session = data.new(game, list(players), {})
