@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import shutil
+from pathlib import Path
+
 from companion.session import Session
 from companion.store import SessionList, Store
 
@@ -15,3 +19,17 @@ def put(store: Store, session: Session, *, session_id: str | None = None, create
 def verify(store: Store) -> SessionList:
     """Parse every session file, set damaged ones aside, fix the index; then the list."""
     return store._verify()
+
+
+def copy_as_killed(directory: Path, copy: Path) -> None:
+    """Copy a data folder as a process killed at this instant leaves it on disk.
+
+    The app keeps writing meanwhile (the day's backup runs in a thread of its own): a file
+    listed but gone before it is copied, such as a temporary file renamed into place, is
+    left out, as a kill just before it was made would leave it."""
+
+    def copy_if_there(source: str, target: str) -> None:
+        with contextlib.suppress(FileNotFoundError):
+            shutil.copy2(source, target)
+
+    shutil.copytree(directory, copy, copy_function=copy_if_there)

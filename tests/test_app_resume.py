@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-import shutil
 from collections.abc import AsyncIterator
 from datetime import date
 from pathlib import Path
@@ -17,6 +16,7 @@ from app_helpers import app_screen, memory_app, notice, start_game, table
 from flet.messaging.protocol import Message, MessageAction
 from flet.pubsub.pubsub_hub import PubSubHub
 from flet_harness import Screen, wait_for
+from store_helpers import copy_as_killed
 
 from companion.app.data import AppData
 from companion.app.main import make_main
@@ -43,7 +43,7 @@ async def view_after_kill(directory: Path, scratch: Path) -> dict[str, Any]:
     """Copy the data folder as it is on disk right now (a process killed at this instant
     leaves exactly that) and start a fresh app on the copy."""
     copy = scratch / f"killed-{next(_kills)}"
-    shutil.copytree(directory, copy)
+    copy_as_killed(directory, copy)
     async with app_screen(reopen(copy)) as screen:
         return view(screen)
 
@@ -56,7 +56,7 @@ async def tap_killed_as_the_screen_changes(screen: Screen, key: str, directory: 
 
     def send_and_copy(message: Message) -> None:
         if message.action == MessageAction.PATCH_CONTROL and not copy.exists():
-            shutil.copytree(directory, copy)
+            copy_as_killed(directory, copy)
         send(message)
 
     screen.conn.send_message = send_and_copy  # type: ignore[method-assign]
