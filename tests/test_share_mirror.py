@@ -17,7 +17,7 @@ from app_helpers import notice, table
 from flet.components.component import Component
 from flet.messaging.protocol import MessageAction
 from flet_harness import Screen, wait_for
-from test_share_app import VIEWER_REFUSAL, Table, events_of, keeping, shared_heartland
+from test_share_app import STALE, VIEWER_REFUSAL, Table, events_of, keeping, shared_heartland
 
 from companion.app import mirror
 from companion.app.share import SCOREKEEPER, Share
@@ -118,6 +118,29 @@ async def test_scorekeepers_share_a_drawing_of_their_own_and_a_keeper_s_tap_reco
         assert Screen.shared_view(tess.page) is None and Screen.shared_view(sam.page) is not None
         await sam.settle()
         assert sam.text_of("undo-strip") == tess.text_of("undo-strip") == host.text_of("undo-strip")
+
+
+@table
+async def test_a_keeper_s_tap_on_a_shared_drawing_its_browser_has_not_shown_is_refused_as_stale() -> None:
+    """The shared drawing reaches a keeper's phone at once, but a tap it sent before its browser
+    showed the host's move acts on what it showed: refused, nothing recorded, and said."""
+    async with shared_heartland() as (table_, host, shared):
+        sam, tess = await keeping(table_, shared, "Sam", "Tess")
+        assert tess.session is not None
+        answer = tess.session.handle_invoke_method_results
+        held: list[tuple[object, ...]] = []
+        tess.session.handle_invoke_method_results = lambda *reply: held.append(reply)  # type: ignore[method-assign]
+        await host_moves(table_, host, shared, sam, tess)
+        assert Screen.shared_view(tess.page) is not None  # still following the shared drawing
+        await tess.tap("discard")  # her browser has not yet said it shows the move
+        assert notice(tess) == STALE
+        assert events_of(table_, shared) == ["move"]
+        for reply in held:  # the browser answers: it shows the move now
+            answer(*reply)
+        tess.session.handle_invoke_method_results = answer  # type: ignore[method-assign]
+        await tess.settle()
+        await tess.tap("discard")
+        assert notice(tess) is None and events_of(table_, shared) == ["move", "discard"]
 
 
 @table

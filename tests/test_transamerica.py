@@ -84,6 +84,14 @@ def test_the_game_ends_after_the_round_that_takes_someone_to_zero() -> None:
     assert "The game is over" in refused(session, end_round(Ann=0, Bob=0, Cy=0))
 
 
+def test_nobody_wins_before_the_end_even_far_ahead() -> None:
+    session = new_game()
+    session.apply(end_round(Ann=0, Bob=12, Cy=12))  # Bob and Cy one point from the end
+    assert not session.is_over
+    assert [(s.player, s.rank, s.winner) for s in session.standings()] == [
+        ("Ann", 1, False), ("Bob", 2, False), ("Cy", 2, False)]
+
+
 def test_a_round_that_leaves_two_players_at_zero_ends_the_game_and_they_share_last_place() -> None:
     session = new_game("Ann", "Bob", "Cy", "Dee")
     session.apply(end_round(Ann=0, Bob=5, Cy=5, Dee=1))

@@ -95,6 +95,17 @@ def test_another_sites_page_cannot_load_our_files_but_can_link_to_the_app(client
     assert own.status_code == 200
 
 
+def test_another_local_app_is_same_site_and_refused_too(client: TestClient) -> None:
+    # Any other server on 127.0.0.1 (another port) is "same-site" to the browser, not
+    # "cross-site": its page loading our files or reading our answers must be refused as well.
+    for mode in ("no-cors", "cors"):
+        answer = client.get("/flutter_bootstrap.js", headers={"sec-fetch-site": "same-site", "sec-fetch-mode": mode})
+        assert answer.status_code == 403, mode
+        assert "Only pages from" in answer.text
+    link = client.get("/", headers={"sec-fetch-site": "same-site", "sec-fetch-mode": "navigate"})
+    assert link.status_code == 200
+
+
 def test_flets_environment_overrides_do_not_move_the_page_or_its_socket(monkeypatch: pytest.MonkeyPatch,
                                                                        tmp_path: Path) -> None:
     monkeypatch.setenv("FLET_ASSETS_DIR", str(tmp_path))
