@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.text.messages import Message, RuleError, register
+from companion.text.numbers import whole
 
 MARK = "mark"
 AT = "at"
@@ -162,7 +163,7 @@ def minutes(seconds: float | None) -> int | None:
     """Whole minutes of play, at least 1 for any game that ran (None when unknown)."""
     if seconds is None or not math.isfinite(seconds):
         return None
-    return max(1, round(seconds / 60))
+    return max(1, whole(seconds / 60))
 
 
 def _reason(message_id: str, **params: Any) -> Message:

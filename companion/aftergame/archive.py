@@ -63,6 +63,7 @@ from companion.store.listing import SESSION_ID, new_session_id
 from companion.store.session_file import MAX_TITLE, is_time, loaded_title
 from companion.text import messages
 from companion.text.messages import Message, RuleError, quoted
+from companion.text.numbers import fixed, whole
 
 FORMAT = "companion-archive"
 VERSION = 1
@@ -206,7 +207,7 @@ def cell(text: str) -> str:
 
 def duration_min(summary: SessionSummary) -> int:
     """A finished game's playing time in whole minutes (at least 1), pauses left out (see `stats.duration_of`)."""
-    return max(1, round((stats.duration_of(summary) or 0) / 60))
+    return max(1, whole((stats.duration_of(summary) or 0) / 60))
 
 
 def was_stopped(store: Store, summary: SessionSummary) -> bool:
@@ -433,7 +434,7 @@ def too_big(size: int) -> Message:
 
 def megabytes(size: int) -> str:
     """A size as the refusals say it: 20.0, 50 (MB of 2**20 bytes)."""
-    shown = f"{size / 2**20:.1f}"
+    shown = fixed(size / 2**20, 1)
     return shown[:-2] if shown.endswith(".0") and size % 2**20 == 0 else shown
 
 

@@ -6,6 +6,7 @@ from datetime import datetime
 
 from companion.text.i18n import t
 from companion.text.messages import SOURCE_LANGUAGE, register
+from companion.text.numbers import whole
 
 register(SOURCE_LANGUAGE, {
     "ui.date": "{month} {day}, {year}",
@@ -42,7 +43,7 @@ def time_of_day(moment: float, language: str) -> str:
 
 def duration(seconds: float, language: str) -> str:
     """"45 min", "1 h 17 min", "2 h": rounded to the minute (a game shorter than one counts one)."""
-    minutes = max(1, round(seconds / 60))
+    minutes = max(1, whole(seconds / 60))
     hours, minutes = divmod(minutes, 60)
     if not hours:
         return t("ui.duration.minutes", language, minutes=minutes)

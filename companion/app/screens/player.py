@@ -15,6 +15,7 @@ from companion.app.screens import stats
 from companion.app.state import REOPEN
 from companion.rules import GAMES
 from companion.text.messages import SOURCE_LANGUAGE, register
+from companion.text.numbers import whole
 
 if TYPE_CHECKING:
     from companion.app.intents import Intents
@@ -81,7 +82,7 @@ def shown_filters(view: View, chosen: dict[str, Any]) -> str:
 
 def figures(view: View, page: PlayerPage) -> list[ft.Control]:
     found: list[ft.Control] = [
-        w.text(w.t(view, "ui.stats.record", plays=page.plays, wins=page.wins, percent=round(page.win_rate * 100)),
+        w.text(w.t(view, "ui.stats.record", plays=page.plays, wins=page.wins, percent=whole(page.win_rate * 100)),
                16, bold=True, key="player-record"),
         w.text(w.t(view, "ui.stats.current_streak", count=page.current_streak, longest=page.longest_streak), 15,
                key="player-streaks"),
@@ -99,7 +100,7 @@ def figures(view: View, page: PlayerPage) -> list[ft.Control]:
     found.extend(game_block(view, record) for record in page.games)
     found.append(w.text(w.t(view, "ui.player.by_count"), 17, bold=True))
     for count, (plays, wins) in page.by_count.items():
-        record = w.t(view, "ui.stats.record", plays=plays, wins=wins, percent=round(100 * wins / plays))
+        record = w.t(view, "ui.stats.record", plays=plays, wins=wins, percent=whole(100 * wins / plays))
         found.append(w.text(w.t(view, "ui.player.count", count=count, record=record), 15, key=f"player-count-{count}"))
     return found
 
@@ -112,7 +113,7 @@ def game_block(view: View, record: GameRecord) -> ft.Control:
     return ft.Container(ft.Column([
         w.text(game.title if game else record.game, 16, bold=True),
         w.text(w.t(view, "ui.stats.record", plays=record.plays, wins=record.wins,
-                   percent=round(100 * record.wins / record.plays)), 15, key=f"player-game-{record.game}"),
+                   percent=whole(100 * record.wins / record.plays)), 15, key=f"player-game-{record.game}"),
         w.text(scores, 15, key=f"player-scores-{record.game}"),
     ], spacing=2), border=ft.Border.all(1, ft.Colors.OUTLINE), border_radius=10,
         padding=ft.Padding.only(left=10, right=4, top=6, bottom=8), key=f"player-block-{record.game}")

@@ -20,6 +20,7 @@ from companion.app.after_intents import REPORT_CASES, message_of
 from companion.app.state import REOPEN
 from companion.rules import GAMES
 from companion.text.messages import SOURCE_LANGUAGE, register
+from companion.text.numbers import fixed, whole
 
 if TYPE_CHECKING:
     from companion.app.intents import Intents
@@ -109,7 +110,7 @@ def period_range(period: str, now: float | None = None) -> tuple[float | None, f
 
 def decimal(value: float, language: str) -> str:
     """12.5, or 12,5 where the table writes a decimal comma."""
-    shown = f"{value:.1f}".removesuffix(".0")
+    shown = fixed(value, 1).removesuffix(".0")
     return shown if language == "en" else shown.replace(".", ",")
 
 
@@ -241,7 +242,7 @@ def game_score(view: View, game: str | None, value: float) -> str:
     """A score as the game counts it: $12 for money (12 $ in French), else points (12,5)."""
     found = GAMES.get(game or "")
     if found is not None and found.unit == "money":
-        return w.money(view, round(value))
+        return w.money(view, whole(value))
     return decimal(value, view.language)
 
 
@@ -258,7 +259,7 @@ def player_card(view: View, statistics: Statistics, player: PlayerStats) -> ft.C
                           on_click=lambda _: view.act.open_panel("rename", player=player.name, name=player.name)),
         ]),
         w.text(w.t(view, "ui.stats.record", plays=player.plays, wins=player.wins,
-                   percent=round(player.win_rate * 100)), 15, key=f"stats-record-{slug}"),
+                   percent=whole(player.win_rate * 100)), 15, key=f"stats-record-{slug}"),
     ]
     if player.average_score is not None and player.best_score is not None:
         lines.append(w.text(w.t(view, "ui.stats.scores", average=score(view, statistics, player.average_score),
