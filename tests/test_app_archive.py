@@ -10,6 +10,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+import openpyxl
 from app_helpers import imported, notice, table
 from flet_harness import Screen, wait_for
 from test_app_stats import play_transamerica
@@ -48,6 +49,12 @@ async def test_export_every_game_into_the_data_folder_and_save_a_copy(tmp_path: 
         await screen.tap("export-csv")
         csv_path = Path(screen.text_of("export-saved").removeprefix("Saved in "))
         assert csv_path.read_text(encoding="utf-8-sig").splitlines()[0].startswith("session_id,title,date,time")
+
+        await screen.tap("export-xlsx")
+        xlsx_path = Path(screen.text_of("export-saved").removeprefix("Saved in "))
+        assert xlsx_path.suffix == ".xlsx" and xlsx_path.parent == csv_path.parent
+        (header, *_) = openpyxl.load_workbook(xlsx_path)["Results"].iter_rows(values_only=True)
+        assert header[:4] == ("session_id", "title", "date", "time")
 
 
 @table

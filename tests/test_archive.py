@@ -6,9 +6,12 @@ from __future__ import annotations
 import csv
 import io
 import json
+from datetime import datetime
+from datetime import time as dt_time
 from pathlib import Path
 from typing import Any
 
+import openpyxl
 import pytest
 from archive_helpers import great_plains, heartland, transamerica
 from clock_helpers import played_between
@@ -17,7 +20,14 @@ from hypothesis import strategies as st
 from store_helpers import put
 
 from companion.aftergame import archive
-from companion.aftergame.archive import MAX_IMPORT_BYTES, export_csv, export_json, import_json, save_export
+from companion.aftergame.archive import (
+    MAX_IMPORT_BYTES,
+    export_csv,
+    export_json,
+    export_xlsx,
+    import_json,
+    save_export,
+)
 from companion.session import Session
 from companion.store import Store
 
@@ -105,6 +115,30 @@ def test_a_cell_a_spreadsheet_would_run_as_a_formula_is_exported_as_text(name: s
     rows = list(csv.DictReader(io.StringIO(export_csv(store).removeprefix("\ufeff"))))
     assert rows[0]["player"] == "'" + name and rows[0]["title"] == "'" + name
     assert rows[1]["score"] == "0" and rows[0]["score"] == "13"  # numbers stay numbers (a -3 too)
+
+
+@pytest.mark.parametrize("name", ["=HYPERLINK(\"http://x\")", "Léa"])
+def test_the_workbook_holds_the_csv_rows_with_every_cell_typed(name: str) -> None:
+    store = Store.in_memory()
+    table_of_three(store)
+    finished_transamerica(store, [name, "Bob"], [{name: 0, "Bob": 14}], title=name)
+    book = openpyxl.load_workbook(io.BytesIO(export_xlsx(store)))
+    sheet = book["Results"]
+    header, *rows = list(sheet.iter_rows(values_only=True))
+    assert header == archive.CSV_COLUMNS
+    written = list(csv.reader(io.StringIO(export_csv(store).removeprefix("\ufeff"))))[1:]
+    assert len(rows) == len(written) == 5
+    for typed, text in zip(rows, written, strict=True):
+        day, clock, minutes, stopped, seat, score, rank, winner = (typed[2], typed[3], typed[4], typed[5], typed[9],
+                                                                    typed[10], typed[11], typed[12])
+        assert isinstance(day, datetime) and day.date().isoformat() == text[2]  # a date cell, not a text
+        assert isinstance(clock, dt_time) and clock.strftime("%H:%M") == text[3]
+        assert (minutes, seat, score, rank) == (int(text[4]), int(text[9]), int(text[10]), int(text[11]))
+        assert (stopped, winner) == (text[5] == "true", text[12] == "true")
+    # A name a spreadsheet could run stays a name, with no apostrophe, and is no formula.
+    (last_title,) = {row[1] for row in rows[3:]}
+    assert last_title == name and {row[8] for row in rows[3:]} == {name, "Bob"}
+    assert all(cell.data_type != "f" for row in sheet.iter_rows() for cell in row)
 
 
 def test_an_export_is_saved_in_the_exports_folder_and_its_path_given(tmp_path: Path) -> None:

@@ -48,6 +48,7 @@ import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from datetime import time as dt_time
 from typing import Any, NamedTuple
 
 from companion.aftergame import stats
@@ -179,6 +180,56 @@ def export_csv(store: Store, language: str = messages.SOURCE_LANGUAGE) -> str:
     out.write("\ufeff")
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
+    for row in result_rows(store, language):
+        writer.writerow(_written(value) for value in row)
+    return out.getvalue()
+
+
+def _written(value: Any) -> Any:
+    """One value of a results row as the CSV writes it: 2026-12-03, 20:45, true, a text made safe."""
+    if isinstance(value, str):
+        return cell(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dt_time):
+        return value.strftime("%H:%M")
+    if isinstance(value, date):
+        return value.isoformat()
+    return value
+
+
+def export_xlsx(store: Store, language: str = messages.SOURCE_LANGUAGE) -> bytes:
+    """The rows of `export_csv` as an Excel workbook: every cell typed (dates, times, numbers,
+    true/false), so a spreadsheet opens it right whatever its import settings, and a text is
+    always a text (no apostrophe needed: a name starting with = stays a name)."""
+    from openpyxl import Workbook  # type: ignore[import-untyped]  # loaded when asked: not at start
+
+    book = Workbook(write_only=True)
+    sheet = book.create_sheet(title="Results")
+    sheet.append(CSV_COLUMNS)
+    for row in result_rows(store, language):
+        sheet.append([_typed(sheet, value) for value in row])
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+def _typed(sheet: Any, value: Any) -> Any:
+    """A workbook cell for one value; a text one whatever it starts with (openpyxl reads "=..." as a formula)."""
+    from openpyxl.cell import WriteOnlyCell  # type: ignore[import-untyped]
+
+    if not isinstance(value, str):
+        return value
+    text = WriteOnlyCell(sheet, value)
+    text.data_type = "s"
+    return text
+
+
+ResultRow = tuple[str, str, date, dt_time, int, bool, str, str, str, int, float, int, bool]
+
+
+def result_rows(store: Store, language: str = messages.SOURCE_LANGUAGE) -> Iterator[ResultRow]:
+    """The values of each row of the results exports (`CSV_COLUMNS`), typed."""
     copies = read_copies(store.folder)
     for summary in sorted(store.finished(), key=lambda summary: (summary.created, summary.id)):
         result = summary.result
@@ -188,13 +239,11 @@ def export_csv(store: Store, language: str = messages.SOURCE_LANGUAGE) -> str:
         game = GAMES.get(summary.game)
         title = summary.title or f"{game.home_title if game else summary.game} · " \
                                  f"{messages.join_names(list(summary.players), language)}"
-        common = (summary.id, cell(title), started.date().isoformat(), started.strftime("%H:%M"),
-                  duration_min(summary), "true" if was_stopped(store, summary) else "false", summary.game,
-                  copies.get(summary.id, ""))
+        when = started.time().replace(second=0, microsecond=0)
+        common = (summary.id, title, started.date(), when, duration_min(summary), was_stopped(store, summary),
+                  summary.game, copies.get(summary.id, ""))
         for seat, player in enumerate(summary.players):
-            writer.writerow((*common, cell(player), seat + 1, result.scores[seat], result.ranks[seat],
-                             "true" if player in summary.winners else "false"))
-    return out.getvalue()
+            yield (*common, player, seat + 1, result.scores[seat], result.ranks[seat], player in summary.winners)
 
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")

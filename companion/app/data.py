@@ -331,9 +331,12 @@ class AppData:
         return bgstats.play_url(self.peek(session_id), summary)
 
     def export(self, kind: str, session_ids: list[str] | None = None) -> tuple[str, bytes]:
-        """(file name, content) of an export, `kind` "json" (the chosen games, all by default), "csv" or "bgsplay"."""
+        """(file name, content) of an export, `kind` "json" (the chosen games, all by default), "csv", "xlsx" or
+        "bgsplay"."""
         if kind == "csv":
             return archive.export_name("csv"), archive.export_csv(self.store).encode("utf-8")
+        if kind == "xlsx":
+            return archive.export_name("xlsx"), archive.export_xlsx(self.store)
         if kind == bgstats.EXTENSION:  # every finished game as BG Stats plays
             return archive.export_name(bgstats.EXTENSION), bgstats.export_plays(self.store)
         return archive.export_name("json"), archive.export_json(self.store, session_ids)

@@ -351,6 +351,7 @@ register(SOURCE_LANGUAGE, {
     "ui.archive.export": "Export",
     "ui.archive.export_json": "Every game (JSON)",
     "ui.archive.export_csv": "Results (CSV)",
+    "ui.archive.export_xlsx": "Results (Excel)",
     "ui.archive.saved": "Saved in {path}",
     "ui.archive.save_copy": "Save a copy elsewhere",
     "ui.archive.no_dialog": "No file dialog here: use the files in the exports folder of the data folder.",

@@ -358,6 +358,8 @@ def archive_sheet(view: View) -> ft.DialogControl | None:
                           icon=ft.Icons.SAVE_ALT, on_click=lambda _: view.act.after.export("json")),
         ft.OutlinedButton(w.t(view, "ui.archive.export_csv"), key="export-csv", height=w.TARGET,
                           icon=ft.Icons.TABLE_CHART_OUTLINED, on_click=lambda _: view.act.after.export("csv")),
+        ft.OutlinedButton(w.t(view, "ui.archive.export_xlsx"), key="export-xlsx", height=w.TARGET,
+                          icon=ft.Icons.GRID_ON, on_click=lambda _: view.act.after.export("xlsx")),
         ft.OutlinedButton(w.t(view, "bgstats.export"), key="export-bgsplay", height=w.TARGET,
                           tooltip=w.t(view, "bgstats.export.tip"), icon=ft.Icons.OPEN_IN_NEW,
                           on_click=lambda _: view.act.after.export("bgsplay")),
