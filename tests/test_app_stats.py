@@ -56,6 +56,24 @@ async def test_plays_wins_scores_streaks_and_head_to_head_per_player() -> None:
 
 
 @table
+async def test_the_head_to_head_tells_only_tied_from_never_met_and_names_every_rival_tied_for_most() -> None:
+    data = memory_app()
+    play_transamerica(data, ["Ann", "Bob", "Fay"], {"Ann": 0, "Bob": 0, "Fay": 13})  # Ann and Bob tie
+    play_transamerica(data, ["Ann", "Cy"], {"Ann": 13, "Cy": 0})  # Cy ahead of Ann
+    play_transamerica(data, ["Ann", "Dee"], {"Ann": 13, "Dee": 0})  # Dee ahead of Ann
+    play_transamerica(data, ["Ann", "Eve"], {"Ann": 13, "Eve": 0})  # Eve ahead of Ann
+    async with app_screen(data) as screen:
+        await open_stats(screen)
+        assert (screen.text_of("h2h-ann-bob"), screen.text_of("h2h-bob-ann")) == ("0", "0")  # met, only tied
+        assert (screen.text_of("h2h-bob-cy"), screen.text_of("h2h-cy-dee")) == ("–", "–")  # never at one table
+        assert (screen.text_of("h2h-cy-ann"), screen.text_of("h2h-ann-cy")) == ("1", "0")
+        assert screen.text_of("h2h-caption").endswith("(–: never at the same table).")
+        await screen.tap("page-ann")
+        assert screen.text_of("player-beaten-by") == "Finished behind most often: Cy, Dee and Eve (1 time each)"
+        assert screen.text_of("player-most-met") == "Played most with: Bob, Cy, Dee, Eve and Fay (1 game each)"
+
+
+@table
 async def test_a_game_counted_in_zones_says_zones_per_game() -> None:
     data = memory_app()
     session = Session.new("great_plains", ["Ann", "Dee"])

@@ -112,8 +112,8 @@ def test_ann_s_page_adds_up_as_worked_out_by_hand(table: tuple[Store, dict[str, 
         GameRecord("great_plains", plays=2, wins=0, best=12, average=6, worst=0),
     ]
     assert page.time_played == (60 + 60 + 90 + 45 + 30 + 90 + 60) * MINUTE and page.timed == 7
-    assert page.most_met == Rival("Bob", 4)  # days 0 1 4 8 (Cy 3, Dee 3)
-    assert page.beaten_by == Rival("Dee", 2)  # days 2 and 7 (Bob once, day 1)
+    assert page.most_met == Rival(("Bob",), 4)  # days 0 1 4 8 (Cy 3, Dee 3)
+    assert page.beaten_by == Rival(("Dee",), 2)  # days 2 and 7 (Bob once, day 1)
     assert page.by_count == {2: (4, 2), 3: (3, 2)}
 
 
@@ -156,7 +156,7 @@ def test_the_filters_narrow_the_page(table: tuple[Store, dict[str, str]]) -> Non
     store, _ = table
     counted = read_counted(store.folder)
     plains = player_page(store.finished(), "Ann", game="great_plains", counted=counted)
-    assert plains is not None and (plains.plays, plains.wins, plains.most_met) == (2, 0, Rival("Dee", 2))
+    assert plains is not None and (plains.plays, plains.wins, plains.most_met) == (2, 0, Rival(("Dee",), 2))
     late = player_page(store.finished(), "Ann", since=START + 3 * DAY, counted=counted)
     assert late is not None and (late.plays, late.wins, late.longest_streak) == (4, 3, 2)  # days 3 4 7 8
     assert player_page(store.finished(), "Zed", counted=counted) is None
@@ -240,11 +240,13 @@ def test_a_player_s_page_agrees_with_itself_and_with_the_statistics(archive: tup
 
         others = [other for other in NAMES if other != name]
         assert page.most_met is not None and page.most_met.count == max(map(together, others))
-        assert page.most_met.count == together(page.most_met.name)
+        # Every opponent tied for most is named, and only they.
+        assert set(page.most_met.names) == {other for other in others if together(other) == page.most_met.count}
         most_ahead = max(ahead_of(other, name) for other in others)
         if page.beaten_by is None:
             assert most_ahead == 0
         else:
-            assert page.beaten_by.count == most_ahead == ahead_of(page.beaten_by.name, name) > 0
+            assert page.beaten_by.count == most_ahead > 0
+            assert set(page.beaten_by.names) == {other for other in others if ahead_of(other, name) == most_ahead}
         for other in others:
             assert ahead_of(name, other) + ahead_of(other, name) <= together(other)

@@ -207,6 +207,8 @@ class Statistics:
     head_to_head: dict[str, dict[str, int]] = field(default_factory=dict)
     stopped: int = 0  # finished games of the filters left out because they were stopped (and not counted)
     left_out: int = 0  # other games of the filters the table left out
+    # met[a][b]: the games a and b played together (so 0 ahead reads apart from never met)
+    met: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def player(self, name: str) -> PlayerStats | None:
         key = player_key(name)
@@ -265,6 +267,7 @@ def statistics(
     names = _Names(aliases)
     tallies: dict[str, _Tally] = {}
     beaten: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    together: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     length = 0
     for summary in chosen:
         result = summary.result
@@ -281,17 +284,22 @@ def statistics(
             _count(tally, result.scores[seat], name in summary.winners)
         for seat, key in enumerate(keys):
             for other, other_key in enumerate(keys):
-                if result.ranks[seat] < result.ranks[other] and key != other_key:
+                if key == other_key:
+                    continue
+                together[key][other_key] += 1
+                if result.ranks[seat] < result.ranks[other]:
                     beaten[key][other_key] += 1
     mixed = len({summary.game for summary in chosen}) > 1
     players = sorted((_player_stats(tally, mixed) for tally in tallies.values()),
                      key=lambda stats: (-stats.wins, -stats.plays, player_key(stats.name)))
     shown = {key: tally.name for key, tally in tallies.items()}
-    head_to_head = {shown[key]: {shown[other]: count for other, count in row.items()} for key, row in beaten.items()}
+    def by_name(counts: dict[str, dict[str, int]]) -> dict[str, dict[str, int]]:
+        return {shown[key]: {shown[other]: count for other, count in row.items()} for key, row in counts.items()}
+
     measured = not mixed and bool(chosen) and _has_length(chosen[0].game)
     average_length = length / len(chosen) if measured else None
-    return Statistics(game, len(chosen), average_length, players, head_to_head, stopped,
-                      len(every) - len(chosen) - stopped)
+    return Statistics(game, len(chosen), average_length, players, by_name(beaten), stopped,
+                      len(every) - len(chosen) - stopped, by_name(together))
 
 
 def _has_length(game_id: str) -> bool:
@@ -343,7 +351,9 @@ class GameRecord:
 
 @dataclass(frozen=True)
 class Rival:
-    name: str
+    """The opponents counted most, all of them where several tie (by name), and their count."""
+
+    names: tuple[str, ...]
     count: int
 
 
@@ -358,8 +368,8 @@ class PlayerPage:
     games: list[GameRecord]  # most played first
     time_played: float  # seconds, over the games whose length in time is known
     timed: int  # how many games `time_played` adds up
-    most_met: Rival | None  # the opponent they played with most often
-    beaten_by: Rival | None  # the opponent who finished ahead of them most often
+    most_met: Rival | None  # the opponents they played with most often
+    beaten_by: Rival | None  # the opponents who finished ahead of them most often
     by_count: dict[int, tuple[int, int]]  # players at the table -> (plays, wins)
 
 
@@ -413,11 +423,11 @@ def player_page(
 
 
 def _most(counts: Mapping[str, int], shown: Mapping[str, str]) -> Rival | None:
-    """The one counted most (the first by name among equals); None when none was counted."""
+    """Every one counted most, by name; None when none was counted."""
     if not counts:
         return None
-    key = min(counts, key=lambda key: (-counts[key], player_key(shown[key])))
-    return Rival(shown[key], counts[key])
+    top = max(counts.values())
+    return Rival(tuple(sorted((shown[key] for key, count in counts.items() if count == top), key=player_key)), top)
 
 
 # --- a game's score over time ---------------------------------------------------------

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
-from companion.aftergame.stats import GameRecord, PlayerPage
+from companion.aftergame.stats import GameRecord, PlayerPage, Rival
 from companion.app import dates
 from companion.app import widgets as w
 from companion.app.screens import stats
@@ -26,7 +26,9 @@ register(SOURCE_LANGUAGE, {
     "ui.player.none": "{player} has no game counted here.",
     "ui.player.time": "Time played: {duration} over {count} {count:game|games}",
     "ui.player.most_met": "Played most with: {player} ({count} {count:game|games})",
+    "ui.player.most_met_tied": "Played most with: {players} ({count} {count:game|games} each)",
     "ui.player.beaten_by": "Finished behind most often: {player} ({count} {count:time|times})",
+    "ui.player.beaten_by_tied": "Finished behind most often: {players} ({count} {count:time|times} each)",
     "ui.player.never_behind": "Never finished behind anyone here",
     "ui.player.by_game": "By game",
     "ui.player.game_scores": "Best {best} · average {average} · worst {worst}",
@@ -91,9 +93,9 @@ def figures(view: View, page: PlayerPage) -> list[ft.Control]:
         found.append(w.text(w.t(view, "ui.player.time", duration=dates.duration(page.time_played, view.language),
                                 count=page.timed), 15, key="player-time"))
     if page.most_met is not None:
-        found.append(w.text(w.t(view, "ui.player.most_met", player=page.most_met.name, count=page.most_met.count),
-                            15, key="player-most-met"))
-        beaten = (w.t(view, "ui.player.beaten_by", player=page.beaten_by.name, count=page.beaten_by.count)
+        found.append(w.text(rivals(view, "ui.player.most_met", "ui.player.most_met_tied", page.most_met), 15,
+                            key="player-most-met"))
+        beaten = (rivals(view, "ui.player.beaten_by", "ui.player.beaten_by_tied", page.beaten_by)
                   if page.beaten_by is not None else w.t(view, "ui.player.never_behind"))
         found.append(w.text(beaten, 15, key="player-beaten-by"))
     found.append(w.text(w.t(view, "ui.player.by_game"), 17, bold=True))
@@ -103,6 +105,13 @@ def figures(view: View, page: PlayerPage) -> list[ft.Control]:
         record = w.t(view, "ui.stats.record", plays=plays, wins=wins, percent=whole(100 * wins / plays))
         found.append(w.text(w.t(view, "ui.player.count", count=count, record=record), 15, key=f"player-count-{count}"))
     return found
+
+
+def rivals(view: View, one: str, tied: str, rival: Rival) -> str:
+    """"Bob (3 games)", or every one tied for most: "Bob, Cy and Dee (2 times each)"."""
+    if len(rival.names) == 1:
+        return w.t(view, one, player=rival.names[0], count=rival.count)
+    return w.t(view, tied, players=w.names(view, rival.names), count=rival.count)
 
 
 def game_block(view: View, record: GameRecord) -> ft.Control:

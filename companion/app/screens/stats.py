@@ -33,7 +33,8 @@ register(SOURCE_LANGUAGE, {
     "ui.stats.current_streak": "Winning streak now: {count} · longest: {longest}",
     "ui.stats.page": "Details",
     "ui.stats.page.tip": "Everything about {player}",
-    "ui.stats.table.caption": "How many times the player of the row finished ahead of the player of the column.",
+    "ui.stats.table.caption": "How many times the player of the row finished ahead of the player of the column "
+                              "(–: never at the same table).",
     "ui.stats.table.never": "–",
 })
 
@@ -278,8 +279,7 @@ def open_player(view: View, name: str) -> None:
 def head_to_head(view: View, statistics: Statistics) -> list[ft.Control]:
     """A table: row A, column B says how many games A finished ahead of B (a tie counts for neither)."""
     names = [player.name for player in statistics.players]
-    beaten = statistics.head_to_head
-    if len(names) < 2 or not beaten:
+    if len(names) < 2 or not statistics.met:
         return []
     short = short_names(names)
     header: list[ft.Control] = [ft.Container(width=NAME_WIDTH)]
@@ -305,7 +305,8 @@ def table_cell(view: View, statistics: Statistics, first: str, second: str) -> f
         return ft.Container(width=CELL_WIDTH, height=32, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST, key=key)
     ahead = statistics.head_to_head.get(first, {}).get(second, 0)
     behind = statistics.head_to_head.get(second, {}).get(first, 0)
-    words = str(ahead) if ahead or behind else w.t(view, "ui.stats.table.never")
+    met = statistics.met.get(first, {}).get(second, 0)
+    words = str(ahead) if met else w.t(view, "ui.stats.table.never")  # 0: met, never ahead (ties too)
     bold = ft.FontWeight.BOLD if ahead > behind else None
     return ft.Container(ft.Text(words, size=15, weight=bold, key=key, text_align=ft.TextAlign.CENTER),
                         width=CELL_WIDTH, height=32, alignment=ft.Alignment.CENTER,
