@@ -41,8 +41,15 @@ def compile_tree(root: str, shown_as: str, beside: bool) -> None:
                                    invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
 
 
-compile_stdlib("/work/stdlib.zip", "/work/stdlib-compiled.zip")
-if os.path.isdir("/work/zip"):
-    compile_tree("/work/zip", BROWSER_HOME + "companion.zip/", beside=True)
-if os.path.isdir("/work/disk"):
-    compile_tree("/work/disk", BROWSER_HOME + "__pypackages__/", beside=False)
+def main() -> None:
+    compile_stdlib("/work/stdlib.zip", "/work/stdlib-compiled.zip")
+    if os.path.isdir("/work/zip"):
+        compile_tree("/work/zip", BROWSER_HOME + "companion.zip/", beside=True)
+    if os.path.isdir("/work/disk"):
+        compile_tree("/work/disk", BROWSER_HOME + "__pypackages__/", beside=False)
+
+
+# Pyodide's runPython runs it as __main__; imported (pydoc, a test collector walking the
+# package) it does nothing.
+if __name__ == "__main__":
+    main()
