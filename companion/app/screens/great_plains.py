@@ -268,6 +268,9 @@ def zone_panel(view: View, state: GreatPlainsState) -> ft.DialogControl:
 # --- set-up ---------------------------------------------------------------------------
 
 
+DRAWS_FIRST = True  # its set-up has its own draw (New game offers none besides)
+
+
 def setup_options(draft: dict[str, Any]) -> dict[str, Any]:
     return {name: draft.get(name) for name in ("fox", "first") if draft.get(name) in draft["players"]}
 
@@ -281,7 +284,8 @@ def setup(view: View, draft: dict[str, Any]) -> list[ft.Control]:
     # (or a name's tick) moves none of them sideways.
     draw = ft.OutlinedButton(w.t(view, "ui.new.great_plains.draw"), key="first-random", icon=ft.Icons.CASINO,
                              height=w.BUTTON_HEIGHT,
-                             on_click=lambda _: view.act.set_draft(first=random.choice(players)))
+                             on_click=lambda _: view.act.set_draft(**dict.fromkeys(("first", "drawn"),
+                                                                                   random.choice(players))))
     return [w.text(w.t(view, "ui.new.great_plains.fox"), 15, bold=True),
             ft.Row(player_choice(view, draft, "fox", "ui.new.great_plains.is_fox"), spacing=6),
             w.text(w.t(view, "ui.new.great_plains.who_first"), 15, bold=True),

@@ -245,6 +245,14 @@ def setup_options(draft: dict[str, Any]) -> dict[str, Any]:
     return {"target": target, **{name: bool(draft.get(name)) for name in SWITCHES}}
 
 
+def setup_summary(view: View, draft: dict[str, Any]) -> str:
+    """New game's line above Start for what lies below the fold: the target and the variants on."""
+    target = draft["custom_target"] if draft["target"] == "custom" else TARGETS[draft["target"]].get(
+        len(draft["players"]))
+    shown = w.money(view, target) if target is not None else w.t(view, "ui.new.heartland.by_count")
+    return w.t(view, "ui.new.heartland.summary", target=shown, count=sum(bool(draft.get(name)) for name in SWITCHES))
+
+
 def setup(view: View, draft: dict[str, Any]) -> list[ft.Control]:
     """New game: the money target (rulebook, blog or custom) and the variants."""
     count = len(draft["players"])
