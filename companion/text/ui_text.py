@@ -66,6 +66,14 @@ register(SOURCE_LANGUAGE, {
     "ui.share.viewer": "You follow this game. The host can let you keep score.",
     "ui.share.keeper": "You keep score with the host.",
     "ui.share.off": "This game is not shared.",
+    "ui.share.ask": "Sharing opens this game on your local network: phones on the same Wi-Fi scan a code, then "
+                    "follow the game, and you choose who may keep score. It stays open until you stop sharing "
+                    "or leave the game.",
+    "ui.share.start": "Start sharing",
+    "ui.share.start.tip": "Starts listening on this network and shows the code",
+    "ui.share.stays": "Shared: phones can join until you stop sharing, even with this sheet closed.",
+    "ui.share.still_on": "Still shared on the local network (code {code}): phones can join. "
+                         "The share button at the top shows the code again and stops sharing.",
     "ui.share.hint": "Phones on this Wi-Fi scan the code, or open the address and type the code.",
     "ui.share.code": "Code",
     "ui.share.connected": "Connected",

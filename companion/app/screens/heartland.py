@@ -278,7 +278,7 @@ def setup(view: View, draft: dict[str, Any]) -> list[ft.Control]:
     for name in SWITCHES:
         # A row a finger can hit anywhere along, 48 px tall like every other target.
         switch = ft.Switch(label=w.t(view, f"ui.new.heartland.{name}"), value=bool(draft.get(name)),
-                           key=f"option-{name}",
+                           key=f"option-{name}", height=w.TARGET,
                            on_change=lambda e, name=name: view.act.set_draft(**{name: bool(e.control.value)}))
         controls.append(ft.Container(switch, height=w.TARGET, alignment=ft.Alignment.CENTER_LEFT))
     return controls
