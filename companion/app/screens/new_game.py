@@ -51,7 +51,8 @@ def picks_colours(game_id: str) -> bool:
 def colours_of(draft: dict[str, Any]) -> dict[str, str]:
     """Each player's colour, all different: the one they picked, else their seat's, else the next free one."""
     players: list[str] = draft["players"]
-    picked = draft.get("colours") if isinstance(draft.get("colours"), dict) else {}
+    kept = draft.get("colours")
+    picked: dict[str, Any] = kept if isinstance(kept, dict) else {}
     colours: dict[str, str] = {}
     for player in players:
         if picked.get(player) in COLOURS and picked[player] not in colours.values():
@@ -88,7 +89,7 @@ def build(view: View) -> ft.Control:
     back = w.icon_button(ft.Icons.ARROW_BACK, w.t(view, "ui.back_home"), view.act.go_home, key="back")
     header: list[ft.Control] = [ft.Row([back, w.text(w.t(view, "ui.new.title"), 20, bold=True)])]
     body: list[ft.Control] = [game_picker(view, draft), players_editor(view, draft)]
-    body.append(ft.Column(options_editor(view, draft), spacing=10, key=ft.ScrollKey(OPTIONS_KEY),
+    body.append(ft.Column(options_editor(view, draft), spacing=10, key=ft.ScrollKey(OPTIONS_KEY),  # type: ignore[call-arg]  # flet's lazy dataclass
                           horizontal_alignment=ft.CrossAxisAlignment.STRETCH))
     why_not = problem(draft, view.language)
     footer: list[ft.Control] = [options_hint(view, draft)]
