@@ -301,3 +301,23 @@ async def test_each_player_picks_a_colour_no_two_alike_and_keeps_it_in_the_game(
         assert names and all(name.color == eve for name in names)  # the game draws Eve in the colour she picked
         (summary,) = data.sessions()
         assert data.open(summary.id).options["colours"] == {"Ann": "green", "Eve": "purple", "Bob": "blue"}
+
+
+@table
+async def test_play_again_keeps_the_colours_but_not_the_draw() -> None:
+    data = memory_app()
+    async with app_screen(data) as screen:
+        await screen.tap("new-game")
+        await screen.tap("game-transamerica")
+        await add_players(screen, ["Ann", "Bob"])
+        await screen.tap("colour-bob")  # blue -> green
+        await screen.tap("random-first")
+        await screen.tap("start")
+        await screen.tap("log")
+        await screen.tap("stop-game")
+        await screen.tap("stop-confirm")
+        await screen.tap("play-again")
+        await screen.tap("log")
+        assert not any("drawn at random" in text for text in screen.texts())
+        (newest,) = [summary for summary in data.sessions() if summary.finished is None]
+        assert data.open(newest.id).options == {"colours": {"Ann": "red", "Bob": "green"}}

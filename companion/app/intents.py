@@ -175,7 +175,9 @@ class Intents:
         session = self.state.session
         if session is None or self.share.guest is not None:
             return
-        game, players, options = session.game.id, list(session.players), dict(session.options)
+        game, players = session.game.id, list(session.players)
+        # The same colours, but no draw: this game's first player was not drawn.
+        options = {name: value for name, value in session.options.items() if name != "drawn"}
         self._release_session()
         self.start_game(game, players, options)
 

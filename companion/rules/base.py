@@ -586,19 +586,23 @@ def check_option_names(title: str, options: Any, allowed: Sequence[str]) -> Mapp
 def check_colours(players: Sequence[str], colours: Any) -> dict[str, str]:
     """Each player's colour: one of `COLOURS` per player named, no two players alike."""
     if not isinstance(colours, Mapping):
-        raise RuleError("options.colours", allowed=Listed(COLOURS))
-    check_depth(colours, "set of colours")
+        raise RuleError("options.colours", allowed=_colour_words())
+    check_depth(colours, "set of options")
     taken: dict[str, str] = {}
     for player, colour in colours.items():
         if player not in players:
             raise RuleError("options.colour_player", value=describe_value(player), players=list(players))
         if colour not in COLOURS:
             raise RuleError("options.colour_unknown", player=player, value=describe_value(colour),
-                            allowed=Listed(COLOURS))
+                            allowed=_colour_words())
         if colour in taken:
             raise RuleError("options.colour_twice", first=taken[colour], second=player, colour=colour)
         taken[colour] = player
     return dict(colours)
+
+
+def _colour_words() -> Listed:
+    return Listed(Described(f"term.colour.{colour}") for colour in COLOURS)
 
 
 def require_turn(current: str | None, player: str) -> None:

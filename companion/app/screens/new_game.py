@@ -234,7 +234,7 @@ def colour_button(view: View, draft: dict[str, Any], name: str, shade: str) -> f
         now = draft_of(view)
         view.act.set_draft(colours={**colours_of(now), name: next_colour(now, name)})
 
-    words = w.t(view, "ui.new.colour", name=name, colour=w.t(view, f"colour.{colour}"))
+    words = w.t(view, "ui.new.colour", name=name, colour=w.t(view, f"term.colour.{colour}"))
     return ft.IconButton(ft.Icons.CIRCLE, icon_color=shade, tooltip=words, key=f"colour-{w.slug(name)}",
                          on_click=lambda _: pick(), width=w.TARGET, height=w.TARGET,
                          size_constraints=ft.BoxConstraints(min_width=w.TARGET, min_height=w.TARGET))
