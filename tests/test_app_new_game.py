@@ -237,8 +237,11 @@ async def test_a_random_first_player_turns_the_seats_and_the_log_says_who_was_dr
         await screen.tap("new-game")
         await screen.tap("game-transamerica")
         await add_players(screen, ["Ann", "Bob", "Cy", "Dee"])
+        colours = [screen.find(f"colour-{name}").icon_color for name in ("ann", "bob", "cy", "dee")]
         for _ in range(4):
             await screen.tap("random-first")
+            # Nobody's colour changes with their seat.
+            assert [screen.find(f"colour-{name}").icon_color for name in ("ann", "bob", "cy", "dee")] == colours
             first = seats(screen)[0][3:]
             order = ["Ann", "Bob", "Cy", "Dee"]
             start = order.index(first)

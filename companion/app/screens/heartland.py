@@ -268,9 +268,11 @@ def setup(view: View, draft: dict[str, Any]) -> list[ft.Control]:
         label = w.t(view, f"ui.new.heartland.{rule}", value=value(rule))
         chosen = draft["target"] == rule
         choices.append(w.choice(label, chosen, functools.partial(view.act.set_draft, target=rule),
-                                key=f"target-{rule}", expand=True))
+                                key=f"target-{rule}"))
+    # One under the other, full width: three in a row wrapped "Rulebook $40" beside its tick, and
+    # the row changed height as players were added (its value changing), moving what was below.
     controls: list[ft.Control] = [w.text(w.t(view, "ui.new.heartland.target"), 15, bold=True),
-                                  ft.Row(choices, spacing=6)]
+                                  ft.Column(choices, spacing=6, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)]
     if draft["target"] == "custom":
         controls.append(w.count_picker(view, w.t(view, "ui.new.heartland.custom_target"), ("custom_target",),
                                        CUSTOM_TARGETS, key="custom-target", low=1, high=MAX_TARGET, default=40,

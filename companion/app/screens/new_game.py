@@ -92,9 +92,10 @@ def build(view: View) -> ft.Control:
     body.append(ft.Column(options_editor(view, draft), spacing=10, key=ft.ScrollKey(OPTIONS_KEY),  # type: ignore[call-arg]  # flet's lazy dataclass
                           horizontal_alignment=ft.CrossAxisAlignment.STRETCH))
     why_not = problem(draft, view.language)
-    footer: list[ft.Control] = [options_hint(view, draft)]
+    footer: list[ft.Control] = []
     if why_not:
         footer.append(w.text(why_not, 14, key="setup-problem"))
+    footer.append(options_hint(view, draft))  # under the problem, which comes and goes: it stays put
     footer.append(w.action(w.t(view, "ui.new.start"), lambda: view.act.start_game(draft["game"], draft["players"],
                                                                                 options_of(draft)),
                            key="start", primary=True, refusal=why_not, view=view))
@@ -188,10 +189,10 @@ def random_first(view: View, draft: dict[str, Any]) -> list[ft.Control]:
     order round the table kept) so the drawn player sits first, and the log says who it was."""
     players: list[str] = draft["players"]
 
-    def draw() -> None:
+    def draw() -> None:  # everyone keeps their colour: it was theirs, not their seat's
         drawn = random.choice(players)
         seat = players.index(drawn)
-        view.act.set_draft(players=[*players[seat:], *players[:seat]], drawn=drawn)
+        view.act.set_draft(players=[*players[seat:], *players[:seat]], drawn=drawn, colours=colours_of(draft))
 
     controls: list[ft.Control] = [ft.Row([ft.OutlinedButton(
         w.t(view, "ui.new.random_first"), icon=ft.Icons.CASINO, key="random-first", height=w.BUTTON_HEIGHT,
