@@ -143,6 +143,7 @@ async def test_a_custom_target_tapped_or_typed_and_the_variant_switches() -> Non
         assert screen.text_of("target-custom") == "Custom $44"  # not kept
         await screen.type("custom-target-typed", "44")
         for name in ("short_haul", "alternate_routes", "truck_stops"):
+            assert screen.find(f"option-{name}").height == 48  # a switch is as tall as any other target
             await screen.toggle(f"option-{name}", True)
         await screen.toggle("option-truck_stops", False)
         assert screen.find("option-short_haul").value is True
