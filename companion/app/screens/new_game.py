@@ -89,8 +89,9 @@ def build(view: View) -> ft.Control:
     back = w.icon_button(ft.Icons.ARROW_BACK, w.t(view, "ui.back_home"), view.act.go_home, key="back")
     header: list[ft.Control] = [ft.Row([back, w.text(w.t(view, "ui.new.title"), 20, bold=True)])]
     body: list[ft.Control] = [game_picker(view, draft), players_editor(view, draft)]
-    body.append(ft.Column(options_editor(view, draft), spacing=10, key=ft.ScrollKey(OPTIONS_KEY),  # type: ignore[call-arg]  # flet's lazy dataclass
-                          horizontal_alignment=ft.CrossAxisAlignment.STRETCH))
+    options = ft.Column(options_editor(view, draft), spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
+                        key=ft.ScrollKey(OPTIONS_KEY))  # type: ignore[call-arg]  # flet types it without fields
+    body.append(options)
     why_not = problem(draft, view.language)
     footer: list[ft.Control] = []
     if why_not:
