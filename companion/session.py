@@ -227,7 +227,7 @@ class Session:
         game = find_game(game_id)
         names = game.check_players(players)
         started = clock.now()
-        return cls(game, names, game.normalize_options(names, {} if options is None else options),
+        return cls(game, names, game.check_options(names, {} if options is None else options),
                    times=Times([clock.mark("start", started)], started))
 
     @classmethod
@@ -255,7 +255,7 @@ class Session:
         players = game.check_saved_players(data["players"])
         if list(players) != list(data["players"]):
             raise RuleError("session.bad_data", reason="the player names are not in their saved form")
-        options = game.normalize_options(players, data["options"])
+        options = game.check_options(players, data["options"])
         events, cursor = data["events"], data["cursor"]
         if not isinstance(events, list):
             raise RuleError("session.bad_data", reason="the events are not a list")

@@ -82,12 +82,14 @@ async def test_known_names_come_back_as_chips() -> None:
         await screen.tap("back")
         await screen.tap("new-game")
         assert "Played before:" in screen.texts()
-        assert screen.text_of("known-eve") == "+ Eve"
+        assert screen.text_of("known-eve") == "Eve" and screen.find("known-eve").tooltip == "Add Eve"
         await screen.tap("known-eve")
         await screen.tap("known-ann")
         assert seats(screen) == ["1. Eve", "2. Ann"]
         # Ann's chip stays where it was, marked as playing: another tap says so and adds nothing.
         assert not is_filled(screen.find("known-bob")) and chosen(screen, "known-ann")
+        # Picked or not, a chip carries one icon (+ or a tick): picking one never widens it.
+        assert screen.find("known-bob").icon == ft.Icons.ADD
         await screen.tap("known-ann")
         assert notice(screen) == "Ann is already playing; each name must be different."
         assert seats(screen) == ["1. Eve", "2. Ann"]
@@ -141,6 +143,7 @@ async def test_a_custom_target_tapped_or_typed_and_the_variant_switches() -> Non
         assert screen.text_of("target-custom") == "Custom $44"  # not kept
         await screen.type("custom-target-typed", "44")
         for name in ("short_haul", "alternate_routes", "truck_stops"):
+            assert screen.find(f"option-{name}").height == 48  # a switch is as tall as any other target
             await screen.toggle(f"option-{name}", True)
         await screen.toggle("option-truck_stops", False)
         assert screen.find("option-short_haul").value is True
@@ -198,3 +201,127 @@ async def test_great_plains_without_players_asks_for_them() -> None:
         await screen.tap("game-great_plains")
         assert "Add the two players, then choose who plays Fox (orange)." in screen.texts()
         assert screen.text_of("setup-problem") == "Great Plains is for exactly 2 players, not 0."
+
+
+@table
+async def test_enter_adds_the_name_and_keeps_the_keyboard_in_the_field() -> None:
+    async with app_screen() as screen:
+        await screen.tap("new-game")
+        await screen.type("player-name", "Ann", submit=True)
+        await screen.settle()
+        assert seats(screen) == ["1. Ann"] and screen.find("player-name").value == ""
+        focused = [control for control, method, _ in screen.method_calls if method == "focus"]
+        assert focused and focused[-1] is screen.find("player-name")  # ready for the next name
+        await screen.type("player-name", "Bob", submit=True)
+        assert seats(screen) == ["1. Ann", "2. Bob"]
+
+
+@table
+async def test_the_options_below_are_named_above_start_and_a_tap_scrolls_to_them() -> None:
+    async with app_screen() as screen:
+        await screen.tap("new-game")
+        assert screen.text_of("options-hint") == "Target by player count · variants on: 0 of 3"
+        await add_players(screen, ["Ann", "Bob", "Cy"])
+        await screen.toggle("option-short_haul", True)
+        assert screen.text_of("options-hint") == "Target $40 · variants on: 1 of 3"
+        await screen.tap("options-hint")
+        await screen.settle()
+        scrolled = [args for _, method, args in screen.method_calls if method == "scroll_to"]
+        assert scrolled and str(scrolled[-1]["scroll_key"]) == "setup-options"
+        await screen.tap("game-transamerica")
+        assert screen.text_of("options-hint") == "Options below"
+
+
+@table
+async def test_a_random_first_player_turns_the_seats_and_the_log_says_who_was_drawn() -> None:
+    async with app_screen() as screen:
+        await screen.tap("new-game")
+        await screen.tap("game-transamerica")
+        await add_players(screen, ["Ann", "Bob", "Cy", "Dee"])
+        colours = [screen.find(f"colour-{name}").icon_color for name in ("ann", "bob", "cy", "dee")]
+        for _ in range(4):
+            await screen.tap("random-first")
+            # Nobody's colour changes with their seat.
+            assert [screen.find(f"colour-{name}").icon_color for name in ("ann", "bob", "cy", "dee")] == colours
+            first = seats(screen)[0][3:]
+            order = ["Ann", "Bob", "Cy", "Dee"]
+            start = order.index(first)
+            # The order round the table is kept: the drawn player sits first, the others follow.
+            assert seats(screen) == [f"{seat}. {name}" for seat, name in
+                                     enumerate(order[start:] + order[:start], start=1)]
+            assert screen.text_of("drawn") == f"Drawn at random: {first} plays first."
+        await screen.tap("start")
+        assert screen.text_of("subtitle") == f"Round 1 · {first} starts"
+        await screen.tap("log")
+        assert f"{first} was drawn at random to play first." in screen.texts()
+
+
+@table
+async def test_moving_a_seat_after_the_draw_forgets_it() -> None:
+    async with app_screen() as screen:
+        await screen.tap("new-game")
+        await add_players(screen, ["Ann", "Bob"])
+        await screen.tap("random-first")
+        first, second = (seat[3:] for seat in seats(screen))
+        await screen.tap(f"down-{first.lower()}")
+        assert not screen.exists("drawn")
+        await screen.tap("start")
+        await screen.tap("log")
+        assert not any("drawn at random" in text for text in screen.texts())
+
+
+@table
+async def test_great_plains_draw_is_said_in_the_log_and_offers_no_second_draw() -> None:
+    async with app_screen() as screen:
+        await screen.tap("new-game")
+        await screen.tap("game-great_plains")
+        await add_players(screen, ["Ann", "Bob"])
+        assert not screen.exists("random-first")
+        await screen.tap("first-random")
+        first = next(name for name in ("Ann", "Bob") if chosen(screen, f"first-{name.lower()}"))
+        await screen.tap("start")
+        await screen.tap("log")
+        assert f"{first} was drawn at random to play first." in screen.texts()
+
+
+@table
+async def test_each_player_picks_a_colour_no_two_alike_and_keeps_it_in_the_game() -> None:
+    data = memory_app()
+    async with app_screen(data) as screen:
+        await screen.tap("new-game")
+        await screen.tap("game-transamerica")
+        await add_players(screen, ["Ann", "Bob", "Eve"])
+        # By seat at first: red, blue, green; the colour is said in words, not by colour alone.
+        assert screen.find("colour-eve").tooltip == "Eve's colour: green. Tap for the next free colour"
+        await screen.tap("colour-eve")
+        assert screen.find("colour-eve").tooltip.startswith("Eve's colour: purple.")
+        await screen.tap("colour-ann")  # red -> blue is Bob's: green, the next free one
+        assert screen.find("colour-ann").tooltip.startswith("Ann's colour: green.")
+        eve = screen.find("colour-eve").icon_color
+        await screen.tap("up-eve")  # a seat moved keeps its player's colour
+        assert screen.find("colour-eve").icon_color == eve
+        await screen.tap("start")
+        names = screen.find_all(where=lambda control: isinstance(control, ft.Text) and control.value == "Eve")
+        assert names and all(name.color == eve for name in names)  # the game draws Eve in the colour she picked
+        (summary,) = data.sessions()
+        assert data.open(summary.id).options["colours"] == {"Ann": "green", "Eve": "purple", "Bob": "blue"}
+
+
+@table
+async def test_play_again_keeps_the_colours_but_not_the_draw() -> None:
+    data = memory_app()
+    async with app_screen(data) as screen:
+        await screen.tap("new-game")
+        await screen.tap("game-transamerica")
+        await add_players(screen, ["Ann", "Bob"])
+        await screen.tap("colour-bob")  # blue -> green
+        await screen.tap("random-first")
+        await screen.tap("start")
+        await screen.tap("log")
+        await screen.tap("stop-game")
+        await screen.tap("stop-confirm")
+        await screen.tap("play-again")
+        await screen.tap("log")
+        assert not any("drawn at random" in text for text in screen.texts())
+        (newest,) = [summary for summary in data.sessions() if summary.finished is None]
+        assert data.open(newest.id).options == {"colours": {"Ann": "red", "Bob": "green"}}

@@ -117,8 +117,10 @@ def test_every_registered_id_is_used_by_the_code() -> None:
 
 def test_every_word_of_a_game_is_a_value_the_rules_use() -> None:
     from companion.rules import great_plains, heartland
+    from companion.rules.base import COLOURS
 
     values = {
+        "colour": set(COLOURS),
         "good": set(heartland.GOODS),
         "action": {"load", "unload", "discard"},
         "spirit": set(great_plains.SPIRITS),

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 
+import flet as ft
 from app_helpers import memory_app, notice, table
 from flet.pubsub.pubsub_hub import PubSubHub
 from flet_harness import Screen, wait_for
@@ -21,6 +22,7 @@ from companion.app.data import AppData
 from companion.app.main import make_main
 from companion.app.share import SCOREKEEPER, Guest, Sharing
 from companion.app.shell import VIEWER_REFUSAL
+from companion.app.widgets import is_filled
 
 STALE = "This game changed on another screen; nothing was recorded."
 STOPPED = "The host stopped sharing this game."
@@ -75,6 +77,7 @@ async def shared_heartland(game_id: str = "heartland", players: tuple[str, ...] 
     try:
         host = await table_.page()
         await host.tap("share")
+        await host.tap("share-start")
         shared = table_.sharing.current
         assert shared is not None and shared.session_id == game.id
         yield table_, host, shared
@@ -197,3 +200,39 @@ async def test_leaving_the_game_screen_stops_sharing() -> None:
         await host.tap("back")
         assert table_.sharing.current is None
         await wait_for(lambda: phone.exists("share-stopped"))
+
+
+@table
+async def test_share_asks_before_listening_and_close_says_it_still_listens() -> None:
+    table_ = Table()
+    game = table_.data.new("heartland", ["Ann", "Bob"], {})
+    assert game.id is not None
+    table_.data.remember_screen(game.id)
+    table_.data.close_session(game.id)
+    try:
+        host = await table_.page()
+        listener = table_.sharing.listener
+        await host.tap("share")
+        # One tap on Share opens nothing to the network: the sheet says what sharing does first.
+        assert host.exists("share-ask") and listener.open_calls == [] and table_.sharing.current is None
+        start = host.find("share-start")
+        assert isinstance(start, ft.OutlinedButton) and not is_filled(start)  # the confirm is not the default
+        await host.tap("panel-close")
+        assert listener.open_calls == [] and notice(host) is None  # closed unasked: nothing listens, nothing said
+
+        await host.tap("share")
+        await host.tap("share-start")
+        shared = table_.sharing.current
+        assert shared is not None and len(listener.open_calls) == 1
+        assert host.exists("share-qr") and "even with this sheet closed" in host.text_of("share-stays")
+        await host.tap("panel-close")
+        # Closed, still listening, and said so, with the way to stop it.
+        assert notice(host) == (f"Still shared on the local network (code {share.display_code(shared.code)}): "
+                                "phones can join. The share button at the top shows the code again and stops sharing.")
+        assert table_.sharing.current is shared and listener.closed == 0
+        await host.tap("share")
+        await host.tap("share-stop")
+        assert table_.sharing.current is None and listener.closed == 1
+        assert notice(host) is None
+    finally:
+        await table_.close()

@@ -93,6 +93,7 @@ async def test_a_phone_is_sent_the_shared_game_first_and_nothing_of_the_other_ga
     try:
         assert host.exists("money-ann")
         await host.tap("share")
+        await host.tap("share-start")
         shared = sharing.current
         assert shared is not None and shared.session_id == game_id
         vera = shared.join_by_code(shared.code, "Vera", PHONE)

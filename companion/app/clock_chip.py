@@ -23,12 +23,14 @@ if TYPE_CHECKING:
     from companion.app.view import View
 
 TICK_SECONDS = 15.0  # the time shows minutes: a quarter of one is the most it lags
-WIDTH = 104  # "10:59" and its icon; fixed, so a tap never moves Undo beside it
+WIDTH = 112  # "10 h 59" and its icon; fixed, so a tap never moves Undo beside it
 
 register(
     "en",
     {
-        "ui.clock.time": "{hours}:{minutes}",
+        # Words, not "0:01", which read as one second: minutes alone for the first hour, then "1 h 05".
+        "ui.clock.minutes": "{minutes} min",
+        "ui.clock.hours": "{hours} h {minutes}",
         "ui.clock.pause": "Playing time {hours} h {minutes} min. Tap to pause the clock",
         "ui.clock.run": "The clock is paused at {hours} h {minutes} min. Tap to run it again",
         "ui.clock.stopped": "Played for {hours} h {minutes} min; the clock stopped at the end",
@@ -40,6 +42,14 @@ register(
 def hours_minutes(seconds: float) -> tuple[int, int]:
     minutes = int(seconds // 60)
     return minutes // 60, minutes % 60
+
+
+def chip_words(seconds: float, language: str) -> str:
+    """The chip's playing time: "0 min", "59 min", "1 h 05"."""
+    hours, minutes = hours_minutes(seconds)
+    if hours == 0:
+        return i18n.t("ui.clock.minutes", language, minutes=minutes)
+    return i18n.t("ui.clock.hours", language, hours=hours, minutes=f"{minutes:02d}")
 
 
 def clock_chip(view: View) -> ft.Control | None:
@@ -70,7 +80,7 @@ def TableClock(played: float, since: float | None, paused: bool, over: bool, dis
     ft.use_effect(tick, [since], cleanup=lambda: None)
     seconds = played if since is None else played + max(0.0, clock.now() - since)
     hours, minutes = hours_minutes(seconds)
-    words = i18n.t("ui.clock.time", language, hours=hours, minutes=f"{minutes:02d}")
+    words = chip_words(seconds, language)
     tip_id = "ui.clock.stopped" if over else "ui.clock.run" if paused else "ui.clock.pause"
     icon = ft.Icons.TIMER_OUTLINED if over else ft.Icons.PLAY_ARROW if paused else ft.Icons.PAUSE
     return ft.TextButton(words, icon=icon, key="clock", width=WIDTH, height=48, disabled=disabled,

@@ -16,7 +16,7 @@ import flet as ft
 
 from companion.app.after_intents import AfterGame
 from companion.app.language import LanguageChoice
-from companion.app.share import Role, ShareError
+from companion.app.share import Role, ShareError, display_code
 from companion.app.share_glue import ShareGlue
 from companion.app.stale import StaleGuard
 from companion.app.state import REOPEN, Look, PageState, UiState, sheet_numbers
@@ -175,7 +175,9 @@ class Intents:
         session = self.state.session
         if session is None or self.share.guest is not None:
             return
-        game, players, options = session.game.id, list(session.players), dict(session.options)
+        game, players = session.game.id, list(session.players)
+        # The same colours, but no draw: this game's first player was not drawn.
+        options = {name: value for name, value in session.options.items() if name != "drawn"}
         self._release_session()
         self.start_game(game, players, options)
 
@@ -314,7 +316,13 @@ class Intents:
         self.state.changed()
 
     def close_panel(self) -> None:
+        closing = self.state.ui.panel
         self._close_sheet()
+        shared = self.share.shared
+        if closing == "share" and shared is not None and self.share.guest is None:
+            # The sheet goes, the listening does not: the host is told so, and how to stop it.
+            self.state.ui.notice = self.t("ui.share.still_on", code=display_code(shared.code))
+            self.state.ui.notice_is_error = False
         self.remember()
         self.state.changed()
 
@@ -384,7 +392,12 @@ class Intents:
     # --- sharing with the table -----------------------------------------------------------
 
     def share_game(self) -> None:
-        """Open the game to the phones at the table and show the sheet with its QR code."""
+        """The share sheet: before anything listens it says what sharing will do, and asks."""
+        if self.share.can_share:
+            self.open_panel("share")
+
+    def start_sharing(self) -> None:
+        """Open the game to the phones at the table and show its QR code."""
         session, sharing = self.state.session, self.share.sharing
         if not self.share.can_share or session is None or session.id is None or sharing is None:
             return

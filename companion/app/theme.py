@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 import flet as ft
 
+from companion.rules.base import COLOURS
+
 SEED = ft.Colors.GREEN_700
 
 
@@ -62,7 +64,7 @@ DARK = Palette(
     on_info_container="#D5E8CF",
     players=("#FF8A80", "#7FA8FF", "#A5D64C", "#E9A2F5", "#FFB74D", "#4DD8F0"),  # 35 or more apart
 )
-PLAYER_COLOUR_NAMES = ("red", "blue", "green", "purple", "orange", "teal")
+PLAYER_COLOUR_NAMES = COLOURS  # the names the rules keep a picked colour under, in palette order
 
 
 def palette(dark: bool) -> Palette:

@@ -10,7 +10,7 @@ import flet as ft
 
 from companion.app import theme
 from companion.app.clock_chip import clock_chip
-from companion.rules.base import Standing
+from companion.rules.base import COLOURS, Standing
 from companion.text import i18n, reference
 from companion.text.messages import join_names
 
@@ -40,6 +40,9 @@ COLOUR_PLACES: dict[str, Callable[[Sequence[str], Mapping[str, Any], str], int]]
 
 
 def colour_place(game_id: str, players: Sequence[str], options: Mapping[str, Any], player: str) -> int:
+    chosen = options.get("colours")
+    if isinstance(chosen, Mapping) and chosen.get(player) in COLOURS:  # picked at New game
+        return COLOURS.index(chosen[player])
     place = COLOUR_PLACES.get(game_id)
     return place(players, options, player) if place is not None else list(players).index(player)
 
@@ -348,6 +351,9 @@ def log_lines(view: View, context: Callable[[int], str] | None = None, *, prefix
             where = f" · {context(number)}" if context else ""
             lines.append(f"{number}. {session.sentence(number).text(view.language)}{where}")
         rows.append(ft.Text("\n".join(lines), size=15, key=f"{prefix}-block-{block}"))
+    drawn = session.game.setup_sentence(session.options)
+    if drawn is not None and oldest == 1:  # the set-up, below the first event
+        rows.append(ft.Text(drawn.text(view.language), size=15, key=f"{prefix}-setup"))
     if shown < total:
         rows.append(ft.TextButton(t(view, "ui.log.older", count=total - shown), key=f"{prefix}-older", height=TARGET,
                                   on_click=lambda _: view.act.set_draft(log_all=True)))

@@ -44,6 +44,11 @@ MAX_SHOWN_DIGITS = 30
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 OVERRIDE = "override"
 RULES = "rules"
+# The players' colours, by name (the app draws each in a shade that reads in either theme).
+COLOURS = ("red", "blue", "green", "purple", "orange", "teal")
+# Options every game takes besides its own: each player's colour ({player: colour}) and the
+# player the app drew at random to play first. Games saved before them have neither.
+SHARED_OPTIONS = ("colours", "drawn")
 _WAIVED = "_waived"
 
 
@@ -410,6 +415,24 @@ class Game(Generic[State]):
         label = self.all_events[kind].fields[name].label
         return Message(label) if label else Message("label.named", {"name": name})
 
+    def check_options(self, players: tuple[str, ...], options: Any) -> dict[str, Any]:
+        """A game's options, checked: its own (`normalize_options`) and the shared ones
+        (`SHARED_OPTIONS`), which are kept only when given."""
+        if not isinstance(options, Mapping):
+            return self.normalize_options(players, options)
+        own = {name: value for name, value in options.items() if name not in SHARED_OPTIONS}
+        checked = self.normalize_options(players, own)
+        if "colours" in options:
+            checked["colours"] = check_colours(players, options["colours"])
+        if "drawn" in options:
+            checked["drawn"] = PlayerField().check("drawn", options["drawn"], players)
+        return checked
+
+    def setup_sentence(self, options: Mapping[str, Any]) -> Message | None:
+        """The log's line for the set-up, below the first event: who the app drew to play first."""
+        drawn = options.get("drawn")
+        return Message("game.log.drawn", {"player": drawn}) if isinstance(drawn, str) else None
+
     def check_players(self, players: Any) -> tuple[str, ...]:
         """A new game's player names, normalised; refuses empty, invisible, twin or garbling names."""
         return self._check_players(players, _clean_name)
@@ -558,6 +581,28 @@ def check_option_names(title: str, options: Any, allowed: Sequence[str]) -> Mapp
             raise RuleError("options.unknown", option=describe_value(name).strip("'"), title=title,
                             allowed=Listed(allowed))
     return options
+
+
+def check_colours(players: Sequence[str], colours: Any) -> dict[str, str]:
+    """Each player's colour: one of `COLOURS` per player named, no two players alike."""
+    if not isinstance(colours, Mapping):
+        raise RuleError("options.colours", allowed=_colour_words())
+    check_depth(colours, "set of options")
+    taken: dict[str, str] = {}
+    for player, colour in colours.items():
+        if player not in players:
+            raise RuleError("options.colour_player", value=describe_value(player), players=list(players))
+        if colour not in COLOURS:
+            raise RuleError("options.colour_unknown", player=player, value=describe_value(colour),
+                            allowed=_colour_words())
+        if colour in taken:
+            raise RuleError("options.colour_twice", first=taken[colour], second=player, colour=colour)
+        taken[colour] = player
+    return dict(colours)
+
+
+def _colour_words() -> Listed:
+    return Listed(Described(f"term.colour.{colour}") for colour in COLOURS)
 
 
 def require_turn(current: str | None, player: str) -> None:

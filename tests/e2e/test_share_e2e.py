@@ -187,7 +187,12 @@ def test_the_host_shares_from_the_game_screen_and_leaving_it_stops_sharing(tmp_p
             see(host, "Round 1 · Ann starts")
             assert not lan_port_open(server.port)  # loopback only until the host shares
 
+            # One tap on Share opens nothing yet: the sheet says what sharing does and asks.
             tap_icon(host, "Share with the table")
+            see(host, "This game is not shared.")
+            host.screenshot("share-03-host-asked")
+            assert not lan_port_open(server.port)
+            tap(host, "Start sharing")
             see(host, "Share with the table", lan_url, "No phone yet.")
             code = host.page.get_by_text(re.compile(r"^[A-Z0-9]{3}-[A-Z0-9]{3}$")).first.text_content()
             assert code is not None
@@ -198,7 +203,11 @@ def test_the_host_shares_from_the_game_screen_and_leaving_it_stops_sharing(tmp_p
             see(phone, "Round 1 · Ann starts", "You follow this game. The host can let you keep score.")
             see(host, "Bob", "follows")
 
+            # Closed, the sheet does not leave the table listening unsaid.
             tap(host, "Close")
+            see(host, f"Still shared on the local network (code {code}): phones can join. "
+                      "The share button at the top shows the code again and stops sharing.")
+            assert lan_port_open(server.port)
             tap_icon(host, "Back to all games")
             see(phone, "The host stopped sharing this game.")
             assert lan_port_closes(server.port)

@@ -46,7 +46,8 @@ SHEETS: dict[str, Sheet] = {
     "log": Sheet("Session log", playing=("Stop game",)),
     "stop": Sheet("Stop the game?", ("Stop the game",)),
     "rules": Sheet("The rules of {game}"),
-    "share": Sheet("Share with the table", ("Stop sharing",)),
+    # "Start sharing" before it listens, "Stop sharing" once it does: only Close is always there.
+    "share": Sheet("Share with the table"),
     "load": Sheet("Load · {current}", ("Rules",)),
     "unload": Sheet("Unload · {current}", ("Rules",)),
     "adjust": Sheet("Correct {player}'s money"),

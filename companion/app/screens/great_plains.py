@@ -268,6 +268,9 @@ def zone_panel(view: View, state: GreatPlainsState) -> ft.DialogControl:
 # --- set-up ---------------------------------------------------------------------------
 
 
+DRAWS_FIRST = True  # its set-up has its own draw (New game offers none besides)
+
+
 def setup_options(draft: dict[str, Any]) -> dict[str, Any]:
     return {name: draft.get(name) for name in ("fox", "first") if draft.get(name) in draft["players"]}
 
@@ -281,12 +284,18 @@ def setup(view: View, draft: dict[str, Any]) -> list[ft.Control]:
     # (or a name's tick) moves none of them sideways.
     draw = ft.OutlinedButton(w.t(view, "ui.new.great_plains.draw"), key="first-random", icon=ft.Icons.CASINO,
                              height=w.BUTTON_HEIGHT,
-                             on_click=lambda _: view.act.set_draft(first=random.choice(players)))
+                             on_click=lambda _: draw_first(view, players))
     return [w.text(w.t(view, "ui.new.great_plains.fox"), 15, bold=True),
             ft.Row(player_choice(view, draft, "fox", "ui.new.great_plains.is_fox"), spacing=6),
             w.text(w.t(view, "ui.new.great_plains.who_first"), 15, bold=True),
             ft.Row(player_choice(view, draft, "first", "ui.new.great_plains.first"), spacing=6),
             ft.Row([draw])]
+
+
+def draw_first(view: View, players: list[str]) -> None:
+    """The app draws who places first; the log says so (the `drawn` option)."""
+    drawn = random.choice(players)
+    view.act.set_draft(first=drawn, drawn=drawn)
 
 
 def player_choice(view: View, draft: dict[str, Any], option: str, label_id: str) -> list[ft.Control]:

@@ -245,6 +245,14 @@ def setup_options(draft: dict[str, Any]) -> dict[str, Any]:
     return {"target": target, **{name: bool(draft.get(name)) for name in SWITCHES}}
 
 
+def setup_summary(view: View, draft: dict[str, Any]) -> str:
+    """New game's line above Start for what lies below the fold: the target and the variants on."""
+    target = draft["custom_target"] if draft["target"] == "custom" else TARGETS[draft["target"]].get(
+        len(draft["players"]))
+    shown = w.money(view, target) if target is not None else w.t(view, "ui.new.heartland.by_count")
+    return w.t(view, "ui.new.heartland.summary", target=shown, count=sum(bool(draft.get(name)) for name in SWITCHES))
+
+
 def setup(view: View, draft: dict[str, Any]) -> list[ft.Control]:
     """New game: the money target (rulebook, blog or custom) and the variants."""
     count = len(draft["players"])
@@ -260,9 +268,11 @@ def setup(view: View, draft: dict[str, Any]) -> list[ft.Control]:
         label = w.t(view, f"ui.new.heartland.{rule}", value=value(rule))
         chosen = draft["target"] == rule
         choices.append(w.choice(label, chosen, functools.partial(view.act.set_draft, target=rule),
-                                key=f"target-{rule}", expand=True))
+                                key=f"target-{rule}"))
+    # One under the other, full width: three in a row wrapped "Rulebook $40" beside its tick, and
+    # the row changed height as players were added (its value changing), moving what was below.
     controls: list[ft.Control] = [w.text(w.t(view, "ui.new.heartland.target"), 15, bold=True),
-                                  ft.Row(choices, spacing=6)]
+                                  ft.Column(choices, spacing=6, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)]
     if draft["target"] == "custom":
         controls.append(w.count_picker(view, w.t(view, "ui.new.heartland.custom_target"), ("custom_target",),
                                        CUSTOM_TARGETS, key="custom-target", low=1, high=MAX_TARGET, default=40,
@@ -270,7 +280,7 @@ def setup(view: View, draft: dict[str, Any]) -> list[ft.Control]:
     for name in SWITCHES:
         # A row a finger can hit anywhere along, 48 px tall like every other target.
         switch = ft.Switch(label=w.t(view, f"ui.new.heartland.{name}"), value=bool(draft.get(name)),
-                           key=f"option-{name}",
+                           key=f"option-{name}", height=w.TARGET,
                            on_change=lambda e, name=name: view.act.set_draft(**{name: bool(e.control.value)}))
         controls.append(ft.Container(switch, height=w.TARGET, alignment=ft.Alignment.CENTER_LEFT))
     return controls

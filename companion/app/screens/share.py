@@ -30,9 +30,9 @@ def qr_png(link: str) -> bytes:
 def sheet(view: View) -> ft.DialogControl:
     share = view.shared
     if share is None:
-        body: list[ft.Control] = [w.text(w.t(view, "ui.share.off"), key="share-off")]
-        return w.sheet(view, w.t(view, "ui.share"), body, key="share-sheet")
-    body = [
+        return ask(view)
+    body: list[ft.Control] = [
+        w.text(w.t(view, "ui.share.stays"), 14, bold=True, key="share-stays"),
         w.text(w.t(view, "ui.share.hint"), 14),
         ft.Container(ft.Image(src=qr_png(share.link), width=QR_SIZE, height=QR_SIZE, key="share-qr"),
                      alignment=ft.Alignment.CENTER),
@@ -46,6 +46,16 @@ def sheet(view: View) -> ft.DialogControl:
     stop = ft.FilledButton(w.t(view, "ui.share.stop"), key="share-stop", height=w.TARGET,
                            on_click=lambda _: view.act.stop_sharing(), tooltip=w.t(view, "ui.share.stop.tip"))
     return w.sheet(view, w.t(view, "ui.share"), body, key="share-sheet", footer=[stop])
+
+
+def ask(view: View) -> ft.DialogControl:
+    """Before anything listens: what sharing does, and a start that is not the default (outlined)."""
+    body: list[ft.Control] = [w.text(w.t(view, "ui.share.off"), 16, bold=True, key="share-off"),
+                              w.text(w.t(view, "ui.share.ask"), 15, key="share-ask")]
+    start = ft.OutlinedButton(w.t(view, "ui.share.start"), key="share-start", height=w.TARGET,
+                              icon=ft.Icons.WIFI_TETHERING, on_click=lambda _: view.act.start_sharing(),
+                              tooltip=w.t(view, "ui.share.start.tip"))
+    return w.sheet(view, w.t(view, "ui.share"), body, key="share-sheet", footer=[start])
 
 
 def guests(view: View, share: Share) -> list[ft.Control]:
