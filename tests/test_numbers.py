@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from companion import clock
 from companion.aftergame.archive import megabytes
+from companion.app.clock_chip import chip_words
 from companion.app.dates import duration
 from companion.app.screens.stats import decimal
 from companion.text.numbers import fixed, rounded, whole
@@ -25,7 +26,7 @@ def test_the_figures_a_table_caught_read_as_a_table_rounds() -> None:
     assert decimal(3.25, "en") == "3.3" and decimal(3.25, "fr") == "3,3"
     assert whole(62.5) == 63  # "62.5 %" of 5 wins in 8 plays
     assert duration(150, "en") == "3 min" and clock.minutes(150) == 3
-    assert duration(1130, "en") == "19 min" and clock.minutes(1130) == 19
+    assert duration(1130, "en") == "19 min" and clock.minutes(1130) == 19 and chip_words(1130, "en") == "19 min"
     assert decimal(2.675, "en").startswith("2.7") and fixed(2.675, 2) == "2.68"  # as written, not as stored
     assert megabytes(int(2.25 * 2**20)) == "2.3"
 
@@ -61,3 +62,11 @@ def test_minutes_of_play_agree_between_the_clock_and_the_words(seconds: float) -
         assert words == f"{rest} min"
     else:
         assert words == (f"{hours} h {rest} min" if rest else f"{hours} h")
+
+
+@given(st.floats(min_value=60, max_value=100 * 3600, allow_nan=False))
+def test_the_clock_chip_reads_the_minutes_every_other_screen_reads(seconds: float) -> None:
+    minutes = clock.minutes(seconds)
+    assert minutes is not None
+    hours, rest = divmod(minutes, 60)
+    assert chip_words(seconds, "en") == (f"{rest} min" if not hours else f"{hours} h {rest:02d}")

@@ -18,6 +18,7 @@ import flet as ft
 from companion import clock
 from companion.text import i18n
 from companion.text.messages import register
+from companion.text.numbers import whole
 
 if TYPE_CHECKING:
     from companion.app.view import View
@@ -40,7 +41,8 @@ register(
 
 
 def hours_minutes(seconds: float) -> tuple[int, int]:
-    minutes = int(seconds // 60)
+    """Rounded to the minute as every other screen rounds (18 min 50 s is 19 min there and here)."""
+    minutes = whole(seconds / 60)
     return minutes // 60, minutes % 60
 
 
