@@ -316,7 +316,7 @@ def test_transamerica_full_game(app: CompanionApp) -> None:
     tap(ui, "7", nth=2)  # Cid
     see(ui, "13 to 13", "9 to 7", "7 to 0", "This ends the game: Cid at 0 or below.")
     tap(ui, "Save round 2")
-    see(ui, "Game over after 2 rounds", "Ann wins with 13 points", "1st Ann 13 · 2nd Bob 7 · 3rd Cid 0")
+    see(ui, "Game over after 2 rounds", "Ann wins with 13 points", "1st Ann", "2nd Bob", "3rd Cid")
     assert not ui.has_text(re.compile(r"^End round"))
     ui.screenshot("09-transamerica-game-over")
 
