@@ -29,16 +29,17 @@ def heartland_final_round(session: Session) -> None:
     session.apply({"type": "adjust", "player": "Bob", "amount": 44, "note": "set-up"})
 
 
-def transamerica_two_rounds(session: Session) -> None:
+def transamerica_three_rounds(session: Session) -> None:
     session.apply({"type": "end_round", "missing": {"Ann": 0, "Bob": 4, "Cid": 2}})
     session.apply({"type": "end_round", "missing": {"Ann": 3, "Bob": 0, "Cid": 1}})
+    session.apply({"type": "end_round", "missing": {"Ann": 0, "Bob": 2, "Cid": 1}})
 
 
 @pytest.fixture(scope="module")
 def ui(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FlutterPage]:
     require_browser()
     data_dir = tmp_path_factory.mktemp("corrections") / "data"
-    seed(data_dir, [("heartland", 2, {}, heartland_final_round), ("transamerica", 3, {}, transamerica_two_rounds)])
+    seed(data_dir, [("heartland", 2, {}, heartland_final_round), ("transamerica", 3, {}, transamerica_three_rounds)])
     with serve_app(APP, data_dir=data_dir) as server, open_browsers() as browsers:
         yield open_watched(browsers, server.url)
 
@@ -65,33 +66,34 @@ def test_the_trigger_players_forgotten_cube_is_added_from_their_card_and_changes
 
 def test_a_past_transamerica_round_is_corrected_from_the_round_table(ui: FlutterPage) -> None:
     open_from_home(ui, "TransAmerica · Ann, Bob and Cid")
-    see(ui, "Round 3 · Cid starts")
+    see(ui, "Round 4 · Ann starts")
     finger = Finger(ui, watch_moves=True, names=("Ann", "Bob", "Cid"))
     finger.tap(re.compile(r"^R1"))
     see(ui, "Correct round 1", "13 to 9")
-    finger.pick("Bob", 13)  # far too many: it would have ended the game after round 1
+    finger.pick("Cid", 12)  # far too many: Cid would have reached 0 after round 2
     finger.tap("Save round 1 corrected")
-    see(ui, "Round 1 so corrected would have left Bob at 0 or below and ended the game after round 1, "
+    see(ui, "Round 1 so corrected would have left Cid at 0 or below and ended the game after round 2, "
             "but the table played on: correct a later round instead, or undo back.")
     finger.tap("Save round 1 corrected")  # refused again: the button stays exactly where and as big as it was
+    finger.pick("Cid", 2)
     finger.pick("Bob", 3)
     finger.tap("Save round 1 corrected")
-    see(ui, "Last: Round 1 corrected: Bob missed 3, not 4", "Round 3 · Cid starts")
+    see(ui, "Last: Round 1 corrected: Bob missed 3, not 4", "Round 4 · Ann starts")
     still(finger, "TransAmerica: round 1 corrected")
 
 
 def test_transamericas_end_screen_shows_each_figure_once_with_the_rounds_in_view(ui: FlutterPage) -> None:
     open_from_home(ui, "TransAmerica · Ann, Bob and Cid")
     finger = Finger(ui, watch_moves=True, names=("Ann", "Bob", "Cid"))
-    finger.tap("End round 3")
+    finger.tap("End round 4")
     finger.pick("Bob", 1)
     finger.pick("Cid", 12)
-    finger.tap("Save round 3")
-    see(ui, "Game over after 3 rounds", "Ann wins with 10 points")
+    finger.tap("Save round 4")
+    see(ui, "Game over after 4 rounds", "Ann wins with 10 points")
     still(finger, "TransAmerica: the last round")
     assert not ui.has_text(re.compile(r"1st Ann 10 ·"))  # the standings are not listed a second time
-    assert not ui.has_text("Left")
-    table = ui.page.get_by_role("columnheader", name="R3", exact=True)
+    assert not ui.has_text(re.compile(r"^Left$"))  # the points left stand once, beside each name
+    table = ui.page.get_by_role("columnheader", name="R4", exact=True)
     box = table.bounding_box()
     assert box is not None and box["y"] + box["height"] <= 915, box  # the round table in view, no scrolling
     ui.screenshot("transamerica-end-screen")
