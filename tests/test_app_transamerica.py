@@ -209,7 +209,10 @@ async def test_a_correction_that_would_have_ended_the_game_early_is_refused_with
         assert await refused(screen, "save-round") == why
         assert screen.find("save-round").icon is not None
         await screen.tap("missing-bob-4")
+        assert not screen.exists("ends-game")
         assert await refused(screen, "save-round") == "Round 1 already reads so: nothing to correct."
+        await screen.tap("missing-eve-12")  # Eve 13 to 1 in round 1, and round 2 takes her 1 more...
+        assert screen.text_of("ends-game") == "This ends the game: Eve at 0 or below."  # ...to 0 after round 2
         await screen.tap("panel-close")
         assert [screen.text_of(f"points-{p}") for p in ("ann", "bob", "eve")] == ["10", "9", "10"]
 

@@ -173,7 +173,8 @@ def end_round_panel(view: View, state: TransAmericaState, amending: int | None =
         rows.append(w.chips(view, MISSING_CHIPS, missing[player],
                             functools.partial(w.pick_number, view, ("missing", player)), key=f"missing-{key}",
                             describe=functools.partial(misses, view, player)))
-    ends = [player for seat, player in enumerate(state.players) if start[seat] - missing[player] <= 0]
+    ends = [player for player, left in zip(state.players, points_left(state, number, missing), strict=True)
+            if left <= 0]
     if ends:
         rows.append(w.text(w.t(view, "ui.transamerica.ends_game", players=w.names(view, ends)), 15, bold=True,
                            key="ends-game"))
@@ -188,6 +189,14 @@ def end_round_panel(view: View, state: TransAmericaState, amending: int | None =
                           icon=ft.Icons.CHECK)
     return w.sheet(view, w.t(view, title, number=number), rows,
                    key="end-round-panel", footer=[w.rules_button(view, "end_round", key="rules-end-round"), save])
+
+
+def points_left(state: TransAmericaState, number: int, missing: dict[str, int]) -> tuple[int, ...]:
+    """Everyone's points once round `number` is saved with these figures (a past round
+    corrected reaches the points left through every round after it)."""
+    losses = tuple(missing[player] for player in state.players)
+    rounds = (*state.rounds[:number - 1], losses, *state.rounds[number:])
+    return points_after(state.players, rounds)[-1]
 
 
 def result(view: View) -> ft.Control:
