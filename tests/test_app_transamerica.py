@@ -172,6 +172,7 @@ async def test_a_tap_on_a_past_round_opens_its_figures_and_saves_a_correction_in
         await end_round(screen, {"Ann": 3, "Eve": 1})
         assert [screen.text_of(f"points-{p}") for p in ("ann", "bob", "eve")] == ["10", "9", "10"]
 
+        assert screen.text_of("amend-hint") == "Tap a round's heading to correct it."
         await screen.tap("amend-round-1")  # the round table's "R1"
         assert screen.text_of("panel-title") == "Correct round 1"
         assert is_filled(screen.find("missing-bob-4")) and is_filled(screen.find("missing-eve-2"))

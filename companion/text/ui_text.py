@@ -254,6 +254,7 @@ register(SOURCE_LANGUAGE, {
     "ui.transamerica.amend_title": "Correct round {number}",
     "ui.transamerica.save_amend": "Save round {number} corrected",
     "ui.transamerica.amend_tip": "Correct round {number}",
+    "ui.transamerica.amend_hint": "Tap a round's heading to correct it.",
     "ui.transamerica.wins": "{player} wins with {count} {count:point|points}",
     "ui.transamerica.share": "{players} share the victory with {count} {count:point|points} each",
     "ui.transamerica.tie": "{players} tie on {score}: they share {ordinal} place (no tie-break).",

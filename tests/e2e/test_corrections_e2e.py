@@ -48,6 +48,7 @@ def test_the_trigger_players_forgotten_cube_is_added_from_their_card_and_changes
         ui: FlutterPage) -> None:
     open_from_home(ui, "Heartland · Ann and Bob")
     see(ui, "Final round — Bob plays")
+    ui.screenshot("heartland-cards-correct-any-player")
     finger = Finger(ui, watch_moves=True, names=("Ann", "Bob"))
     finger.tap(re.compile(r"Correct Ann's cargo"))  # Ann's card, while Bob plays his last turn
     see(ui, "Correct Ann's cargo")
@@ -67,6 +68,7 @@ def test_the_trigger_players_forgotten_cube_is_added_from_their_card_and_changes
 def test_a_past_transamerica_round_is_corrected_from_the_round_table(ui: FlutterPage) -> None:
     open_from_home(ui, "TransAmerica · Ann, Bob and Cid")
     see(ui, "Round 4 · Ann starts")
+    ui.screenshot("transamerica-round-table-to-correct")
     finger = Finger(ui, watch_moves=True, names=("Ann", "Bob", "Cid"))
     finger.tap(re.compile(r"^R1"))
     see(ui, "Correct round 1", "13 to 9")

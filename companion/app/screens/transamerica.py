@@ -49,8 +49,10 @@ def build(view: View) -> ft.Control:
                  lambda: open_end_round(view, state), key="end-round", primary=True),
         w.undo_strip(view),
     ]
-    return w.screen(view, header, body, footer, key=f"game-{session.id}", beside=[round_table(view, state)],
-                    log=context)
+    beside = [round_table(view, state)]
+    if state.rounds:
+        beside.append(w.text(w.t(view, "ui.transamerica.amend_hint"), 13, colour=w.QUIET, key="amend-hint"))
+    return w.screen(view, header, body, footer, key=f"game-{session.id}", beside=beside, log=context)
 
 
 def sheet(view: View) -> ft.DialogControl | None:
