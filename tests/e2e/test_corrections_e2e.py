@@ -88,8 +88,12 @@ def test_transamericas_end_screen_shows_each_figure_once_with_the_rounds_in_view
     open_from_home(ui, "TransAmerica · Ann, Bob and Cid")
     finger = Finger(ui, watch_moves=True, names=("Ann", "Bob", "Cid"))
     finger.tap("End round 4")
+    finger.pick("Ann", 1)
     finger.pick("Bob", 1)
     finger.pick("Cid", 12)
+    finger.tap("Save round 4")  # nobody at 0: refused, and Save neither moves nor grows for saying so
+    see(ui, "Someone must have 0 segments missing: a round ends when a player's cities are all connected.")
+    finger.pick("Ann", 0)
     finger.tap("Save round 4")
     see(ui, "Game over after 4 rounds", "Ann wins with 10 points")
     still(finger, "TransAmerica: the last round")
