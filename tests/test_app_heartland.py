@@ -344,7 +344,7 @@ async def test_correct_money_from_either_card() -> None:
         assert screen.text_of("money-ann") == "$11"
 
         # Another player's compact card opens the same sheet for them.
-        await screen.tap("card-bob")
+        await screen.tap("card-money-bob")
         assert screen.text_of("panel-title") == "Correct Bob's money"
         assert not screen.exists("adjust--6")  # no chip takes Bob below $0
         await screen.type("adjust-typed", "-6")
@@ -592,3 +592,46 @@ async def test_a_tap_draws_the_page_once_and_a_new_language_draws_it_from_its_ro
             assert "Root" in drawn, drawn
             await screen.tap("back")
             assert screen.text_of("new-game") == "+ Nouvelle partie"
+
+
+@table
+async def test_any_players_cargo_is_corrected_from_their_card_in_three_taps() -> None:
+    async with playing("heartland", TRIO) as screen:
+        assert playing_now(screen, "Ann")
+        await screen.tap("card-cargo-bob")  # Bob's name and cargo, while Ann plays
+        assert screen.text_of("panel-title") == "Correct Bob's cargo"
+        await screen.tap("cargo-pigs-2")
+        await screen.tap("cargo-save")
+        assert last_act(screen).startswith("Last: Bob")
+        assert screen.text_of("cargo-bob") == "2 pigs" and screen.text_of("cubes-bob") == "2/8 cubes"
+        assert screen.text_of("cargo-ann") == "empty truck"
+        assert playing_now(screen, "Ann")  # a correction is not a turn
+        await screen.tap("card-money-cy")  # the money beside it corrects money, as before
+        assert screen.text_of("panel-title") == "Correct Cy's money"
+
+
+@table
+async def test_the_trigger_players_forgotten_cube_in_the_final_round_changes_the_winner() -> None:
+    async with playing("heartland", ["Ann", "Bob"]) as screen:
+        await screen.tap("adjust-ann")
+        await screen.type("adjust-typed", "45")
+        await screen.tap("adjust-save")
+        await end_turn_anyway(screen)  # Ann reached $50: Bob plays the final round, Ann never again
+        assert screen.text_of("final-round") == "Final round — Bob plays"
+        await screen.tap("adjust-bob")
+        await screen.type("adjust-typed", "44")
+        await screen.tap("adjust-save")
+        assert screen.text_of("money-bob") == "$49"
+
+        # The table sees a cattle cube still on Ann's truck that nobody entered.
+        await screen.tap("card-cargo-ann")
+        await screen.tap("cargo-cattle-1")
+        await screen.tap("cargo-save")
+        assert screen.text_of("cargo-ann") == "1 cattle"
+        assert screen.text_of("final-round") == "Final round — Bob plays"  # still Bob's last turn
+        await end_turn_anyway(screen)
+
+        assert screen.text_of("subtitle") == "Game over"
+        assert screen.text_of("rank-bob") == "1st Bob — winner"
+        assert screen.text_of("rank-ann") == "2nd Ann"
+        assert screen.text_of("final-ann") == "$48"  # $50 less the $2 cattle cube

@@ -72,7 +72,9 @@ async def test_a_stopped_transamerica_game_ranks_the_points_left() -> None:
         await screen.tap("stop-game")
         await screen.tap("stop-confirm")
         assert screen.text_of("stopped") == "Stopped early: stopped by the table"
-        assert screen.text_of("ranking") == "1st Ann 13 · 1st Cy 13 · 3rd Bob 8"
+        ranks = [c.value for c in screen.find_all(where=lambda c: str(c.key or "").startswith("rank-"))]
+        assert ranks == ["1st Ann", "1st Cy", "3rd Bob"]
+        assert [screen.text_of(f"points-{p}") for p in ("ann", "cy", "bob")] == ["13", "13", "8"]
 
 
 @table

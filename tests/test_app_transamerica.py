@@ -22,6 +22,12 @@ async def end_round(screen: Screen, missing: dict[str, int]) -> int:
     return taps + 1
 
 
+def standings(screen: Screen) -> list[tuple[str, str]]:
+    """The end screen's rows: each player's rank and points, best first."""
+    ranks = [c for c in screen.find_all(where=lambda c: str(c.key or "").startswith("rank-"))]
+    return [(rank.value, screen.text_of(f"points-{str(rank.key)[5:]}")) for rank in ranks]
+
+
 @table
 async def test_the_countdown_before_any_round() -> None:
     async with playing("transamerica", PLAYERS) as screen:
@@ -109,7 +115,7 @@ async def test_close_to_zero_warning_then_game_over_with_one_winner() -> None:
 
         assert screen.text_of("subtitle") == "Game over after 2 rounds"
         assert screen.text_of("winner") == "Ann wins with 11 points"
-        assert screen.text_of("ranking") == "1st Ann 11 · 2nd Bob 9 · 3rd Eve -1"
+        assert standings(screen) == [("1st Ann", "11"), ("2nd Bob", "9"), ("3rd Eve", "-1")]
         assert screen.text_of("points-eve") == "-1"
         assert not screen.exists("end-round") and not screen.exists("starter")
         # Only the result: ranked best first, no more warnings or countdown rows.
@@ -135,7 +141,7 @@ async def test_a_tie_on_points_is_shared() -> None:
         await screen.tap("undo")
         await end_round(screen, {"Ann": 0, "Bob": 0, "Eve": 13, "Kim": 4})
         assert screen.text_of("winner") == "Ann and Bob share the victory with 13 points each"
-        assert screen.text_of("ranking") == "1st Ann 13 · 1st Bob 13 · 3rd Kim 9 · 4th Eve 0"
+        assert standings(screen) == [("1st Ann", "13"), ("1st Bob", "13"), ("3rd Kim", "9"), ("4th Eve", "0")]
 
 
 @table
@@ -157,3 +163,69 @@ async def test_the_log_says_which_round_each_line_closed() -> None:
             "2. Round 2 ended: Bob connected all cities; Ann -1 · round 2",
             "1. Round 1 ended: Ann connected all cities; Bob -2 · round 1",
         ]
+
+
+@table
+async def test_a_tap_on_a_past_round_opens_its_figures_and_saves_a_correction_in_place() -> None:
+    async with playing("transamerica", PLAYERS) as screen:
+        await end_round(screen, {"Bob": 4, "Eve": 2})
+        await end_round(screen, {"Ann": 3, "Eve": 1})
+        assert [screen.text_of(f"points-{p}") for p in ("ann", "bob", "eve")] == ["10", "9", "10"]
+
+        assert screen.text_of("amend-hint") == "Tap a round's heading to correct it."
+        await screen.tap("amend-round-1")  # the round table's "R1"
+        assert screen.text_of("panel-title") == "Correct round 1"
+        assert is_filled(screen.find("missing-bob-4")) and is_filled(screen.find("missing-eve-2"))
+        assert screen.text_of("after-bob") == "13 to 9"  # counted from the points before round 1
+        await screen.tap("missing-bob-3")
+        assert screen.text_of("save-round") == "Save round 1 corrected"
+        await screen.tap("save-round")  # three taps: the round, the count, Save
+
+        assert not screen.exists("end-round-panel")
+        assert last_act(screen) == "Last: Round 1 corrected: Bob missed 3, not 4"
+        assert [screen.text_of(f"points-{p}") for p in ("ann", "bob", "eve")] == ["10", "10", "10"]
+        assert screen.text_of("subtitle") == "Round 3 · Eve starts"  # the later round stays where it was
+        assert "-3" in screen.text_of("round-table")
+
+        await screen.tap("undo")
+        assert screen.text_of("points-bob") == "9"
+        await screen.tap("redo")
+        assert screen.text_of("points-bob") == "10"
+        await screen.tap("log")
+        assert log_lines(screen)[0] == "3. Round 1 corrected: Bob missed 3, not 4 · round 3"
+
+
+@table
+async def test_a_correction_that_would_have_ended_the_game_early_is_refused_with_its_reason() -> None:
+    async with playing("transamerica", PLAYERS) as screen:
+        await end_round(screen, {"Bob": 4, "Eve": 2})
+        await end_round(screen, {"Ann": 3, "Eve": 1})
+        await screen.tap("amend-round-1")
+        await screen.type("missing-bob-typed", "13")
+        assert screen.text_of("ends-game") == "This ends the game: Bob at 0 or below."
+        resting = screen.find("save-round").icon
+        assert resting is not None  # an icon at rest: the refusal's mark takes its place, not more room
+        why = ("Round 1 so corrected would have left Bob at 0 or below and ended the game after round 1, "
+               "but the table played on: correct a later round instead, or undo back.")
+        assert await refused(screen, "save-round") == why
+        assert screen.find("save-round").icon is not None
+        await screen.tap("missing-bob-4")
+        assert not screen.exists("ends-game")
+        assert await refused(screen, "save-round") == "Round 1 already reads so: nothing to correct."
+        await screen.tap("missing-eve-12")  # Eve 13 to 1 in round 1, and round 2 takes her 1 more...
+        assert screen.text_of("ends-game") == "This ends the game: Eve at 0 or below."  # ...to 0 after round 2
+        await screen.tap("panel-close")
+        assert [screen.text_of(f"points-{p}") for p in ("ann", "bob", "eve")] == ["10", "9", "10"]
+
+
+@table
+async def test_the_end_screen_shows_each_figure_once_and_every_round() -> None:
+    async with playing("transamerica", PLAYERS) as screen:
+        await end_round(screen, {"Bob": 4, "Eve": 10})
+        await end_round(screen, {"Ann": 2, "Eve": 4})
+        assert standings(screen) == [("1st Ann", "11"), ("2nd Bob", "9"), ("3rd Eve", "-1")]
+        assert not screen.exists("ranking")  # no second list of the same standings
+        table_text = screen.text_of("round-table")
+        assert "Left" not in table_text and "-10" in table_text and "R2" in table_text
+        assert not screen.exists("amend-round-1")  # a finished game is not corrected
+        assert screen.texts().count("11") == 1

@@ -111,7 +111,11 @@ def transamerica_events_for(seats: tuple[str, ...]) -> EventStrategy:
             missing[finisher % len(players)] = 0
         return {"type": "end_round", "missing": dict(zip(players, missing, strict=True))}
 
-    return st.tuples(losses, st.integers(0, 5), st.sampled_from((True, True, True, False))).map(round_of)
+    rounds = st.tuples(losses, st.integers(0, 5), st.sampled_from((True, True, True, False))).map(round_of)
+    # A past round corrected: often refused (no such round, nothing changed), sometimes replayed in place.
+    amends = st.tuples(rounds, st.integers(1, 4)).map(
+        lambda drawn: {"type": "amend_round", "round": drawn[1], "missing": drawn[0]["missing"]})
+    return st.one_of(rounds, rounds, rounds, amends)
 
 
 def transamerica_always(session: Session) -> None:

@@ -159,3 +159,91 @@ def test_the_table_stops_after_two_rounds_and_the_points_left_decide() -> None:
     assert "The game is over" in refused(session, end_round(Ann=0, Bob=0, Cy=0))
     session.undo()
     assert not session.is_over and session.state.starter == "Cy"
+
+
+# --- a past round corrected -----------------------------------------------------------------
+
+
+def amend(number: int, **missing: Any) -> dict[str, Any]:
+    return {"type": "amend_round", "round": number, "missing": missing}
+
+
+def three_rounds() -> Session:
+    session = new_game()
+    session.apply(end_round(Ann=0, Bob=4, Cy=2))
+    session.apply(end_round(Ann=3, Bob=0, Cy=1))
+    session.apply(end_round(Ann=2, Bob=2, Cy=0))
+    return session
+
+
+def test_round_2_corrected_in_place_counts_the_points_again_and_keeps_the_later_rounds() -> None:
+    session = three_rounds()
+    assert scores(session) == {"Ann": 8, "Bob": 7, "Cy": 10}
+    sentence = session.apply(amend(2, Ann=1, Bob=0, Cy=1))
+    assert str(sentence) == "Round 2 corrected: Ann missed 1, not 3"
+    assert session.state.rounds == ((0, 4, 2), (1, 0, 1), (2, 2, 0))
+    assert scores(session) == {"Ann": 10, "Bob": 7, "Cy": 10}
+    assert (session.state.round_number, session.state.starter) == (4, "Ann")  # still round 4, Ann starts
+    assert [step.values for step in session.game.score_steps([session.state])] == [
+        (13, 13, 13), (13, 9, 11), (12, 9, 10), (10, 7, 10)]
+
+
+def test_a_corrected_round_names_every_player_whose_count_changed() -> None:
+    session = three_rounds()
+    sentence = session.apply(amend(1, Ann=0, Bob=3, Cy=0))
+    assert str(sentence) == "Round 1 corrected: Bob missed 3, not 4, Cy missed 0, not 2"
+
+
+def test_a_correction_is_undone_and_redone_like_any_event() -> None:
+    session = three_rounds()
+    session.apply(amend(2, Ann=1, Bob=0, Cy=1))
+    assert str(session.undo()) == "Round 2 corrected: Ann missed 1, not 3"
+    assert scores(session) == {"Ann": 8, "Bob": 7, "Cy": 10}
+    assert session.state.rounds[1] == (3, 0, 1)
+    session.redo()
+    assert scores(session) == {"Ann": 10, "Bob": 7, "Cy": 10}
+
+
+def test_a_correction_survives_saving_and_replays_in_place() -> None:
+    session = three_rounds()
+    session.apply(amend(2, Ann=1, Bob=0, Cy=1))
+    session.apply(end_round(Ann=0, Bob=1, Cy=1))
+    again = Session.from_dict(session.to_dict())
+    assert again.state == session.state
+    assert scores(again) == {"Ann": 10, "Bob": 6, "Cy": 9}
+
+
+def test_a_round_nobody_finished_cannot_be_corrected_in_either() -> None:
+    session = three_rounds()
+    message = refused(session, amend(2, Ann=1, Bob=1, Cy=1))
+    assert "Someone must have 0 segments missing" in message
+
+
+def test_only_a_round_already_played_can_be_corrected() -> None:
+    assert refused(three_rounds(), amend(4, Ann=0, Bob=1, Cy=1)) == (
+        "There is no round 4 to correct: 3 rounds were played.")
+    assert refused(new_game(), amend(1, Ann=0, Bob=1, Cy=1)) == (
+        "There is no round 1 to correct: 0 rounds were played.")
+
+
+def test_a_correction_that_changes_nothing_is_refused() -> None:
+    assert refused(three_rounds(), amend(2, Ann=3, Bob=0, Cy=1)) == (
+        "Round 2 already reads so: nothing to correct.")
+
+
+def test_a_correction_that_would_have_ended_the_game_before_later_rounds_is_refused() -> None:
+    session = three_rounds()
+    assert refused(session, amend(1, Ann=0, Bob=13, Cy=2)) == (
+        "Round 1 so corrected would have left Bob at 0 or below and ended the game after round 1, "
+        "but the table played on: correct a later round instead, or undo back.")
+    # The same loss moved to the last round ends the game there, as the table would have.
+    session.apply(amend(3, Ann=2, Bob=9, Cy=0))
+    assert session.is_over
+    assert scores(session) == {"Ann": 8, "Bob": 0, "Cy": 10}
+
+
+def test_nothing_is_corrected_once_the_game_is_over() -> None:
+    session = new_game("Ann", "Bob")
+    session.apply(end_round(Ann=0, Bob=13))
+    assert session.is_over
+    assert refused(session, amend(1, Ann=0, Bob=3))

@@ -112,13 +112,15 @@ def action(
     compact: bool = False,
     chosen: bool = False,
     overrule: dict[str, Any] | None = None,
+    icon: ft.IconData | None = None,
 ) -> ft.Control:
     """A big button. When the rules refuse it right now it stays tappable but muted, and a
     tap explains why instead of recording anything. `describe` (what it does, in words) is
     its tooltip, which screen readers announce too. `compact` buttons (a count, a price)
     are 48 px square, so a row of seven fits a phone. A refused tap marks the button
     itself (an error outline and icon) besides saying why in the notice slot. `overrule`
-    is the event the table may record anyway when the refusal is its call."""
+    is the event the table may record anyway when the refusal is its call. A button given
+    an `icon` keeps its size when a refused tap swaps that icon for the mark."""
 
     def tapped(_: ft.Event[Any]) -> None:
         if refusal is not None and view is not None:
@@ -145,7 +147,7 @@ def action(
     # would be a new control, and a second tap at the same spot would reach one that is gone.
     return ft.OutlinedButton(
         content=label,
-        icon=ft.Icons.ERROR_OUTLINE if marked and not compact else (ft.Icons.CHECK if chosen and not compact else None),
+        icon=ft.Icons.ERROR_OUTLINE if marked and not compact else (ft.Icons.CHECK if chosen and not compact else icon),
         on_click=tapped,
         key=key,
         height=BUTTON_HEIGHT,
@@ -166,6 +168,7 @@ def event_button(
     expand: bool | int = False,
     after: Callable[[], None] | None = None,
     compact: bool = False,
+    icon: ft.IconData | None = None,
 ) -> ft.Control:
     """A button that records one event; the rules are asked first whether it is allowed,
     and the sentence it would log becomes its tooltip. `after` runs once it is recorded."""
@@ -186,6 +189,7 @@ def event_button(
         expand=expand,
         compact=compact,
         overrule=dict(event, override=True) if overridable else None,
+        icon=icon,
     )
 
 

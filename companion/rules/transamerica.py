@@ -81,6 +81,40 @@ def end_round(state: TransAmericaState, event: dict[str, Any]) -> tuple[TransAme
     return new_state, Message(message_id, {"round": state.round_number, "finished": finished, "losses": lost})
 
 
+def amend_round(state: TransAmericaState, event: dict[str, Any]) -> tuple[TransAmericaState, Message]:
+    """A past round's figures replaced in place (the table miscounted): the points are
+    counted again from 13, and every later round stays as it was recorded."""
+    number, missing = event["round"], event["missing"]
+    if number > len(state.rounds):
+        raise RuleError("transamerica.amend_no_round", round=number, count=len(state.rounds))
+    if all(missing[player] > 0 for player in state.players):
+        raise RuleError("transamerica.nobody_finished")
+    was = state.rounds[number - 1]
+    losses = tuple(missing[player] for player in state.players)
+    if losses == was:
+        raise RuleError("transamerica.amend_same", round=number)
+    rounds = (*state.rounds[:number - 1], losses, *state.rounds[number:])
+    points = points_after(state.players, rounds)
+    # A round that leaves anyone at 0 ends the game: one before the last would undo the
+    # rounds the table played after it.
+    for ended_after, after in enumerate(points[number:-1], start=number):
+        ended = [player for player, left in zip(state.players, after, strict=True) if left <= 0]
+        if ended:
+            raise RuleError("transamerica.amend_ends_early", round=number, players=ended, ended=ended_after)
+    changes = Listed(Message("transamerica.log.amended_loss", {"player": player, "missing": now, "was": before})
+                     for player, now, before in zip(state.players, losses, was, strict=True) if now != before)
+    new_state = TransAmericaState(state.players, points[-1], rounds, state.stopped)
+    return new_state, Message("transamerica.log.amend_round", {"round": number, "changes": changes})
+
+
+def points_after(players: tuple[str, ...], rounds: tuple[tuple[int, ...], ...]) -> list[tuple[int, ...]]:
+    """Everyone's points at the start and after each round."""
+    points = [(STARTING_POINTS,) * len(players)]
+    for losses in rounds:
+        points.append(tuple(before - lost for before, lost in zip(points[-1], losses, strict=True)))
+    return points
+
+
 def is_over(state: TransAmericaState) -> bool:
     return state.over
 
@@ -107,12 +141,8 @@ def length(state: TransAmericaState) -> int:
 def score_steps(states: Sequence[TransAmericaState]) -> list[Step]:
     """Points at the start and after each round."""
     state = states[-1]
-    points = [STARTING_POINTS] * len(state.players)
-    steps = [Step("start", 0, tuple(points))]
-    for number, losses in enumerate(state.rounds, start=1):
-        points = [before - lost for before, lost in zip(points, losses, strict=True)]
-        steps.append(Step("round", number, tuple(points)))
-    return steps
+    return [Step("round" if number else "start", number, points)
+            for number, points in enumerate(points_after(state.players, state.rounds))]
 
 
 def status(state: TransAmericaState) -> Message:
@@ -135,6 +165,11 @@ EVENTS: dict[str, EventKind[TransAmericaState]] = {
         {"missing": PerPlayerField(IntField(0, MAX_MISSING), label="transamerica.field.missing")}, end_round,
         label="transamerica.event.end_round",
     ),
+    "amend_round": EventKind(
+        {"round": IntField(1, label="transamerica.field.round"),
+         "missing": PerPlayerField(IntField(0, MAX_MISSING), label="transamerica.field.missing")}, amend_round,
+        label="transamerica.event.amend_round",
+    ),
     "end_game": STOP_IN_PLACE,
 }
 
@@ -144,9 +179,18 @@ MESSAGES = {
     "transamerica.log.end_round": "Round {round} ended: {finished} connected all cities; {losses}",
     "transamerica.log.end_round_all": "Round {round} ended: {finished} connected all cities; nobody lost points",
     "transamerica.log.loss": "{player} -{lost}",
+    "transamerica.amend_no_round": "There is no round {round} to correct: {count} "
+    "{count:round was|rounds were} played.",
+    "transamerica.amend_same": "Round {round} already reads so: nothing to correct.",
+    "transamerica.amend_ends_early": "Round {round} so corrected would have left {players} at 0 or below and "
+    "ended the game after round {ended}, but the table played on: correct a later round instead, or undo back.",
+    "transamerica.log.amend_round": "Round {round} corrected: {changes}",
+    "transamerica.log.amended_loss": "{player} missed {missing}, not {was}",
     "transamerica.status": "Round {number} · lowest: {player} {points}",
     "transamerica.event.end_round": "End round",
     "transamerica.field.missing": "Segments missing",
+    "transamerica.event.amend_round": "Correct a round",
+    "transamerica.field.round": "Round",
 }
 
 GAME: Game[TransAmericaState] = Game(

@@ -286,7 +286,10 @@ Where the rules say nothing, the app follows these decisions:
 - The start player moves one seat each round (the published rules; the source is \
 silent).
 - Stopping early: the table can stop the game; the points as they stand become final, \
-and the log says it was stopped. Undo reopens the game.""",
+and the log says it was stopped. Undo reopens the game.
+- A past round can be corrected until the game ends (tap its column in the round table): \
+the points are counted again and the later rounds stay. A correction that would have \
+ended the game before a round the table played is refused.""",
     # --- Great Plains ---------------------------------------------------------------------
     "reference.great_plains.setup.title": "Setting up",
     "reference.great_plains.setup.body": """\

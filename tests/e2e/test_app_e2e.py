@@ -109,12 +109,21 @@ def see(ui: FlutterPage, *texts: str) -> None:
 
 
 def see_card(ui: FlutterPage, player: str, details: str, money: str) -> None:
-    """A Heartland player who is not playing now: a tappable card whose texts make one label
-    (``details``: the cargo, then the cubes of the truck's capacity, "3 corn · 3/8")."""
+    """A Heartland player's card, whoever plays: two targets whose texts make their labels, the
+    name and cargo (``details``: the cargo, then the cubes of the truck's capacity, "3 corn ·
+    3/8") correcting the cargo, the money correcting the money."""
     cargo, cubes = details.split(" · ")
-    label = re.compile(rf"^Correct {lit(player)}'s? money\s+{lit(player)}\s+{lit(cargo)}\s+{lit(cubes)} cubes\s+"
-                       rf"{lit(money)}$")
-    with explained(f"no card for {player} showing {details!r} and {money!r}", ui):
+    label = re.compile(rf"^Correct {lit(player)}'s? cargo\s+{lit(player)}\s+(playing now\s+)?{lit(cargo)}\s+"
+                       rf"{lit(cubes)} cubes$")
+    with explained(f"no card for {player} showing {details!r}", ui):
+        ui.page.get_by_role("button", name=label).first.wait_for(state="attached", timeout=ui.timeout_ms)
+    see_money(ui, player, money)
+
+
+def see_money(ui: FlutterPage, player: str, money: str) -> None:
+    """The money on a Heartland player's card (a target of its own: it corrects the money)."""
+    label = re.compile(rf"^Correct {lit(player)}'s? money\s+{lit(money)}$")
+    with explained(f"no money {money!r} on {player}'s card", ui):
         ui.page.get_by_role("button", name=label).first.wait_for(state="attached", timeout=ui.timeout_ms)
 
 
@@ -167,13 +176,15 @@ def test_heartland_full_game(app: CompanionApp) -> None:
     # Turn 1, Ann: pays cash to move, loads corn.
     see(ui, "Heartland", "Round 1 · Ann's turn", "Target $41 (custom) · leader Ann $5", "Nothing recorded yet.")
     tap(ui, "2 · $2")
-    see(ui, "Last: Ann moved 2 spaces for $2", "$3")
+    see(ui, "Last: Ann moved 2 spaces for $2")
+    see_money(ui, "Ann", "$3")
     ui.screenshot("03-heartland-turn")
     tap(ui, "Load")
     see(ui, "Load · Ann", "Ann has room for 8 cubes. Tap a good's count:")
     ui.screenshot("04-heartland-load-sheet")
     tap(ui, "3", nth=GOODS.index("corn"))
-    see(ui, "Last: Ann loaded 3 corn", "3 corn", "3/8 cubes")
+    see(ui, "Last: Ann loaded 3 corn")
+    see_card(ui, "Ann", "3 corn · 3/8", "$3")
     tap(ui, "End Ann's turn (Bob next)")
 
     # Turn 2, Bob: fuel, loads cattle; a second action is refused in words.
@@ -184,7 +195,8 @@ def test_heartland_full_game(app: CompanionApp) -> None:
     tap(ui, "Load")
     see(ui, "Load · Bob")
     tap(ui, "2", nth=GOODS.index("cattle"))
-    see(ui, "Last: Bob loaded 2 cattle", "2 cattle")
+    see(ui, "Last: Bob loaded 2 cattle")
+    see_card(ui, "Bob", "2 cattle · 2/8", "$5")
     tap(ui, "Unload")
     see(ui, "Bob has already chosen to load this turn; only one action per turn.")
     tap(ui, "End Bob's turn (Ann next)")
@@ -196,7 +208,8 @@ def test_heartland_full_game(app: CompanionApp) -> None:
     see(ui, "Correct Ann's money", "Ann has $3. A correction is logged and can be undone.")
     tap(ui, "+8")
     tap(ui, "Save: Ann +$8, now $11")
-    see(ui, "Last: Ann +$8 (correction), now $11", "$11")
+    see(ui, "Last: Ann +$8 (correction), now $11")
+    see_money(ui, "Ann", "$11")
     tap(ui, "Fuel 2")
     see(ui, "Last: Ann moved 2 spaces with fuel")
     tap(ui, "Unload")
@@ -204,7 +217,8 @@ def test_heartland_full_game(app: CompanionApp) -> None:
     tap(ui, "$15")
     see(ui, "corn: at $15")
     tap(ui, "2 (+$30)")
-    see(ui, "Last: Ann unloaded 2 corn at $15 (+$30)", "$41", "1 corn")
+    see(ui, "Last: Ann unloaded 2 corn at $15 (+$30)")
+    see_card(ui, "Ann", "1 corn · 1/8", "$41")
     see(ui, "Final round — Bob plays", "Ann reached the $41 target.")
     ui.screenshot("05-heartland-final-round")
     tap(ui, "End Ann's turn (Bob next)")
@@ -214,7 +228,8 @@ def test_heartland_full_game(app: CompanionApp) -> None:
     tap(ui, "Fuel 1")
     see(ui, "Last: Bob moved 1 space with fuel")
     tap(ui, "Discard $1")
-    see(ui, "Last: Bob discarded for $1", "$4")
+    see(ui, "Last: Bob discarded for $1")
+    see_money(ui, "Bob", "$4")
     tap(ui, "End Bob's turn: last turn of the game")
 
     # The end: money after cargo penalties.
@@ -248,8 +263,9 @@ def test_heartland_resumes_after_reload_and_restart(app: CompanionApp) -> None:
     see(ui, "Last: Bob moved 1 space with fuel")
 
     def same_game(shot: str) -> None:
-        see(ui, "Heartland", "Round 1 · Bob's turn", "Last: Bob moved 1 space with fuel", "$5", "empty truck",
+        see(ui, "Heartland", "Round 1 · Bob's turn", "Last: Bob moved 1 space with fuel",
             "Target $50 (rulebook) · leader Bob $5")
+        see_card(ui, "Bob", "empty truck · 0/8", "$5")
         see_card(ui, "Ann", "3 corn · 3/8", "$3")
         ui.screenshot(shot)
         tap(ui, "Fuel 2")  # the move already recorded came back too: a second one is refused
@@ -267,7 +283,8 @@ def test_heartland_resumes_after_reload_and_restart(app: CompanionApp) -> None:
     tap(ui, "Load")
     see(ui, "Load · Bob")
     tap(ui, "1", nth=GOODS.index("pigs"))
-    see(ui, "Last: Bob loaded 1 pigs", "1 pigs")
+    see(ui, "Last: Bob loaded 1 pigs")
+    see_card(ui, "Bob", "1 pigs · 1/8", "$5")
     tap(ui, "End Bob's turn (Ann next)")
     see(ui, "Round 2 · Ann's turn")
     tap_icon(ui, "Back to all games")
@@ -307,7 +324,8 @@ def test_transamerica_full_game(app: CompanionApp) -> None:
     ui.screenshot("08-transamerica-end-round-sheet")
     tap(ui, "Save round 1")
     see(ui, "Round 2 · Bob starts", "Round 2 starts with Bob.", "9", "7", "-4", "-6")
-    ui.page.get_by_role("columnheader", name="R1", exact=True).wait_for(state="attached")
+    # A round corrects from its column heading.
+    ui.page.get_by_role("button", name=re.compile(r"\bR1\b")).wait_for(state="attached")
 
     # Round 2: Cid reaches 0, which ends the game.
     tap(ui, "End round 2")
@@ -316,7 +334,7 @@ def test_transamerica_full_game(app: CompanionApp) -> None:
     tap(ui, "7", nth=2)  # Cid
     see(ui, "13 to 13", "9 to 7", "7 to 0", "This ends the game: Cid at 0 or below.")
     tap(ui, "Save round 2")
-    see(ui, "Game over after 2 rounds", "Ann wins with 13 points", "1st Ann 13 · 2nd Bob 7 · 3rd Cid 0")
+    see(ui, "Game over after 2 rounds", "Ann wins with 13 points", "1st Ann", "2nd Bob", "3rd Cid")
     assert not ui.has_text(re.compile(r"^End round"))
     ui.screenshot("09-transamerica-game-over")
 

@@ -20,7 +20,7 @@ from finger import Finger
 from harness import FlutterPage, open_browsers, require_browser, serve_app
 from pixels import Contrast, Shot, measure, still_screenshot
 from seeds import great_plains_spirits, heartland_hauling, nothing, seed
-from test_app_e2e import see
+from test_app_e2e import see, see_card
 from watch import in_view, open_from_home, open_watched, settle, view
 
 APP = "companion.app.main:main"
@@ -104,7 +104,7 @@ def test_every_tappable_text_reads_at_4_5_to_1_as_drawn(drawn: Drawn) -> None:
         ("Heartland Correct money sheet", closing_then("Correct money")),
     ])
     visit(drawn, "Heartland · Ann, Bob and Cid", [
-        ("Heartland turn (moved, carrying corn)", lambda f: see(ui, "6 corn")),
+        ("Heartland turn (moved, carrying corn)", lambda f: see_card(ui, "Ann", "6 corn · 6/8", "$5")),
         ("Heartland Unload sheet (no price yet)", lambda f: f.tap("Unload")),
     ])
     visit(drawn, "TransAmerica · Ann, Bob and Cid", [

@@ -49,7 +49,7 @@ def test_a_transamerica_game_in_french(tmp_path: Path) -> None:
         tap(ui, "7", nth=2)
         see(ui, f"Cela termine la partie{NBSP}: Cid à 0 ou moins.")
         tap(ui, "Enregistrer la manche 2")
-        see(ui, "Partie terminée après 2 manches", "Ann gagne avec 13 points", "1er Ann 13 · 2e Bob 7 · 3e Cid 0")
+        see(ui, "Partie terminée après 2 manches", "Ann gagne avec 13 points", "1er Ann", "2e Bob", "3e Cid")
         assert not ui.has_text(re.compile(r"^Fin de la manche"))
         ui.screenshot("19-transamerica-game-over-fr")
 

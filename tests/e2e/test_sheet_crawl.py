@@ -54,6 +54,7 @@ SHEETS: dict[str, Sheet] = {
     "cargo": Sheet("Correct {player}'s cargo"),
     "upgrade": Sheet("Buy upgrade · {current}"),
     "end_round": Sheet("End of round {round}", ("Rules", "Save round {round}")),
+    "amend_round": Sheet("Correct round {round}", ("Rules", "Save round {round} corrected")),
     "zone": Sheet("Add a prairie zone", ("Rules", "Add zone")),
 }
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from harness import FlutterPage
-from test_app_e2e import GOODS, exact, explained, new_game, see, tap, tap_icon
+from test_app_e2e import GOODS, exact, explained, new_game, see, see_money, tap, tap_icon
 
 from companion.app.data import AppData
 from companion.session import Session
@@ -93,7 +93,8 @@ def test_a_dropped_socket_reconnects_and_a_tap_is_recorded_once(app: CompanionAp
     drop_socket(ui)  # the page reloads once the server answers again: the same session (boot.js)
     see(ui, "Last: Ann moved 1 space with fuel")
     tap(ui, "Discard $1")
-    see(ui, "Last: Ann discarded for $1", "$4")
+    see(ui, "Last: Ann discarded for $1")
+    see_money(ui, "Ann", "$4")
     tap(ui, "End Ann's turn (Bob next)")
     see(ui, "Round 1 · Bob's turn")
     tap_icon(ui, "Session log")

@@ -28,7 +28,7 @@ import pytest
 from finger import Finger
 from harness import FlutterPage, open_browsers, require_browser, serve_app
 from seeds import great_plains_scoring, heartland_hauling, nothing, seed
-from test_app_e2e import see, type_text
+from test_app_e2e import see, see_card, type_text
 from watch import open_from_home, open_watched
 
 APP = "companion.app.main:main"
@@ -170,7 +170,7 @@ def test_a_correction_takes_three_taps(ui: FlutterPage) -> None:
     counted.finger.tap("Correct cargo")
     counted.finger.tap("-2")  # corn: the first row
     counted.finger.tap("Save: Ann -2 corn")
-    see(ui, "4 corn")
+    see_card(ui, "Ann", "4 corn · 4/8", "$5")
     spent["cargo -2 corn"] = counted.total()
     undo(ui)
     print(f"corrections: {spent}")

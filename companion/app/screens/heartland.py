@@ -32,6 +32,7 @@ TITLE = "Heartland"
 CHART_CAPTION = "ui.chart.caption.money"  # what its score chart counts
 TARGET_BAR_HEIGHT = 48  # the target bar and the final-round banner that takes its place
 CARD_HEIGHT = 64  # a player's card, whoever plays
+MONEY_WIDTH = 96  # a card's money, its own target: "$999" at the big size
 
 
 def subtitle(state: HeartlandState, language: str = "en") -> str:
@@ -140,18 +141,24 @@ def player_card(view: View, truck: Truck, current: bool, players: tuple[str, ...
         name.append(one_line(w.t(view, "ui.heartland.playing_now"), 13, key=f"now-{key}"))
     details = ft.Row([ft.Container(one_line(cargo_text(view, truck), 14, key=f"cargo-{key}"), expand=True),
                       one_line(load, 14, key=f"cubes-{key}")], spacing=8)
+    # Two targets on every card, whoever plays (section 4: any player, any time): the name
+    # and cargo correct the cargo, the money corrects the money. The same on every card, so
+    # the turn passing never turns one under a resting finger into another.
+    cargo = ft.Container(ft.Column([ft.Row(name, spacing=8), details], spacing=0,
+                                   alignment=ft.MainAxisAlignment.CENTER),
+                         expand=True, key=f"card-cargo-{key}",
+                         on_click=lambda _: view.act.open_panel("cargo", player=truck.player),
+                         tooltip=w.t(view, "ui.heartland.correct_cargo_of", player=truck.player))
+    money = ft.Container(w.big_number(w.money(view, truck.money), key=f"money-{key}"),
+                         alignment=ft.Alignment.CENTER_RIGHT, width=MONEY_WIDTH, key=f"card-money-{key}",
+                         on_click=lambda _: view.act.open_panel("adjust", player=truck.player),
+                         tooltip=w.t(view, "ui.heartland.correct_money_of", player=truck.player))
     return ft.Container(
-        ft.Row([
-            ft.Column([ft.Row(name, spacing=8), details], spacing=0, expand=True),
-            w.big_number(w.money(view, truck.money), key=f"money-{key}"),
-        ]),
+        ft.Row([cargo, money], spacing=8, vertical_alignment=ft.CrossAxisAlignment.STRETCH),
         # One border width for all: a thicker one for the current player moved what is inside.
         border=ft.Border.all(2, colour), border_radius=10, height=CARD_HEIGHT,
         bgcolor=ft.Colors.with_opacity(0.10, colour) if current else None,
-        padding=ft.Padding.symmetric(horizontal=12, vertical=4),
-        # Another player's card corrects their money; the current player's has its buttons below.
-        on_click=None if current else lambda _: view.act.open_panel("adjust", player=truck.player), key=f"card-{key}",
-        tooltip=None if current else w.t(view, "ui.heartland.correct_money_of", player=truck.player),
+        padding=ft.Padding.symmetric(horizontal=12, vertical=4), key=f"card-{key}",
     )
 
 

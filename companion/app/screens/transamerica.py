@@ -10,7 +10,7 @@ import flet as ft
 
 from companion.app import widgets as w
 from companion.app.ties import ordinal
-from companion.rules.transamerica import GAME, STARTING_POINTS, TransAmericaState
+from companion.rules.transamerica import GAME, STARTING_POINTS, TransAmericaState, points_after
 from companion.text.i18n import t
 
 if TYPE_CHECKING:
@@ -40,8 +40,7 @@ def build(view: View) -> ft.Control:
     if state.over:  # only the result: the ranking, best first, and why
         body: list[ft.Control] = [winners(view, state)]
         ended = w.present(w.play_again(view), w.details_button(view), w.undo_strip(view))
-        return w.screen(view, header, body, ended, key=f"game-{session.id}", beside=[round_table(view, state)],
-                        log=context)
+        return w.screen(view, header, body, ended, key=f"game-{session.id}", beside=[], log=context)
     body = [countdown_row(view, state, player) for player in state.players]
     body.append(w.text(w.t(view, "ui.transamerica.starter", number=state.round_number, player=state.starter), 16,
                        key="starter"))
@@ -50,8 +49,10 @@ def build(view: View) -> ft.Control:
                  lambda: open_end_round(view, state), key="end-round", primary=True),
         w.undo_strip(view),
     ]
-    return w.screen(view, header, body, footer, key=f"game-{session.id}", beside=[round_table(view, state)],
-                    log=context)
+    beside = [round_table(view, state)]
+    if state.rounds:
+        beside.append(w.text(w.t(view, "ui.transamerica.amend_hint"), 13, colour=w.QUIET, key="amend-hint"))
+    return w.screen(view, header, body, footer, key=f"game-{session.id}", beside=beside, log=context)
 
 
 def sheet(view: View) -> ft.DialogControl | None:
@@ -62,6 +63,9 @@ def sheet(view: View) -> ft.DialogControl | None:
         return w.log_panel(view, log_context(view))
     if view.ui.panel == "end_round" and not state.over:
         return end_round_panel(view, state)
+    if view.ui.panel == "amend_round" and not state.over and 1 <= int(view.ui.draft.get("round", 0)) <= len(
+            state.rounds):
+        return end_round_panel(view, state, amending=int(view.ui.draft["round"]))
     return None
 
 
@@ -101,25 +105,43 @@ def countdown_row(view: View, state: TransAmericaState, player: str) -> ft.Contr
     )
 
 
-def round_table(view: View, state: TransAmericaState) -> ft.Control:
+def round_table(view: View, state: TransAmericaState, *, left: bool = True) -> ft.Control:
+    """Every round's losses by player, and (`left`) the points left, which the end screen
+    already shows beside each name."""
     if not state.rounds:
         return w.text(w.t(view, "ui.transamerica.no_round"), 14, colour=w.QUIET)
     columns = [ft.DataColumn(label=ft.Text(w.t(view, "ui.transamerica.player")))] + [
-        ft.DataColumn(label=ft.Text(w.t(view, "ui.transamerica.round_column", number=number)), numeric=True)
+        ft.DataColumn(label=round_heading(view, state, number), numeric=True)
         for number in range(1, len(state.rounds) + 1)
-    ] + [ft.DataColumn(label=ft.Text(w.t(view, "ui.transamerica.left")), numeric=True)]
+    ] + ([ft.DataColumn(label=ft.Text(w.t(view, "ui.transamerica.left")), numeric=True)] if left else [])
     rows = [
         ft.DataRow([ft.DataCell(ft.Text(player))]
                    + [ft.DataCell(ft.Text(f"-{losses[seat]}" if losses[seat] else "0")) for losses in state.rounds]
-                   + [ft.DataCell(ft.Text(str(state.points[seat])))])
+                   + ([ft.DataCell(ft.Text(str(state.points[seat])))] if left else []))
         for seat, player in enumerate(state.players)
     ]
     return ft.Row([ft.DataTable(columns=columns, rows=rows, column_spacing=14, key="round-table")],
                   scroll=ft.ScrollMode.AUTO)
 
 
+def round_heading(view: View, state: TransAmericaState, number: int) -> ft.Control:
+    """A round's column heading; while the game goes on, a tap opens that round's figures to correct."""
+    label = w.t(view, "ui.transamerica.round_column", number=number)
+    if state.over:
+        return ft.Text(label)
+    return ft.TextButton(label, key=f"amend-round-{number}", height=w.TARGET, width=w.TARGET,
+                         style=ft.ButtonStyle(padding=0),
+                         tooltip=w.t(view, "ui.transamerica.amend_tip", number=number),
+                         on_click=lambda _: open_amend_round(view, state, number))
+
+
 def open_end_round(view: View, state: TransAmericaState) -> None:
     view.act.open_panel("end_round", missing={player: 0 for player in state.players})
+
+
+def open_amend_round(view: View, state: TransAmericaState, number: int) -> None:
+    losses = state.rounds[number - 1]
+    view.act.open_panel("amend_round", round=number, missing=dict(zip(state.players, losses, strict=True)))
 
 
 MISSING_CHIPS = range(0, 13)  # one tap for any count a round leaves (a hard segment counts 2)
@@ -130,15 +152,18 @@ def misses(view: View, player: str, count: int) -> str:
     return w.t(view, "ui.transamerica.misses", player=player, count=count)
 
 
-def end_round_panel(view: View, state: TransAmericaState) -> ft.DialogControl:
+def end_round_panel(view: View, state: TransAmericaState, amending: int | None = None) -> ft.DialogControl:
     """One row per player: a tap on how many segments they miss (0 stays 0, the default),
-    so a round costs one tap per player who missed something, plus Save."""
+    so a round costs one tap per player who missed something, plus Save. `amending` a past
+    round, the same sheet holds that round's figures and saves a correction in place."""
     missing = {player: int(view.draft_get(("missing", player), 0)) for player in state.players}
+    number = amending or state.round_number
+    start = points_after(state.players, state.rounds)[number - 1]
 
     rows: list[ft.Control] = [w.text(w.t(view, "ui.transamerica.missing_hint"), 14)]
     for player in state.players:
         key = w.slug(player)
-        before = state.points_of(player)
+        before = start[state.players.index(player)]
         after = before - missing[player]
         rows.append(ft.Row([
             w.text(player, 17, bold=True, colour=w.player_colour(view, state.players, player), expand=True),
@@ -150,32 +175,46 @@ def end_round_panel(view: View, state: TransAmericaState) -> ft.DialogControl:
         rows.append(w.chips(view, MISSING_CHIPS, missing[player],
                             functools.partial(w.pick_number, view, ("missing", player)), key=f"missing-{key}",
                             describe=functools.partial(misses, view, player)))
-    event = {"type": "end_round", "missing": missing}
-    ends = [player for player in state.players if state.points_of(player) - missing[player] <= 0]
+    ends = [player for player, left in zip(state.players, points_left(state, number, missing), strict=True)
+            if left <= 0]
     if ends:
         rows.append(w.text(w.t(view, "ui.transamerica.ends_game", players=w.names(view, ends)), 15, bold=True,
                            key="ends-game"))
-    save = w.event_button(view, w.t(view, "ui.transamerica.save_round", number=state.round_number), event,
-                          key="save-round", primary=True)
-    return w.sheet(view, w.t(view, "ui.transamerica.round_title", number=state.round_number), rows,
+    if amending:
+        event = {"type": "amend_round", "round": amending, "missing": missing}
+        label, title = "ui.transamerica.save_amend", "ui.transamerica.amend_title"
+    else:
+        event = {"type": "end_round", "missing": missing}
+        label, title = "ui.transamerica.save_round", "ui.transamerica.round_title"
+    # A resting icon: a refusal swaps it for its mark and the button keeps its size.
+    save = w.event_button(view, w.t(view, label, number=number), event, key="save-round", primary=True,
+                          icon=ft.Icons.CHECK)
+    return w.sheet(view, w.t(view, title, number=number), rows,
                    key="end-round-panel", footer=[w.rules_button(view, "end_round", key="rules-end-round"), save])
+
+
+def points_left(state: TransAmericaState, number: int, missing: dict[str, int]) -> tuple[int, ...]:
+    """Everyone's points once round `number` is saved with these figures (a past round
+    corrected reaches the points left through every round after it)."""
+    losses = tuple(missing[player] for player in state.players)
+    rounds = (*state.rounds[:number - 1], losses, *state.rounds[number:])
+    return points_after(state.players, rounds)[-1]
 
 
 def result(view: View) -> ft.Control:
     """The end screen again (a finished game's detail): the ranking and every round."""
     assert view.session is not None
-    state: TransAmericaState = view.session.state
-    return ft.Column([winners(view, state), round_table(view, state)], spacing=10)
+    return winners(view, view.session.state)
 
 
 def winners(view: View, state: TransAmericaState) -> ft.Control:
+    """Each player's rank and points once, then the rounds that led there, in view on a phone."""
     assert view.session is not None
     standings = view.session.standings()
     names = [standing.player for standing in standings if standing.winner]
     best = standings[0].score
     headline = (w.t(view, "ui.transamerica.wins", player=names[0], count=best) if len(names) == 1
                 else w.t(view, "ui.transamerica.share", players=w.names(view, names), count=best))
-    order = " · ".join(f"{ordinal(s.rank, view.language)} {s.player} {s.score}" for s in standings)
     rows: list[ft.Control] = w.present(w.text(headline, 20, bold=True, key="winner"), w.stopped_line(view))
     for standing in standings:
         slug = w.slug(standing.player)
@@ -191,7 +230,7 @@ def winners(view: View, state: TransAmericaState) -> ft.Control:
             rows.append(w.text(w.t(view, "ui.transamerica.tie", players=w.names(view, [s.player for s in tied]),
                                    score=w.t(view, "ui.points", count=score),
                                    ordinal=ordinal(tied[0].rank, view.language)), 15, key="tie-break"))
-    rows.append(w.text(order, 14, key="ranking"))
+    rows.append(round_table(view, state, left=False))
     rows.append(w.text(w.t(view, "ui.transamerica.about"), 13, colour=w.QUIET))
     rows.append(w.rules_button(view, "end", key="rules-end"))
     return ft.Column(rows, spacing=6, key="result")
