@@ -146,7 +146,9 @@ def problems(ui: FlutterPage, screen: str, pairs: list[tuple[Any, Any]], *, lowe
         cut = button.y + 48 > size["height"] * 0.75 and button.y < size["height"] - FOOTER_ROOM
         if in_view(button) and not cut and (button.width < 47.5 or button.height < 47.5):
             wrong.append(f"{screen}: {button.name()} is {button.width:.0f}×{button.height:.0f}")
-    if lower_half and size["height"] >= 1000 and not any(box["y"] > size["height"] / 2 for box in shown):
+    below = [box["y"] for box in shown] + [button.y for button in view(ui).layer(SCREEN)
+                                            if in_view(button) and button.y + FOOTER_ROOM < size["height"]]
+    if lower_half and size["height"] >= 1000 and not any(y > size["height"] / 2 for y in below):
         wrong.append(f"{screen}: nothing in the lower half of the window")
     return wrong
 
