@@ -12,7 +12,7 @@ from test_app_home import finish_transamerica
 from test_app_stats import play_transamerica
 
 from companion.app.data import AppData
-from companion.app.widgets import WIDE
+from companion.app.widgets import WIDE, WIDE_CONTENT
 
 PHONE = (412, 915)
 DESKTOP = (1280, 800)
@@ -51,6 +51,16 @@ async def test_home_puts_games_in_progress_beside_finished_ones_from_the_wide_wi
         assert columns(screen) == []
         assert screen.exists(f"session-{going}") and screen.exists(f"session-{finished}")
         assert screen.exists("body")
+
+
+@table
+async def test_home_with_finished_games_only_keeps_one_readable_list() -> None:
+    data = memory_app()
+    finished = play_transamerica(data, ["Ann", "Bob"], {"Ann": 0, "Bob": 13})
+    async with Screen(make_main(data), width=1920, height=1080) as screen:
+        assert columns(screen) == []
+        assert screen.exists(f"session-{finished}")
+        assert screen.find("home").content.controls[0].width == WIDE_CONTENT
 
 
 @table

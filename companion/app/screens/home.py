@@ -81,10 +81,11 @@ def build(view: View) -> ft.Control:
         w.icon_button(ft.Icons.SETTINGS_OUTLINED, w.t(view, "ui.settings"), view.act.go_settings, key="settings"),
     ])]
     footer = [w.action(w.t(view, "ui.home.new_game"), view.act.go_new_game, key="new-game", primary=True)]
-    if wide.is_wide(view) and (going or done):
-        # Games in progress and finished ones side by side, each list as tall as the window.
-        columns = [wide.column(part, key=key, listed=True) for part, key in ((going, "home-in-progress"),
-                                                                              (done, "home-finished")) if part]
+    if wide.is_wide(view) and going and done:
+        # Games in progress and finished ones side by side, each list as tall as the window
+        # (one kind alone keeps a readable width in the middle: a card across 1920 px is not).
+        columns = [wide.column(going, key="home-in-progress", listed=True),
+                   wide.column(done, key="home-finished", listed=True)]
         return wide.screen(view, header, columns, footer, key="home", top=body)
     return lazy_screen(view, header, [*body, *going, *done, *tail], footer)
 
