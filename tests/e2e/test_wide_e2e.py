@@ -208,7 +208,9 @@ def test_a_sheet_is_a_dialog_in_the_middle_of_the_window(desktop: FlutterPage) -
     settle(ui, None, quiet_ms=400)
     shoot(ui, "game-sheet")
     wrong += centred_sheet(ui, "Unload")
-    tap(ui, "Back to all games")
+    settle(ui, None, quiet_ms=600)  # the sheet's closing animation hides the page's buttons a moment
+    ui.page.get_by_label("Back to all games", exact=True).click()
+    see(ui, "In progress")
     assert not wrong, "\n".join(wrong)
 
 
