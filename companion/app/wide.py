@@ -26,10 +26,6 @@ FOOTER_WIDTH = 420  # a main button in a wide window: a phone's width, at the ri
 COLUMN_SPACING = 16
 
 
-def is_wide(view: View) -> bool:
-    return w.is_wide(view)
-
-
 def column(controls: Sequence[ft.Control], *, key: str, expand: int = 1, listed: bool = False,
            muted: bool = False) -> ft.Control:
     """One column of a wide screen: as tall as the window, scrolling on its own. `listed`

@@ -80,7 +80,7 @@ def build(view: View) -> ft.Control:
     about = [*facts(view, summary, session), result(reading)]
     drawn = chart(reading, session_id, session.game.id)
     log = [w.text(w.t(view, "ui.log"), 17, bold=True, key="detail-log-title"), *log_lines(view, session)]
-    if wide.is_wide(view):
+    if w.is_wide(view):
         # The result, the chart (with what to do next under it) and the log side by side.
         return wide.screen(view, header, [wide.column(about, key="body"),
                                           wide.column([drawn, actions(view, session_id)], key="detail-chart-column"),

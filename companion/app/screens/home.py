@@ -81,7 +81,7 @@ def build(view: View) -> ft.Control:
         w.icon_button(ft.Icons.SETTINGS_OUTLINED, w.t(view, "ui.settings"), view.act.go_settings, key="settings"),
     ])]
     footer = [w.action(w.t(view, "ui.home.new_game"), view.act.go_new_game, key="new-game", primary=True)]
-    if wide.is_wide(view) and going and done:
+    if w.is_wide(view) and going and done:
         # Games in progress and finished ones side by side, each list as tall as the window
         # (one kind alone keeps a readable width in the middle: a card across 1920 px is not).
         columns = [wide.column(going, key="home-in-progress", listed=True),

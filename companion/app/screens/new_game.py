@@ -56,7 +56,7 @@ def build(view: View) -> ft.Control:
     footer.append(w.action(w.t(view, "ui.new.start"), lambda: view.act.start_game(draft["game"], draft["players"],
                                                                                 options_of(draft)),
                            key="start", primary=True, refusal=why_not, view=view))
-    if wide.is_wide(view):
+    if w.is_wide(view):
         # The game and its players beside the game's options (a game without options: the
         # players beside the game); Start under them at the right. The picker stays put either way.
         left, right = (body[:2], options) if options else (body[:1], body[1:2])

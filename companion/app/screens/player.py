@@ -58,7 +58,7 @@ def build(view: View) -> ft.Control:
     if page is None:
         body.append(w.text(w.t(view, "ui.player.none", player=name), 16, key="player-none"))
     else:
-        if wide.is_wide(view):
+        if w.is_wide(view):
             # The record and its figures beside the games one by one.
             summary, by_game, by_count = parts(view, page)
             return wide.screen(view, header, [wide.column([*body, *summary, *by_count], key="body"),

@@ -139,7 +139,7 @@ def build(view: View) -> ft.Control:
     cards = ft.ResponsiveRow([ft.Container(player_card(view, statistics, player), col={"xs": 12, "md": 6})
                               for player in statistics.players], spacing=10, run_spacing=10, key="stats-players")
     table = head_to_head(view, statistics)
-    if wide.is_wide(view):
+    if w.is_wide(view):
         # The filters, the overview and who beats whom beside the players' cards.
         return wide.screen(view, header, [wide.column([*body, *table], key="body"),
                                           wide.column([cards], key="stats-cards")], key="stats-screen")
