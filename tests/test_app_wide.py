@@ -12,7 +12,7 @@ from test_app_home import finish_transamerica
 from test_app_stats import play_transamerica
 
 from companion.app.data import AppData
-from companion.app.widgets import WIDE, WIDE_CONTENT
+from companion.app.widgets import WIDE
 
 PHONE = (412, 915)
 DESKTOP = (1280, 800)
@@ -54,13 +54,23 @@ async def test_home_puts_games_in_progress_beside_finished_ones_from_the_wide_wi
 
 
 @table
-async def test_home_with_finished_games_only_keeps_one_readable_list() -> None:
+async def test_home_keeps_each_list_on_its_side_when_a_search_empties_one() -> None:
     data = memory_app()
-    finished = play_transamerica(data, ["Ann", "Bob"], {"Ann": 0, "Bob": 13})
+    play_transamerica(data, ["Kim", "Lou"], {"Kim": 0, "Lou": 13})
+    for _ in range(5):  # enough games for the search field
+        play_transamerica(data, ["Ann", "Bob"], {"Ann": 0, "Bob": 13})
+    data.close_session(data.new("great_plains", ["Léa", "Tom"], {}).id or "")
     async with Screen(make_main(data), width=1920, height=1080) as screen:
-        assert columns(screen) == []
-        assert screen.exists(f"session-{finished}")
-        assert screen.find("home").content.controls[0].width == WIDE_CONTENT
+        assert columns(screen) == ["home-in-progress", "home-finished"]
+        field = screen.find("search")._i  # noqa: SLF001  (the control the client draws, kept across redraws)
+        await screen.type("search", "Kim")  # only a finished game matches
+        assert columns(screen) == ["home-in-progress", "home-finished"]
+        assert screen.text_of("home-in-progress") == "In progress"
+        assert "Kim and Lou" in screen.text_of("home-finished")
+        assert screen.find("search")._i == field, "the field typed in is the same control, where it was"  # noqa: SLF001
+        await screen.type("search", "Zed")  # nothing matches
+        assert columns(screen) == ["home-in-progress", "home-finished"]
+        assert screen.exists("no-match")
 
 
 @table

@@ -81,12 +81,14 @@ def build(view: View) -> ft.Control:
         w.icon_button(ft.Icons.SETTINGS_OUTLINED, w.t(view, "ui.settings"), view.act.go_settings, key="settings"),
     ])]
     footer = [w.action(w.t(view, "ui.home.new_game"), view.act.go_new_game, key="new-game", primary=True)]
-    if w.is_wide(view) and going and done:
-        # Games in progress and finished ones side by side, each list as tall as the window
-        # (one kind alone keeps a readable width in the middle: a card across 1920 px is not).
-        columns = [wide.column(going, key="home-in-progress", listed=True),
-                   wide.column(done, key="home-finished", listed=True)]
-        return wide.screen(view, header, columns, footer, key="home", top=body)
+    if w.is_wide(view) and listing:
+        # Games in progress beside finished ones, each list as tall as the window. Each keeps
+        # its side and its heading when it is empty (a search left none of it), so a keystroke
+        # in the search above never moves a list or the field.
+        columns = [wide.column(part or [w.text(w.t(view, heading), 15, bold=True)], key=key, listed=True)
+                   for part, heading, key in ((going, "ui.home.in_progress", "home-in-progress"),
+                                              (done, "ui.home.finished", "home-finished"))]
+        return wide.screen(view, header, columns, footer, key="home", top=[*body, *tail])
     return lazy_screen(view, header, [*body, *going, *done, *tail], footer)
 
 
