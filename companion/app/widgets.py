@@ -23,6 +23,8 @@ TARGET = 48  # the smallest tappable size, both ways
 CHIP_SPACING = 4
 SHEET_INSET = 8  # a sheet leaves this much of the page visible at each side
 SHEET_PADDING = 16
+SHEET_WIDE_WIDTH = 600.0  # a sheet's inputs in a wide window: a dialog, not a phone's width or the window's
+SHEET_WIDE_HEIGHT = 560.0  # and at most this tall there, so a tall window shows a dialog, not a wall
 QUIET = ft.Colors.ON_SURFACE_VARIANT
 ERROR_BG = ft.Colors.ERROR_CONTAINER
 INFO_BG = ft.Colors.SECONDARY_CONTAINER
@@ -424,7 +426,10 @@ def stopped_line(view: View) -> ft.Control | None:
 
 
 def sheet_width(view: View) -> float:
-    """The content width of a sheet on this page: the page less the sheet's margins."""
+    """The content width of a sheet on this page: the page less the sheet's margins; in a
+    wide window a dialog's width (its chips in longer rows), not the window's."""
+    if is_wide(view):
+        return SHEET_WIDE_WIDTH
     page_width = view.width or 412
     return min(480.0, float(page_width) - 2 * SHEET_INSET - 2 * SHEET_PADDING)
 
@@ -435,7 +440,8 @@ SHEET_FRAME = 236  # the page's height a sheet's inputs leave: its margins, titl
 def sheet_height(view: View) -> float:
     """The height of a sheet's inputs: the page less the sheet's frame, whatever they hold, so
     the sheet never grows under the finger and its buttons stay where they are."""
-    return max(160.0, float(view.height or 915) - SHEET_FRAME)
+    tall = max(160.0, float(view.height or 915) - SHEET_FRAME)
+    return min(tall, SHEET_WIDE_HEIGHT) if is_wide(view) else tall
 
 
 class Sheet(ft.AlertDialog):
@@ -480,7 +486,8 @@ def sheet(view: View, title: str, body: list[ft.Control], *, key: str,
         actions=[ft.Column(bottom, spacing=4, width=width, tight=True)],
         modal=True,  # a stray tap beside a half-filled sheet must not throw its inputs away
         # Anchored at the top: a centred dialog moved every chip up when the sheet grew (a price tapped).
-        alignment=ft.Alignment.TOP_CENTER,
+        # A wide window: a dialog of its own size in the middle (its height is fixed too, so it never moves).
+        alignment=ft.Alignment.CENTER if is_wide(view) else ft.Alignment.TOP_CENTER,
         inset_padding=ft.Padding.symmetric(horizontal=SHEET_INSET, vertical=16),
         title_padding=ft.Padding.only(left=SHEET_PADDING, right=SHEET_PADDING, top=16, bottom=4),
         content_padding=ft.Padding.symmetric(horizontal=SHEET_PADDING, vertical=4),

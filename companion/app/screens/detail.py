@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 
 from companion.aftergame import stats
-from companion.app import dates
+from companion.app import dates, wide
 from companion.app import widgets as w
 from companion.app.screens import home, rules
 from companion.app.screens.registry import game_screen
@@ -77,11 +77,15 @@ def build(view: View) -> ft.Control:
     header = [ft.Row([back, ft.Container(ft.Text(title, size=18, weight=ft.FontWeight.BOLD, max_lines=2,
                                                  overflow=ft.TextOverflow.ELLIPSIS), expand=True)], spacing=0)]
     reading = view.reading(session)
-    items: list[ft.Control] = [*facts(view, summary, session), result(reading),
-                               chart(reading, session_id, session.game.id), actions(view, session_id)]
-    items.append(w.text(w.t(view, "ui.log"), 17, bold=True, key="detail-log-title"))
-    items.extend(log_lines(view, session))
-    return home.lazy_screen(view, header, items, [])
+    about = [*facts(view, summary, session), result(reading)]
+    drawn = chart(reading, session_id, session.game.id)
+    log = [w.text(w.t(view, "ui.log"), 17, bold=True, key="detail-log-title"), *log_lines(view, session)]
+    if w.is_wide(view):
+        # The result, the chart (with what to do next under it) and the log side by side.
+        return wide.screen(view, header, [wide.column(about, key="body"),
+                                          wide.column([drawn, actions(view, session_id)], key="detail-chart-column"),
+                                          wide.column(log, key="detail-log", listed=True)], key="detail-screen")
+    return home.lazy_screen(view, header, [*about, drawn, actions(view, session_id), *log], [])
 
 
 def facts(view: View, summary: SessionSummary | None, session: Session) -> list[ft.Control]:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 
 from companion.aftergame import stats as stats_of
-from companion.app import dates
+from companion.app import dates, wide
 from companion.app import widgets as w
 from companion.app.screens import stats
 from companion.app.screens.registry import game_screen
@@ -56,20 +56,23 @@ def build(view: View) -> ft.Control:
                                  on_change=lambda event: view.act.set_draft(
                                      search=event.control.value or "", in_progress_shown=IN_PROGRESS_SHOWN,
                                      finished_shown=FINISHED_SHOWN)))
+    going: list[ft.Control] = []
     if home.in_progress:
-        body.append(w.text(w.t(view, "ui.home.in_progress"), 15, bold=True))
-        body.extend(session_card(view, summary) for summary in home.in_progress)
-        body.extend(more(view, home.more_in_progress, "in_progress_shown", len(home.in_progress),
-                         "more-in-progress", ("ui.home.more_in_progress", "ui.home.more_in_progress_of")))
+        going.append(w.text(w.t(view, "ui.home.in_progress"), 15, bold=True))
+        going.extend(session_card(view, summary) for summary in home.in_progress)
+        going.extend(more(view, home.more_in_progress, "in_progress_shown", len(home.in_progress),
+                          "more-in-progress", ("ui.home.more_in_progress", "ui.home.more_in_progress_of")))
+    done: list[ft.Control] = []
     if home.finished:
-        body.append(w.text(w.t(view, "ui.home.finished"), 15, bold=True))
-        body.extend(session_card(view, summary) for summary in home.finished)
-        body.extend(more(view, home.more_finished, "finished_shown", len(home.finished), "more-finished",
+        done.append(w.text(w.t(view, "ui.home.finished"), 15, bold=True))
+        done.extend(session_card(view, summary) for summary in home.finished)
+        done.extend(more(view, home.more_finished, "finished_shown", len(home.finished), "more-finished",
                          ("ui.home.more_finished", "ui.home.more_finished_of")))
+    tail: list[ft.Control] = []
     if not listing:
-        body.append(w.text(w.t(view, "ui.home.empty"), 16, key="empty"))
+        tail.append(w.text(w.t(view, "ui.home.empty"), 16, key="empty"))
     elif not (home.in_progress or home.finished):
-        body.append(w.text(w.t(view, "ui.home.no_match", search=search.strip()), 16, key="no-match"))
+        tail.append(w.text(w.t(view, "ui.home.no_match", search=search.strip()), 16, key="no-match"))
     header: list[ft.Control] = [ft.Row([
         ft.Container(w.text(w.t(view, "ui.app.title"), 24, bold=True), expand=True),
         w.icon_button(ft.Icons.INSIGHTS, w.t(view, "ui.stats"), lambda: stats.open_stats(view.act), key="stats"),
@@ -78,7 +81,15 @@ def build(view: View) -> ft.Control:
         w.icon_button(ft.Icons.SETTINGS_OUTLINED, w.t(view, "ui.settings"), view.act.go_settings, key="settings"),
     ])]
     footer = [w.action(w.t(view, "ui.home.new_game"), view.act.go_new_game, key="new-game", primary=True)]
-    return lazy_screen(view, header, body, footer)
+    if w.is_wide(view) and listing:
+        # Games in progress beside finished ones, each list as tall as the window. Each keeps
+        # its side and its heading when it is empty (a search left none of it), so a keystroke
+        # in the search above never moves a list or the field.
+        columns = [wide.column(part or [w.text(w.t(view, heading), 15, bold=True)], key=key, listed=True)
+                   for part, heading, key in ((going, "ui.home.in_progress", "home-in-progress"),
+                                              (done, "ui.home.finished", "home-finished"))]
+        return wide.screen(view, header, columns, footer, key="home", top=[*body, *tail])
+    return lazy_screen(view, header, [*body, *going, *done, *tail], footer)
 
 
 def lazy_screen(view: View, header: list[ft.Control], items: list[ft.Control],

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
-from companion.app import theme
+from companion.app import theme, wide
 from companion.app import widgets as w
 from companion.app.screens.registry import game_screen
 from companion.rules import GAMES
@@ -88,10 +88,10 @@ def build(view: View) -> ft.Control:
     draft = draft_of(view)
     back = w.icon_button(ft.Icons.ARROW_BACK, w.t(view, "ui.back_home"), view.act.go_home, key="back")
     header: list[ft.Control] = [ft.Row([back, w.text(w.t(view, "ui.new.title"), 20, bold=True)])]
-    body: list[ft.Control] = [game_picker(view, draft), players_editor(view, draft)]
-    options = ft.Column(options_editor(view, draft), spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
-                        key=ft.ScrollKey(OPTIONS_KEY))  # type: ignore[call-arg]  # flet types it without fields
-    body.append(options)
+    options = options_editor(view, draft)
+    body: list[ft.Control] = [game_picker(view, draft), players_editor(view, draft),
+                              ft.Column(options, spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
+                                        key=ft.ScrollKey(OPTIONS_KEY))]  # type: ignore[call-arg]  # flet types it without fields
     why_not = problem(draft, view.language)
     footer: list[ft.Control] = []
     if why_not:
@@ -100,6 +100,12 @@ def build(view: View) -> ft.Control:
     footer.append(w.action(w.t(view, "ui.new.start"), lambda: view.act.start_game(draft["game"], draft["players"],
                                                                                 options_of(draft)),
                            key="start", primary=True, refusal=why_not, view=view))
+    if w.is_wide(view):
+        # The game and its players beside the game's options (a game without options: the
+        # players beside the game); Start under them at the right. The picker stays put either way.
+        left, right = (body[:2], options) if options else (body[:1], body[1:2])
+        columns = [wide.column(left, key="body"), wide.column(right, key="new-options")]
+        return wide.screen(view, header, columns, footer, key="new-game-screen")
     return w.screen(view, header, body, footer, key="new-game-screen")
 
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 
 from companion.aftergame.stats import GameRecord, PlayerPage, Rival
-from companion.app import dates
+from companion.app import dates, wide
 from companion.app import widgets as w
 from companion.app.screens import stats
 from companion.app.state import REOPEN
@@ -61,6 +61,11 @@ def build(view: View) -> ft.Control:
     if page is None:
         body.append(w.text(w.t(view, "ui.player.none", player=name), 16, key="player-none"))
     else:
+        if w.is_wide(view):
+            # The record and its figures beside the games one by one.
+            summary, by_game, by_count = parts(view, page)
+            return wide.screen(view, header, [wide.column([*body, *summary, *by_count], key="body"),
+                                              wide.column(by_game, key="player-games")], key="player-screen")
         body.extend(figures(view, page))
     return w.screen(view, header, body, key="player-screen")
 
@@ -83,6 +88,12 @@ def shown_filters(view: View, chosen: dict[str, Any]) -> str:
 
 
 def figures(view: View, page: PlayerPage) -> list[ft.Control]:
+    summary, by_game, by_count = parts(view, page)
+    return [*summary, *by_game, *by_count]
+
+
+def parts(view: View, page: PlayerPage) -> tuple[list[ft.Control], list[ft.Control], list[ft.Control]]:
+    """The page's figures in three parts: the record and who they meet, game by game, by the number at the table."""
     found: list[ft.Control] = [
         w.text(w.t(view, "ui.stats.record", plays=page.plays, wins=page.wins, percent=whole(page.win_rate * 100)),
                16, bold=True, key="player-record"),
@@ -98,13 +109,14 @@ def figures(view: View, page: PlayerPage) -> list[ft.Control]:
         beaten = (rivals(view, "ui.player.beaten_by", "ui.player.beaten_by_tied", page.beaten_by)
                   if page.beaten_by is not None else w.t(view, "ui.player.never_behind"))
         found.append(w.text(beaten, 15, key="player-beaten-by"))
-    found.append(w.text(w.t(view, "ui.player.by_game"), 17, bold=True))
-    found.extend(game_block(view, record) for record in page.games)
-    found.append(w.text(w.t(view, "ui.player.by_count"), 17, bold=True))
+    by_game: list[ft.Control] = [w.text(w.t(view, "ui.player.by_game"), 17, bold=True)]
+    by_game.extend(game_block(view, record) for record in page.games)
+    by_count: list[ft.Control] = [w.text(w.t(view, "ui.player.by_count"), 17, bold=True)]
     for count, (plays, wins) in page.by_count.items():
         record = w.t(view, "ui.stats.record", plays=plays, wins=wins, percent=whole(100 * wins / plays))
-        found.append(w.text(w.t(view, "ui.player.count", count=count, record=record), 15, key=f"player-count-{count}"))
-    return found
+        by_count.append(w.text(w.t(view, "ui.player.count", count=count, record=record), 15,
+                               key=f"player-count-{count}"))
+    return found, by_game, by_count
 
 
 def rivals(view: View, one: str, tied: str, rival: Rival) -> str:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 
 from companion.aftergame.stats import PlayerStats, Statistics
+from companion.app import wide
 from companion.app import widgets as w
 from companion.app.after_intents import REPORT_CASES, message_of
 from companion.app.state import REOPEN
@@ -137,9 +138,15 @@ def build(view: View) -> ft.Control:
     body.append(w.text(overview(view, statistics), 16, bold=True, key="stats-overview"))
     body.extend(not_counted(view, statistics))
     # Two cards a row in a wide window, one on a phone.
-    body.append(ft.ResponsiveRow([ft.Container(player_card(view, statistics, player), col={"xs": 12, "md": 6})
-                                  for player in statistics.players], spacing=10, run_spacing=10, key="stats-players"))
-    body.extend(head_to_head(view, statistics))
+    cards = ft.ResponsiveRow([ft.Container(player_card(view, statistics, player), col={"xs": 12, "md": 6})
+                              for player in statistics.players], spacing=10, run_spacing=10, key="stats-players")
+    table = head_to_head(view, statistics)
+    if w.is_wide(view):
+        # The filters, the overview and who beats whom beside the players' cards.
+        return wide.screen(view, header, [wide.column([*body, *table], key="body"),
+                                          wide.column([cards], key="stats-cards")], key="stats-screen")
+    body.append(cards)
+    body.extend(table)
     return w.screen(view, header, body, key="stats-screen")
 
 
