@@ -154,7 +154,7 @@ class JoinDoor:
             intro = words("ui.join.intro_code")
             code_field = (f'<label for="code">{html.escape(words("ui.share.code"), quote=False)}</label>\n      '
                           '<input id="code" name="code" class="code" '
-                          'autocomplete="off" autocapitalize="characters" maxlength="9" required>')
+                          'autocomplete="off" autocapitalize="characters" maxlength="12" required>')
         said = problem.text(language) if isinstance(problem, Sentence) else words(problem) if problem else ""
         page = JOIN_PAGE.read_text(encoding="utf-8")
         text = functools.partial(html.escape, quote=False)
