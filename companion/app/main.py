@@ -98,7 +98,7 @@ class DailyBackup:
         self._running = False
         self._kept: date | None = None  # the day whose backup is known to be there
 
-    def check(self, delay: float = 0.0, told: Callable[[], None] = lambda: None) -> None:
+    def check(self, delay: float = 0.0, told: Callable[[], object] = lambda: None) -> None:
         """Keep the day's backup unless it is there; `told` is called when it could not be saved."""
         today = date.today()
         if self.data.store.directory is None:
@@ -114,13 +114,13 @@ class DailyBackup:
         except RuntimeError:  # no threads (the phone build's Python): on the page's loop, after its draw
             self._later(delay, today, told)
 
-    def _later(self, delay: float, today: date, told: Callable[[], None]) -> None:
+    def _later(self, delay: float, today: date, told: Callable[[], object]) -> None:
         try:
             asyncio.get_running_loop().call_later(delay, self._run, today, told)
         except RuntimeError:  # no loop either: now
             self._run(today, told)
 
-    def _run(self, today: date, told: Callable[[], None]) -> None:
+    def _run(self, today: date, told: Callable[[], object]) -> None:
         try:
             self.data.backup_if_due(today)
             if any(backup.day == today for backup in self.data.backups()):
