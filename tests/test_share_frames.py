@@ -141,3 +141,19 @@ def test_a_phone_naming_the_host_pages_session_is_given_a_fresh_one_of_its_own(t
         # And the host's page cannot be handed a phone's session either.
         _, host_again = asyncio.run(page("127.0.0.1", port, session_id=phone_session, seconds=0.5))
         assert host_again != phone_session
+
+
+def test_a_phone_sending_junk_all_evening_gets_three_lines_a_minute_and_then_a_count(
+        caplog: pytest.LogCaptureFixture) -> None:
+    now = [0.0]
+    complaints = frames.Complaints(clock=lambda: now[0])
+    with caplog.at_level(logging.WARNING, logger=frames.__name__):
+        for second in range(120):  # a frame a second for two minutes, and another phone once
+            now[0] = float(second)
+            complaints.say("guest a", "Mallory's phone at 192.168.1.66", "not MessagePack")
+        complaints.say("guest b", "Vera's phone at 192.168.1.20", "unknown action 99")
+    said = [record.getMessage() for record in caplog.records]
+    assert said == ["dropped a frame from Mallory's phone at 192.168.1.66: not MessagePack"] * 3 + [
+        "dropped a frame from Mallory's phone at 192.168.1.66: not MessagePack (57 more dropped frames not shown)"
+    ] + ["dropped a frame from Mallory's phone at 192.168.1.66: not MessagePack"] * 2 + [
+        "dropped a frame from Vera's phone at 192.168.1.20: unknown action 99"]
