@@ -193,7 +193,12 @@ def guarded(receive: Receive, send: Send, owner: str, label: str, owners: Sessio
                 if asked and not owners.belongs(asked, owner):  # rule 3
                     log.info("%s asked for a session not its own: a fresh one starts", label)
                     frame[1]["session_id"] = None
-                    message = {**message, "bytes": bytes([FLET_FRAME]) + msgpack.packb(frame)}
+                    try:
+                        message = {**message, "bytes": bytes([FLET_FRAME]) + msgpack.packb(frame)}
+                    except (TypeError, ValueError):  # a value only Flet's decoder made (a date): not a page's
+                        state["registered"] = state["answer_due"] = False
+                        complaints.say(owner, label, "a registration that cannot be passed on")
+                        continue
             return message
 
     async def noting_send(message: Message) -> None:
