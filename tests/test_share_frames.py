@@ -30,9 +30,9 @@ REGISTER = {"session_id": "", "page_name": "",
 
 
 @contextmanager
-def served(tmp_path: Path) -> Iterator[tuple[int, AppData, str, list[bytes]]]:
-    """A host with four games, Ann and Bob's shared; yields the port, the data, the phone's cookie
-    and what of the other games must never reach a phone."""
+def served(tmp_path: Path) -> Iterator[tuple[int, AppData, list[str], list[bytes]]]:
+    """A host with four games, Ann and Bob's shared; yields the port, the data, the cookies of two
+    joined phones and what of the other games must never reach a phone."""
     data = AppData(Store(tmp_path / "data"))
     secrets = other_games(data)
     game = data.store.new("heartland", ["Ann", "Bob"], {})
@@ -52,7 +52,7 @@ def served(tmp_path: Path) -> Iterator[tuple[int, AppData, str, list[bytes]]]:
             time.sleep(0.1)
         assert app.loop is not None
         started = asyncio.run_coroutine_threadsafe(_start(sharing, game.id or ""), app.loop).result(10)
-        yield port, data, join(port, started.code), secrets
+        yield port, data, [join(port, started.code), join(port, started.code)], secrets
     finally:
         if app.loop is not None:
             asyncio.run_coroutine_threadsafe(_stop(sharing), app.loop).result(10)
@@ -108,7 +108,7 @@ ABUSES: list[bytes | str] = [
 def test_crafted_frames_from_a_phone_print_no_traceback_and_change_nothing(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, capfd: pytest.CaptureFixture[str]) -> None:
     caplog.set_level(logging.INFO)
-    with served(tmp_path) as (port, data, cookie, _):
+    with served(tmp_path) as (port, data, (cookie, _), _):
         before = [(entry.id, entry.updated, entry.status) for entry in data.store.sessions()]
         for abuse in ABUSES:  # each on a socket of its own: some make Flet close the socket
             asyncio.run(page(LAN_HOST, port, cookie=cookie, crafted=(abuse,), seconds=0.3))
@@ -127,7 +127,7 @@ def test_crafted_frames_from_a_phone_print_no_traceback_and_change_nothing(
 
 
 def test_a_phone_naming_the_host_pages_session_is_given_a_fresh_one_of_its_own(tmp_path: Path) -> None:
-    with served(tmp_path) as (port, _, cookie, secrets):
+    with served(tmp_path) as (port, _, (cookie, other_cookie), secrets):
         host_frames, host_session = asyncio.run(page("127.0.0.1", port, seconds=2.0))
         assert leaks(host_frames, secrets)  # the host's page lists every game
         # The host's tab closed; a phone (from the same address, with the same browser) names its session.
@@ -138,7 +138,9 @@ def test_a_phone_naming_the_host_pages_session_is_given_a_fresh_one_of_its_own(t
         # The phone's own session is still its own when it comes back.
         _, again = asyncio.run(page(LAN_HOST, port, cookie=cookie, session_id=phone_session, seconds=0.5))
         assert again == phone_session
-        # And the host's page cannot be handed a phone's session either.
+        # Another phone cannot take it over, nor can the host's page.
+        _, other = asyncio.run(page(LAN_HOST, port, cookie=other_cookie, session_id=phone_session, seconds=0.5))
+        assert other not in (phone_session, host_session)
         _, host_again = asyncio.run(page("127.0.0.1", port, session_id=phone_session, seconds=0.5))
         assert host_again != phone_session
 
