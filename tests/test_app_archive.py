@@ -4,6 +4,7 @@ the day's backup written when the app starts."""
 
 from __future__ import annotations
 
+import errno
 import json
 import threading
 from datetime import date
@@ -11,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import openpyxl
+import pytest
 from app_helpers import imported, notice, table
 from flet_harness import Screen, wait_for
 from test_app_stats import play_transamerica
@@ -265,3 +267,22 @@ async def test_the_sheet_says_what_is_being_imported_while_the_games_are_replaye
         release.set()
         assert await imported(screen, data) == "1 imported · 0 already here · 0 refused"
         assert not screen.exists("import-busy")
+
+
+@table
+async def test_a_day_whose_backup_cannot_be_saved_says_so_on_home_once_and_blocks_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    data = disk_app(tmp_path / "data")
+    play_transamerica(data, ["Ann", "Bob"], {"Ann": 0, "Bob": 13})
+
+    def full_disk(name: str, chunks: Any) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(data.store.folder, "write_stream", full_disk)
+    async with Screen(make_main(data)) as screen:
+        await wait_for(lambda: screen.exists("backup-failed"), timeout=10)
+        assert screen.text_of("backup-failed") == "Today's backup could not be saved: the disk is full."
+        assert len(screen.find_all("backup-failed")) == 1
+        assert screen.exists("new-game")  # a line on Home, no dialog to dismiss
+        await screen.tap("new-game")  # and nothing is in the way
+        assert screen.exists("start")

@@ -283,3 +283,32 @@ def test_a_session_that_is_not_a_set_of_fields_is_named_by_its_place() -> None:
 def test_an_import_that_is_not_bytes_is_one_sentence() -> None:
     report = import_json(Store.in_memory(), "text")  # type: ignore[arg-type]
     assert [str(refusal) for refusal in report.refused] == ["the file: It is not the content of a file."]
+
+
+@pytest.mark.parametrize(("players", "said"), [
+    (["Ann\x07", "Bob", "Cy"], "Its player Ann<U+0007> would be refused by New game: A player's name cannot hold a "
+                              "control character (U+0007 in 'Ann')."),
+    (["Ann\u202e", "Bob", "Cy"], "Its player Ann<U+202E> would be refused by New game: A player's name cannot hold "
+                                "a text-direction control (U+202E in 'Ann')."),
+    (["\u200b", "Bob", "Cy"], "Its player <U+200B> would be refused by New game: A player's name cannot be empty."),
+    (["Ann", "Ａｎｎ", "Cy"], "Its player Ａｎｎ would be refused by New game: Two players are called 'Ａｎｎ'; "
+                             "each name must be different."),
+    (["Ann", "Bob", "Bo\u200bb"], "Its player Bo<U+200B>b would be refused by New game: Two players are called "
+                                 "'Bo\u200bb'; each name must be different."),
+    (["Zo\u00eb", "Zoe\u0308", "Cy"], "Its player Zo\u00eb would be refused by New game: Two players are called "
+                                     "'Zo\u00eb'; each name must be different."),
+], ids=["control character", "text-direction control", "only invisible", "full-width twin", "zero-width twin",
+        "composed twin"])
+def test_an_import_refuses_the_names_new_game_refuses_naming_the_name(players: list[str], said: str) -> None:
+    from companion.rules import GAMES
+    from companion.text.messages import RuleError
+
+    with pytest.raises(RuleError):  # New game refuses each of these tables
+        GAMES["transamerica"].check_players(players)
+    entry = a_session()
+    entry["players"] = players
+    store = Store.in_memory()
+    report = import_json(store, archive_of(entry))
+    assert report.imported == [] and store.sessions() == []
+    (refusal,) = report.refused
+    assert refusal.reason == said

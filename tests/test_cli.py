@@ -277,7 +277,7 @@ def test_share_serves_on_loopback_then_shows_the_qr_code_link_and_code(
     assert lines[0] == (f"companion: serving at http://127.0.0.1:{port}/ (games saved in {tmp_path}; "
                         "press Ctrl-C to stop)")
     assert lines[1] == (f"companion: sharing a game with the table at http://127.0.0.2:{port}/ "
-                        f"(code {share.code[:3]}-{share.code[3:]}); scan the code below, or open the address "
+                        f"(code {share.code[:4]}-{share.code[4:]}); scan the code below, or open the address "
                         "and type the code")
     assert lines[-1] == f"companion: or open {share.link}"
     qr = lines[2:-1]

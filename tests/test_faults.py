@@ -12,6 +12,7 @@ import contextlib
 import errno
 import json
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Callable, Iterator
@@ -439,7 +440,9 @@ def test_a_new_game_the_disk_refuses_leaves_nothing(
             refuse_file(monkeypatch, store, operation, "index.json", errno.EROFS)
     else:
         monkeypatch.setattr(os, "replace", fail_with(errno.ENOSPC))
-    with pytest.raises(StoreError, match=f"^The new game could not be saved: {reason}\\.$"):
+    said = (f"No new game can be saved: the data folder {directory} cannot be written ({reason})." if fault == "index"
+            else f"The new game could not be saved: {reason}.")  # a read-only folder: the folder's own sentence
+    with pytest.raises(StoreError, match=f"^{re.escape(said)}"):
         store.new("transamerica", ["Ann", "Bob"])
     monkeypatch.undo()
     assert snapshot(directory) == before
@@ -786,3 +789,35 @@ def test_a_pipe_or_device_in_place_of_a_file_is_a_sentence_not_a_hang(
     assert data.last_view() == (None, None, {})
     with pytest.raises(StoreError, match=rf"'sessions/{session_id}.json' is not an ordinary file\.$"):
         data.open(session_id)
+
+
+@pytest.mark.parametrize(("code", "reason"), [(errno.EROFS, "the disk is read-only"),
+                                              (errno.EACCES, "Companion is not allowed to use the data folder")])
+def test_new_game_on_a_folder_that_cannot_be_written_says_where_and_what_to_do_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, code: int, reason: str) -> None:
+    import asyncio
+
+    from app_helpers import notice, set_up
+    from flet_harness import Screen
+
+    from companion.app.main import make_main
+
+    directory = tmp_path / "data"
+    data = AppData(Store(directory))
+    refuse_locks(monkeypatch, code)
+    said = (f"No new game can be saved: the data folder {directory} cannot be written ({reason}). "
+            "Make it writable, or start Companion with another data folder.")
+    with pytest.raises(StoreError, match=f"^{re.escape(said)}$"):
+        data.new("heartland", ["Ann", "Bob"], {})
+
+    async def new_game() -> None:
+        async with Screen(make_main(data)) as screen:
+            await set_up(screen, "heartland", ["Ann", "Bob"])
+            await screen.tap("start")
+            assert notice(screen) == said
+            shown = [control for control in screen.walk() if "cannot be" in str(getattr(control, "value", ""))]
+            assert len(shown) == 1  # one sentence, shown once
+            assert screen.exists("start")  # still on New game, the set-up kept
+
+    asyncio.run(new_game())
+    assert data.sessions() == []

@@ -406,3 +406,14 @@ def test_a_joined_phone_cannot_upload_a_file_even_with_a_url_the_host_signed(doo
         answer = client.put(signed, content=b"{}", headers={"origin": LAN.origin})
         assert answer.status_code == 404
     assert not (Path(incoming.folder()) / "from-a-phone.json").exists()
+
+
+def test_forty_addresses_guessing_as_fast_as_they_can_keep_no_joiner_out_beyond_five_seconds() -> None:
+    from crowd_helpers import joiners_waits
+
+    # A deadline for the right code, not a timing: the figures go to tests/bench/door.py.
+    waits, answered = joiners_waits(40)
+    print(f"40 guessing addresses ({answered} wrong tries answered): joiners got in after "
+          + ", ".join(f"{wait:.2f} s" for wait in waits))
+    assert answered > 40 * share.TRIES_PER_WINDOW  # the crowd was held up, not idle
+    assert all(wait <= 5.0 for wait in waits)

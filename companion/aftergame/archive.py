@@ -45,6 +45,7 @@ import csv
 import io
 import json
 import time
+import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -104,6 +105,7 @@ messages.register(
         "archive.events_not_list": "Its events are not a list.",
         "archive.bad_cursor": "Its undo position {cursor} is out of range (0 to {count}).",
         "archive.players_not_saved": "Its player names are not as a game saves them.",
+        "archive.player_refused": "Its player {name} would be refused by New game: {reason}.",
         "archive.bad_event": "Its event {number} was refused: {reason}.",
         "archive.copy_title": "{title} (copy)",
         "archive.wrong_format": "It is not a Companion archive (its format is not 'companion-archive').",
@@ -593,6 +595,27 @@ def _check_session_fields(entry: dict[str, Any]) -> None:
             raise _Refused(error.message) from None
         if list(checked) != players:
             raise _Refused("archive.players_not_saved")
+        _check_new_game_names(game, players)
+
+
+def _check_new_game_names(game: Any, players: list[str]) -> None:
+    """The names New game would take (`check_players`), each said by name when it is not."""
+    for name in players:
+        try:
+            game.check_player_name(name)
+        except RuleError as error:
+            raise _Refused("archive.player_refused", name=quoted(shown_name(name)), reason=error.message) from None
+    try:
+        game.check_players(players)
+    except RuleError as error:  # two names New game takes for the same one
+        twin = str(error.message.params.get("name", ""))
+        raise _Refused("archive.player_refused", name=quoted(shown_name(twin)), reason=error.message) from None
+
+
+def shown_name(name: str) -> str:
+    """A name with its invisible characters shown as their codes, so a sentence can point at them."""
+    return "".join(f"<U+{ord(character):04X}>" if unicodedata.category(character) in ("Cc", "Cf") else character
+                   for character in name)
 
 
 def _rules_words(error: RuleError) -> Message:

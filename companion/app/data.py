@@ -25,7 +25,7 @@ from companion.app.ui_state import UiStateFile, View
 from companion.rules import GAMES
 from companion.session import Session
 from companion.store import SessionInUse, SessionList, SessionSummary, Store, StoreError
-from companion.text.messages import LANGUAGES, translations
+from companion.text.messages import LANGUAGES, Message, translations
 
 log = logging.getLogger(__name__)
 HOME_PAGE = 20  # games drawn at first in each part of the home screen; more on request
@@ -109,6 +109,7 @@ class AppData:
         self._sessions: dict[str, Session] = {}
         self._status_cache: dict[str, tuple[float, dict[str, str]]] = {}
         self.on_game_over: Callable[[], None] = lambda: None  # a change ended a game (the day's backup is due)
+        self.backup_failure: Message | None = None  # why the day's backup could not be saved, until one is
         self._ui_state = UiStateFile(store.folder)
         self._search = Search()
         self._home_kept: tuple[SessionList, list[str], list[SessionSummary], list[SessionSummary]] | None = None
@@ -355,10 +356,13 @@ class AppData:
     def backup_if_due(self, today: date | None = None) -> str | None:
         """Keep today's backup unless there is one (call once a start, off the UI thread); never raises."""
         try:
-            return archive.write_backup(self.store, today)
+            name = archive.write_backup(self.store, today)
         except StoreError as error:  # a backup is a courtesy: a full disk must not stop a game
             log.warning("%s", error)  # "Today's backup could not be saved: the disk is full."
+            self.backup_failure = error.message  # Home says it, in one line
             return None
+        self.backup_failure = None
+        return name
 
     def backups(self) -> list[archive.Backup]:
         try:

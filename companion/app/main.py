@@ -74,9 +74,15 @@ def make_main(data: AppData, sharing: Sharing | None = None, language: str | Non
         app.mount(mirror)
         act.resume()
         page.run_task(app.language.learn_device_locales)
-        backups.check(BACKUP_AFTER_S)  # once the first screen is out
+        # Once the first screen is out; a failure is drawn on this page's Home when it is known.
+        backups.check(BACKUP_AFTER_S, told=lambda: page.run_task(redraw_page, act))
 
     return main
+
+
+async def redraw_page(act: Intents) -> None:
+    """`act.redraw` on the page's loop, in its context (from a thread: `page.run_task`)."""
+    act.redraw()
 
 
 class DailyBackup:
@@ -92,7 +98,8 @@ class DailyBackup:
         self._running = False
         self._kept: date | None = None  # the day whose backup is known to be there
 
-    def check(self, delay: float = 0.0) -> None:
+    def check(self, delay: float = 0.0, told: Callable[[], object] = lambda: None) -> None:
+        """Keep the day's backup unless it is there; `told` is called when it could not be saved."""
         today = date.today()
         if self.data.store.directory is None:
             return
@@ -100,24 +107,26 @@ class DailyBackup:
             if self._running or self._kept == today:
                 return
             self._running = True
-        timer = threading.Timer(delay, self._run, args=(today,))
+        timer = threading.Timer(delay, self._run, args=(today, told))
         timer.name, timer.daemon = "companion-backup", True
         try:
             timer.start()
         except RuntimeError:  # no threads (the phone build's Python): on the page's loop, after its draw
-            self._later(delay, today)
+            self._later(delay, today, told)
 
-    def _later(self, delay: float, today: date) -> None:
+    def _later(self, delay: float, today: date, told: Callable[[], object]) -> None:
         try:
-            asyncio.get_running_loop().call_later(delay, self._run, today)
+            asyncio.get_running_loop().call_later(delay, self._run, today, told)
         except RuntimeError:  # no loop either: now
-            self._run(today)
+            self._run(today, told)
 
-    def _run(self, today: date) -> None:
+    def _run(self, today: date, told: Callable[[], object]) -> None:
         try:
             self.data.backup_if_due(today)
             if any(backup.day == today for backup in self.data.backups()):
                 self._kept = today
+            elif self.data.backup_failure is not None:
+                told()
         finally:
             with self._lock:
                 self._running = False

@@ -3,9 +3,9 @@
 The host (the device keeping the game) starts a `Share` of one game through `Sharing`,
 which opens the local-network address only for as long as the share lasts. A phone joins
 with the link in the QR code (a random token of 128 bits) or by typing the short code
-(6 characters, about 30 bits, so typed tries are counted: `TRIES_PER_WINDOW` a
-`TRY_WINDOW_S` per phone, known by its address, and `ALL_TRIES_PER_WINDOW` a
-`ALL_TRY_WINDOW_S` for every phone together, see `TryLimits`). A joined phone is a `Guest`,
+(8 characters, about 40 bits, so typed tries are counted: `TRIES_PER_WINDOW` a
+`TRY_WINDOW_S` per phone, known by its address, with no ceiling shared by every phone that
+a crowd of guessers could fill, see `TryLimits`). A joined phone is a `Guest`,
 known by a random id kept in an HttpOnly cookie; it may only follow the shared game, and
 may change it only while the host lets it keep score. Stopping the share forgets every code and every guest
 at once: an old link, code or cookie opens nothing.
@@ -18,6 +18,7 @@ stop.
 from __future__ import annotations
 
 import contextvars
+import ipaddress
 import logging
 import secrets
 import socket
@@ -39,16 +40,17 @@ SCOREKEEPER: Role = "scorekeeper"
 
 # No 0/O, 1/I/L: a code is read aloud and typed on a phone.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-CODE_LENGTH = 6
+CODE_LENGTH = 8  # 31**8: about 8.5e11 codes (40 bits), read aloud as two halves of 4
 LINK_TOKEN_BYTES = 16  # 128 bits in the link (at least 64 asked for)
 GUEST_ID_BYTES = 32
 TRIES_PER_WINDOW = 10  # typed codes from one phone (one address)
 TRY_WINDOW_S = 60.0
-# From every phone together: far above a table's needs (six phones typing a code twice), and
-# a short window, so that guessing from many addresses keeps a joiner out seconds, not a
-# minute. At that rate a guesser needs years, on average, for one 6-character code.
-ALL_TRIES_PER_WINDOW = 30
-ALL_TRY_WINDOW_S = 5.0
+# Phones (addresses; an IPv6 /64 is one phone) whose tries are counted at once. Far above any
+# table's network (a /24 holds 254), and the only bound on many guessers: at most
+# 4096 * 10 = 40,960 tries a minute, so half of the 8.5e11 codes take a crowd of that size
+# about 20 years, on average. A joiner waits only behind tries of its own address, unless
+# more than `PHONES_KNOWN_MAX` addresses guessed within the last minute.
+PHONES_KNOWN_MAX = 4096
 NAME_MAX = 30
 
 # The guest whose socket is being served: set by the web door around Flet's socket handler,
@@ -99,8 +101,9 @@ def typed_code(text: str) -> str:
 
 
 def display_code(code: str) -> str:
-    """`K7PQ4X` as `K7P-Q4X`, easier to read aloud."""
-    return f"{code[:3]}-{code[3:]}"
+    """`K7PQ4XMN` as `K7PQ-4XMN`, easier to read aloud."""
+    half = len(code) // 2
+    return f"{code[:half]}-{code[half:]}"
 
 
 def clean_name(text: str) -> str:
@@ -140,6 +143,10 @@ class TryCounter:
             self.count()
         return wait
 
+    def forgotten_in(self) -> float:
+        """Seconds until every try counted now is a window old."""
+        return self._tries[-1] + self.window - self.clock() if self._tries else 0.0
+
     @property
     def idle(self) -> bool:
         """No try is counted any more: the counter may be forgotten."""
@@ -148,31 +155,30 @@ class TryCounter:
 
 
 class TryLimits:
-    """Typed codes counted per phone (its network address) and for every phone together.
+    """Typed codes counted per phone (its network address), and nothing shared by all phones.
 
     A phone that keeps guessing waits for its own tries only: a real joiner on another phone
-    types the code at once. The ceiling for everyone counts only tries a phone was allowed,
-    so one guesser never reaches it; many guessing together keep a joiner out at most
-    `ALL_TRY_WINDOW_S` at a time. A phone is forgotten once its tries are a window old; at
-    most `ALL_TRIES_PER_WINDOW * TRY_WINDOW_S / ALL_TRY_WINDOW_S` phones are known at once.
+    types the code at once, however many phones guess (a ceiling for everyone together would
+    let a crowd of guessers shut the door on the table). A phone is forgotten once its tries
+    are a window old; at most `PHONES_KNOWN_MAX` phones are known at once, and a new one waits
+    while that many are counted (see the figures next to the constant).
     """
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock
-        self.everyone = TryCounter(ALL_TRIES_PER_WINDOW, ALL_TRY_WINDOW_S, clock)
         self._phones: dict[str, TryCounter] = {}
 
     def allow(self, phone: str) -> float:
         """0 when `phone` may try a code now (it is counted); else the seconds it waits."""
+        phone = phone_of(phone)
         counter = self._phones.get(phone)
         if counter is None:
-            self._forget_idle()
+            if len(self._phones) >= PHONES_KNOWN_MAX:
+                self._forget_idle()
+            if len(self._phones) >= PHONES_KNOWN_MAX:
+                return min(counter.forgotten_in() for counter in self._phones.values())
             counter = self._phones[phone] = TryCounter(TRIES_PER_WINDOW, TRY_WINDOW_S, self.clock)
-        wait = counter.wait() or self.everyone.wait()
-        if not wait:
-            counter.count()
-            self.everyone.count()
-        return wait
+        return counter.allow()
 
     def _forget_idle(self) -> None:
         for phone in [phone for phone, counter in self._phones.items() if counter.idle]:
@@ -180,8 +186,21 @@ class TryLimits:
 
     @property
     def phones(self) -> int:
-        """How many phones' tries are counted now."""
+        """How many phones' tries are counted now (idle ones are forgotten first)."""
+        self._forget_idle()
         return len(self._phones)
+
+
+def phone_of(address: str) -> str:
+    """The phone an address stands for: itself, or its /64 for IPv6 (one device may hold a
+    whole /64, and would otherwise be a new phone with every try)."""
+    if ":" not in address:
+        return address
+    try:
+        network = ipaddress.IPv6Network(f"{address.split('%')[0]}/64", strict=False)
+    except ValueError:
+        return address
+    return str(network)
 
 
 @dataclass

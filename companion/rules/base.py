@@ -437,6 +437,10 @@ class Game(Generic[State]):
         """A new game's player names, normalised; refuses empty, invisible, twin or garbling names."""
         return self._check_players(players, _clean_name)
 
+    def check_player_name(self, raw: Any) -> str:
+        """One name as New game takes it (normalised), or RuleError saying what is wrong with it."""
+        return _clean_name(raw)[0]
+
     def check_saved_players(self, players: Any) -> tuple[str, ...]:
         """A saved game's player names, under the first version's looser rule, so old games still open."""
         return self._check_players(players, _clean_saved_name)

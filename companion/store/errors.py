@@ -77,6 +77,20 @@ def os_reason(error: OSError, root: str | os.PathLike[str] | None = None) -> str
     return (error.strerror or type(error).__name__).rstrip(".").lower()
 
 
+UNWRITABLE = frozenset({errno.EROFS, errno.EACCES, errno.EPERM})
+
+
+def unwritable_folder(error: StoreError, directory: str | os.PathLike[str] | None) -> StoreError:
+    """`error`, or the data folder's own sentence when the disk refused because the folder
+    cannot be written at all (read-only, not ours): that is where to act, not on a game."""
+    cause = error.__cause__
+    if directory is None or not isinstance(cause, OSError) or cause.errno not in UNWRITABLE:
+        return error
+    unwritable = StoreError("store.folder_unwritable", path=str(directory), reason=os_reason(cause, directory))
+    unwritable.__cause__ = cause
+    return unwritable
+
+
 class Speaking:
     """`with speaking("store.not_saved"):` turns an OSError into that StoreError, saying in words
     what the disk refused (files named relative to the data folder)."""
@@ -162,6 +176,8 @@ register(
         "store.not_kept_aside": "This game's file is damaged and could not be copied aside before it is "
         "changed, so it is not opened: {reason}.",
         "store.cannot_lock": "This game cannot be opened for changes: {reason}.",
+        "store.folder_unwritable": "No new game can be saved: the data folder {path} cannot be written "
+        "({reason}). Make it writable, or start Companion with another data folder.",
         "store.not_saved": "Not saved, so not recorded: {reason}.",
         "store.not_created": "The new game could not be saved: {reason}.",
         "store.not_put": "The games could not be saved: {reason}.",

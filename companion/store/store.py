@@ -87,6 +87,7 @@ from companion.store.errors import (
     Speaking,
     StoreError,
     os_reason,
+    unwritable_folder,
 )
 from companion.store.folders import DiskFolder, Folder, Lock, MemoryFolder, Signature
 from companion.store.index import INDEX_LOCK_TIMEOUT, Index, by_time
@@ -207,7 +208,10 @@ class Store:
             session_id = new_session_id()
             while self._folder.exists(session_file(session_id)):
                 session_id = new_session_id()
-            lock = self._journal.lock_session(session_id)
+            try:
+                lock = self._journal.lock_session(session_id)
+            except StoreError as error:
+                raise unwritable_folder(error, self.directory) from error.__cause__
             started = session.clock.started
             entry = self._journal.make_open(session, session_id, lock, time.time() if started is None else started,
                                             clean_title)
@@ -215,10 +219,12 @@ class Store:
                 with self._speaking("store.not_created"):
                     self._journal.write_new(entry, session.to_dict())
                     self._index.edit({session_id: self._journal.index_doc(session_id, entry)})
-            except BaseException:
+            except BaseException as error:
                 with contextlib.suppress(OSError):
                     self._folder.remove(session_file(session_id))
                 lock.release()
+                if isinstance(error, StoreError):
+                    raise unwritable_folder(error, self.directory) from error.__cause__
                 raise
             self._journal.attach(session_id, entry)
             return session

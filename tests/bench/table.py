@@ -152,7 +152,7 @@ async def run(phones: int, taps: int, folder: Path) -> dict[str, float]:
         code = ""
         assert server.stdout is not None
         for line in server.stdout:
-            match = re.search(r"\(code ([A-Z0-9]{3})-([A-Z0-9]{3})\)", line)
+            match = re.search(r"\(code ([A-Z0-9]{4})-([A-Z0-9]{4})\)", line)
             if match:
                 code = match.group(1) + match.group(2)
                 break

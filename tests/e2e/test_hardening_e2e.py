@@ -50,7 +50,7 @@ def test_a_joined_phone_receives_nothing_of_the_host_s_other_games(tmp_path: Pat
     secrets = host_with_other_games(data_dir)
     with serve_cli(["--share", "--share-host", LAN_HOST], data_dir=data_dir) as server, \
             open_browsers() as browsers:
-        code = server.wait_for_log(r"\(code ([A-Z0-9]{3}-[A-Z0-9]{3})\)").group(1)
+        code = server.wait_for_log(r"\(code ([A-Z0-9]{4}-[A-Z0-9]{4})\)").group(1)
         lan_url = f"http://{LAN_HOST}:{server.port}/"
         try:
             host = browsers.new_page(server.url)

@@ -104,7 +104,7 @@ def test_the_table_follows_a_shared_game_on_its_phones(tmp_path: Path) -> None:
     with serve_cli(["--share", "--share-host", LAN_HOST], data_dir=data_dir) as server, \
             open_browsers() as browsers:
         link = server.wait_for_log(rf"or open (http://{re.escape(LAN_HOST)}:\d+/j/\S+)").group(1)
-        code = server.wait_for_log(r"\(code ([A-Z0-9]{3}-[A-Z0-9]{3})\)").group(1)
+        code = server.wait_for_log(r"\(code ([A-Z0-9]{4}-[A-Z0-9]{4})\)").group(1)
         lan_url = f"http://{LAN_HOST}:{server.port}/"
         try:
             host = browsers.new_page(server.url)
@@ -194,7 +194,7 @@ def test_the_host_shares_from_the_game_screen_and_leaving_it_stops_sharing(tmp_p
             assert not lan_port_open(server.port)
             tap(host, "Start sharing")
             see(host, "Share with the table", lan_url, "No phone yet.")
-            code = host.page.get_by_text(re.compile(r"^[A-Z0-9]{3}-[A-Z0-9]{3}$")).first.text_content()
+            code = host.page.get_by_text(re.compile(r"^[A-Z0-9]{4}-[A-Z0-9]{4}$")).first.text_content()
             assert code is not None
             host.screenshot("share-04-host-qr-code")
 

@@ -113,7 +113,7 @@ def more(view: View, left: int, setting: str, shown: int, key: str, words: tuple
 
 
 def notes(view: View, listing: Any) -> list[ft.Control]:
-    """What could not be listed: files set aside, games of a newer version."""
+    """What could not be listed or kept: files set aside, the day's backup, games of a newer version."""
     found: list[ft.Control] = []
     quarantined = getattr(listing, "quarantined", 0)
     if quarantined:
@@ -122,6 +122,11 @@ def notes(view: View, listing: Any) -> list[ft.Control]:
                    colour=ft.Colors.ON_ERROR_CONTAINER),
             bgcolor=w.ERROR_BG, padding=10, border_radius=8))
     found.extend(loss(view, listing, note) for note in getattr(listing, "losses", ()))
+    failure = view.data.backup_failure
+    if failure is not None:  # the day's backup: said, never in the way
+        found.append(ft.Container(
+            w.text(failure.text(view.language), 14, key="backup-failed", colour=ft.Colors.ON_SECONDARY_CONTAINER),
+            bgcolor=w.INFO_BG, padding=10, border_radius=8))
     newer = len(getattr(listing, "newer", ()))
     if newer:
         found.append(ft.Container(

@@ -17,7 +17,9 @@ serves it behind `Door`, an ASGI layer this package controls. Its rules:
    `Access-Control-Allow-Origin: *` is taken off).
 6. What arrives on the local-network address of a share (`lan`, now or after it stopped) is
    not judged here but by the room for that address (`lan_door`, see `join`).
-7. `/upload` answers only a PUT that passed rules 1 and 2 on this device's address (a file
+7. A socket's frames pass `frames.guarded` before Flet reads them: malformed ones are
+   dropped in one console line, and a page's session stays with the page it was made for.
+8. `/upload` answers only a PUT that passed rules 1 and 2 on this device's address (a file
    picked on its page, signed by Flet), and only when `uploads` is on; anywhere else it is
    closed (rule 4).
 
@@ -37,6 +39,8 @@ from starlette.datastructures import Headers
 from starlette.responses import PlainTextResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from companion.app.web import frames
+
 log = logging.getLogger(__name__)
 
 # What this server answers from: its page, the fonts, the join page.
@@ -44,7 +48,7 @@ ASSETS_DIR = Path(__file__).resolve().parent.parent.parent / "assets"
 
 # Rule 4: FastAPI's self-documentation, and Flet endpoints this app has no use for.
 CLOSED_PATHS = frozenset({"/docs", "/docs/oauth2-redirect", "/redoc", "/openapi.json", "/oauth_callback", "/upload"})
-UPLOAD = "/upload"  # closed but to a PUT from this device's own page, when uploads are on (rule 7)
+UPLOAD = "/upload"  # closed but to a PUT from this device's own page, when uploads are on (rule 8)
 
 # A path answered by the door rather than by Flet, or None to leave it to Flet.
 Answer = Callable[[str, Headers], Response | None]
@@ -123,6 +127,12 @@ def secured(send: Send, added: list[tuple[bytes, bytes]]) -> Send:
     return send_with_headers
 
 
+def client_address(scope: Scope) -> str:
+    """The address a request's socket came from (never a header's)."""
+    client = scope.get("client")
+    return str(client[0]) if client else "an unknown address"
+
+
 async def refuse_socket(receive: Receive, send: Send) -> None:
     """Rule 3: close a socket before accepting it (the browser sees 403)."""
     await receive()  # websocket.connect
@@ -144,7 +154,9 @@ class Door:
         self.lan_door: ASGIApp | None = None  # rule 6: who answers there
         self.loop: asyncio.AbstractEventLoop | None = None  # the server's, once it started
         self.on_started: list[Callable[[], None]] = []
-        self.uploads = False  # rule 7: whether Flet's app takes a picked file at `UPLOAD`
+        self.uploads = False  # rule 8: whether Flet's app takes a picked file at `UPLOAD`
+        self.session_owners = frames.SessionOwners()  # rule 7, for every address
+        frames.PhoneTracebacks.install()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):  # lifespan: Flet's sessions start and stop there
@@ -166,6 +178,9 @@ class Door:
                 await PlainTextResponse(refusal, status_code=403)(scope, receive, secured(send, self.headers))
             return
         if scope["type"] == "websocket":
+            address = client_address(scope)
+            receive, send = frames.guarded(receive, send, f"host {address}", f"the host's page at {address}",
+                                           self.session_owners)  # rule 7
             try:
                 await self.app(scope, receive, send)
             except asyncio.CancelledError:
@@ -174,7 +189,7 @@ class Door:
                 log.debug("socket handler stopped with the server")
             return
         if scope["type"] == "http" and scope["path"] == UPLOAD and scope["method"] == "PUT" and self.uploads:
-            await self.app(scope, receive, secured(send, self.headers))  # rule 7: this device's own page only
+            await self.app(scope, receive, secured(send, self.headers))  # rule 8: this device's own page only
             return
         await self.answer_or_app(scope, receive, secured(send, self.headers))
 

@@ -21,6 +21,8 @@ share lasts (the listeners are in `serving`); the door hands what arrives there 
 7. The code page's policy lets its form post to this server, and its referrer policy keeps
    the post's `Origin` (under "no-referrer" it is `null`, which rule 1 refuses).
 8. A joined phone's socket carries its guest id to the page's `main` (`share.current_guest`).
+9. Its frames are checked as the host's are (the door's rule 7); its sessions are its own
+   (guest cookie and address), never the host's page nor another phone's.
 """
 
 from __future__ import annotations
@@ -39,7 +41,8 @@ from starlette.responses import HTMLResponse, PlainTextResponse, RedirectRespons
 from starlette.types import Receive, Scope, Send
 
 from companion.app.share import Share, ShareError, Sharing, current_guest
-from companion.app.web.door import ASSETS_DIR, Door, refuse_socket, secured, security_headers
+from companion.app.web import frames
+from companion.app.web.door import ASSETS_DIR, Door, client_address, refuse_socket, secured, security_headers
 from companion.text import i18n
 from companion.text.messages import Message as Sentence  # starlette's Message is an ASGI message
 
@@ -79,12 +82,20 @@ class JoinDoor:
                 return
             assert guest is not None
             token = current_guest.set(guest.id)  # rule 8
+            address = client_address(scope)
+            owner, label = f"guest {guest.id} {address}", f"{guest.name}'s phone at {address}"
+            receive, send = frames.guarded(receive, send, owner, label,  # rule 9
+                                           self.door.session_owners)
+            frames.serving_phone.set((owner, label))
             try:
                 await self.door.app(scope, receive, send)
             except asyncio.CancelledError:
                 log.debug("a shared socket stopped with the share")
+            except Exception as error:  # noqa: BLE001 - a phone's socket must not print a traceback
+                log.warning("closed the socket of %s's phone at %s: %s", guest.name, address, error)
             finally:
                 current_guest.reset(token)
+                frames.serving_phone.set(None)
             return
         sending = secured(send, security_headers([lan], forms=True))  # rule 7
         if refusal is not None:
@@ -154,7 +165,7 @@ class JoinDoor:
             intro = words("ui.join.intro_code")
             code_field = (f'<label for="code">{html.escape(words("ui.share.code"), quote=False)}</label>\n      '
                           '<input id="code" name="code" class="code" '
-                          'autocomplete="off" autocapitalize="characters" maxlength="9" required>')
+                          'autocomplete="off" autocapitalize="characters" maxlength="12" required>')
         said = problem.text(language) if isinstance(problem, Sentence) else words(problem) if problem else ""
         page = JOIN_PAGE.read_text(encoding="utf-8")
         text = functools.partial(html.escape, quote=False)
