@@ -135,6 +135,7 @@ def test_great_plains_names_who_placed_first_as_the_start_player(now: SetClock) 
     session.apply({"type": "end_game", "note": "rain"})
     play = decoded(bgstats.play_url(session, store.sessions()[0]))
     assert [player["startPlayer"] for player in play["players"]] == [False, True]
+    assert play["game"]["bggId"] == 330036
     assert play["durationMin"] == 1  # a game that ran at all counts one minute
     assert reference.opening("great_plains", "end") is not None
 
