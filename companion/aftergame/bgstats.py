@@ -11,7 +11,7 @@ for the same name, as names compare in a new game: see `rules.base.name_key`).
 
 A `.bgsplay` file is the JSON document BG Stats itself shares and opens: `about`,
 `players [{id, uuid, name, isAnonymous}]`, `locations`, `games [{id, uuid, name, bggId,
-highestWins, noPoints, cooperative, usesTeams}]` and `plays [{uuid, gameRefId, playDate,
+highestWins, noPoints, cooperative, usesTeams}]` and `plays [{uuid, gameRefId, playDate, playDateYmd,
 entryDate, modificationDate, durationMin, ignored, manualWinner, usesTeams, comments,
 playerScores [{playerRefId, score (text), rank, winner, startPlayer, newPlayer,
 seatOrder}]}]`; `id`s are the file's own references. A play's uuid, a game's and a
@@ -19,16 +19,18 @@ player's are derived from the session id, the game id and the name, so a file ex
 again updates what BG Stats already has instead of adding it twice.
 
 Where each field's meaning comes from (public sources; the push-plays page above for the link):
-- link `playDate`: UTC, "YYYY-MM-DD HH:MM:SS" -- the push-plays page; a Discord bot that builds
-  these links tests it so ("formats playDate as UTC yyyy-MM-dd HH:mm:ss regardless of local
-  timezone", repository Rulebook Rebels bot, tests of src/utils/bgStats). We send the start.
-- file `playDate` and `playDateYmd`: the play's *local* wall-clock time and its local day as the
-  number YYYYMMDD. A command-line writer into BG Stats' own database parses "yyyy-MM-dd HH:mm:ss"
-  in the machine's zone and stores playDateYmd = year*10000 + month*100 + day of that local
-  date; an export checker compares playDate[:10] with playDateYmd; importers group plays by
-  playDateYmd (see the report of this change for the repositories). So a game at 01:40 in Paris
-  is on its own day, not the day before as a UTC stamp would put it.
-- `seatOrder`: 1 for the first seat (the same database writer stores index + 1; 0 reads as no seat).
+- link `playDate`: UTC, "YYYY-MM-DD HH:MM:SS" (the push-plays page); a bot that builds these
+  links tests it so, "regardless of local timezone" (sean-owens/rulebook-rebels-discord-bot,
+  tests/bgStats.test.ts). We send the start of the game.
+- file `playDate`: the play's *local* wall-clock time, "YYYY-MM-DD HH:MM:SS". Readers of BG
+  Stats' export take the play's day from its text as it stands (benallred/my-bg-stats,
+  scripts/transform-game-data.js: the part before the space is the day); a public command-line
+  writer into BG Stats' own Core Data store parses it in the machine's zone.
+- file `playDateYmd`: the same local day as the number YYYYMMDD (that writer stores
+  year * 10000 + month * 100 + day of the local date; importers of the export group plays by it).
+  So a game at 01:40 in Paris is on its own day, not the day before as a UTC stamp puts it.
+- `seatOrder`: 1 for the first seat (the same writer stores the player's index + 1; 0 is read
+  as "no seat").
 - `ignored`: true for a play statistics leave out (stats.is_counted: the table's choice in
   counted.json, else every game but a stopped one), the note of a stopped game as the comment.
 - An imported copy (copies.json, archive.read_copies) is the same evening as its original: it is
