@@ -262,3 +262,24 @@ def test_a_game_left_out_of_statistics_is_ignored_and_a_stopped_one_counted_is_n
     assert plays[bgstats.play_uuid(left_out)]["ignored"] is True
     assert plays[bgstats.play_uuid(stopped.id or "")]["ignored"] is False
     assert plays[bgstats.play_uuid(kept)]["ignored"] is False
+
+
+LINK_FIXTURE = Path(__file__).parent / "fixtures" / "bgstats" / "createPlay.json"
+
+
+def test_the_link_has_the_fields_of_a_pushed_play_field_by_field(now: SetClock) -> None:
+    sample = json.loads(LINK_FIXTURE.read_text(encoding="utf-8"))
+    store = Store.in_memory()
+    session = store.new("heartland", ["Ann", "Bob"])
+    now.wait(45 * MINUTE)
+    session.apply({"type": "end_game", "note": "late"})
+    ours = decoded(bgstats.play_url(session, summary_of(store, session.id or "")))
+    assert set(ours) == set(sample) and set(ours["game"]) == set(sample["game"])
+    assert all(set(player) == set(sample["players"][0]) for player in ours["players"])
+    for name, value in sample.items():
+        assert type(ours[name]) is type(value), name
+    for name, value in sample["game"].items():
+        assert type(ours["game"][name]) is type(value), name
+    for name, value in sample["players"][0].items():
+        assert all(type(player[name]) is type(value) for player in ours["players"]), name
+    assert UTC_STAMP.fullmatch(ours["playDate"]) and ours["playDate"] == bgstats.utc_stamp(START)
