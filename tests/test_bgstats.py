@@ -9,6 +9,7 @@ import re
 import time
 import urllib.parse
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -32,8 +33,8 @@ PLAYER_FIELDS = {"name", "sourcePlayerId", "score", "rank", "winner", "startPlay
 FILE_FIELDS = {"about", "players", "locations", "games", "plays"}
 FILE_PLAYER_FIELDS = {"id", "uuid", "name", "isAnonymous"}
 FILE_GAME_FIELDS = {"id", "uuid", "name", "bggId", "highestWins", "noPoints", "cooperative", "usesTeams"}
-FILE_PLAY_FIELDS = {"uuid", "gameRefId", "playDate", "entryDate", "modificationDate", "durationMin", "ignored",
-                    "manualWinner", "usesTeams", "comments", "playerScores"}
+FILE_PLAY_FIELDS = {"uuid", "gameRefId", "playDate", "playDateYmd", "entryDate", "modificationDate", "durationMin",
+                    "ignored", "manualWinner", "usesTeams", "comments", "playerScores"}
 SCORE_FIELDS = {"playerRefId", "score", "rank", "winner", "startPlayer", "newPlayer", "seatOrder"}
 UTC_STAMP = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d")
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}")
@@ -134,6 +135,7 @@ def test_great_plains_names_who_placed_first_as_the_start_player(now: SetClock) 
     session.apply({"type": "end_game", "note": "rain"})
     play = decoded(bgstats.play_url(session, store.sessions()[0]))
     assert [player["startPlayer"] for player in play["players"]] == [False, True]
+    assert play["game"]["bggId"] == 330036
     assert play["durationMin"] == 1  # a game that ran at all counts one minute
     assert reference.opening("great_plains", "end") is not None
 
@@ -169,11 +171,11 @@ def test_the_play_file_holds_every_finished_game_in_the_shape_bg_stats_shares(no
         "TransAmerica": None, "The Great Heartland Hauling Co.": 111417}
     three, halted = document["plays"]
     assert games[three["gameRefId"]]["name"] == "TransAmerica" and three["uuid"] == bgstats.play_uuid(first)
-    assert (three["playDate"], three["durationMin"], three["ignored"], three["comments"]) == (
-        "2025-12-01 18:00:00", 45, False, "")
+    assert (three["playDate"], three["playDateYmd"], three["durationMin"], three["ignored"], three["comments"]) == (
+        bgstats.local_stamp(START), bgstats.local_ymd(START), 45, False, "")
     assert [(people[score["playerRefId"]]["name"], score["score"], score["rank"], score["winner"],
              score["startPlayer"], score["seatOrder"]) for score in three["playerScores"]] == [
-        ("Ann", "13", 1, True, True, 0), ("Bob", "0", 3, False, False, 1), ("Cy", "9", 2, False, False, 2)]
+        ("Ann", "13", 1, True, True, 1), ("Bob", "0", 3, False, False, 2), ("Cy", "9", 2, False, False, 3)]
     assert people[three["playerScores"][0]["playerRefId"]]["uuid"] == bgstats.player_id("Ann")
     assert (halted["ignored"], halted["comments"], halted["durationMin"]) == (True, "pizza", 30)
     assert UTC_STAMP.fullmatch(halted["modificationDate"]) and all(UUID.fullmatch(play["uuid"]) for play in
@@ -192,3 +194,92 @@ def test_the_play_file_is_saved_in_exports_from_your_games(tmp_path: Any, now: S
     assert path.endswith(".bgsplay") and os.path.dirname(path).endswith("exports")
     with open(path, "rb") as file:
         assert len(json.loads(file.read())["plays"]) == 1
+
+
+FIXTURE = Path(__file__).parent / "fixtures" / "bgstats" / "export.bgsplay"
+
+
+@pytest.fixture
+def paris(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setenv("TZ", "Europe/Paris")
+    time.tzset()
+    yield
+    monkeypatch.delenv("TZ")
+    time.tzset()
+
+
+def test_the_play_file_has_the_fields_of_a_bg_stats_export_field_by_field(now: SetClock) -> None:
+    sample = json.loads(FIXTURE.read_text(encoding="utf-8"))
+    store = Store.in_memory()
+    session = store.new("heartland", ["Ann", "Bob"])
+    now.wait(30 * MINUTE)
+    session.apply({"type": "end_game", "note": "late"})
+    ours = json.loads(bgstats.export_plays(store))
+    assert set(ours) == set(sample)
+    for part, fields in (("players", "players"), ("games", "games"), ("plays", "plays")):
+        assert set(ours[part][0]) == set(sample[fields][0]), part
+    assert set(ours["plays"][0]["playerScores"][0]) == set(sample["plays"][0]["playerScores"][0])
+    for play in (sample["plays"][0], ours["plays"][0]):
+        assert UTC_STAMP.fullmatch(play["playDate"])
+        assert play["playDate"][:10].replace("-", "") == str(play["playDateYmd"])
+        assert [score["seatOrder"] for score in play["playerScores"]] == list(range(1, len(play["playerScores"]) + 1))
+        assert all(isinstance(score["score"], str) for score in play["playerScores"])
+
+
+def test_a_game_at_01_40_in_paris_is_on_its_own_day(paris: None) -> None:
+    at = 1_764_636_000.0  # 2025-12-02 00:40 UTC: 01:40 in Paris
+    with clock_set(SetClock(at)) as test_clock:
+        store = Store.in_memory()
+        session_id = table_of_three(store, test_clock)
+        (play,) = json.loads(bgstats.export_plays(store))["plays"]
+        link = decoded(bgstats.play_url(store.peek(session_id), summary_of(store, session_id)))
+    assert (play["playDate"], play["playDateYmd"]) == ("2025-12-02 01:40:00", 20251202)
+    assert link["playDate"] == "2025-12-02 00:40:00"  # the link in UTC, as the push-plays page asks
+
+
+def test_thirteen_games_with_an_imported_copy_are_thirteen_plays(now: SetClock) -> None:
+    store = Store.in_memory()
+    ids = [table_of_three(store, now) for _ in range(13)]
+    copy = table_of_three(store, now)
+    store.folder.write("copies.json", json.dumps(
+        {"format": "companion-copies", "version": 1, "copies": {copy: ids[4]}}).encode())
+    plays = json.loads(bgstats.export_plays(store))["plays"]
+    assert len(plays) == 13 and [play["uuid"] for play in plays] == [bgstats.play_uuid(game) for game in ids]
+    # The copy alone (its original not chosen): sent under the original's uuid, the same play in BG Stats.
+    (alone,) = json.loads(bgstats.export_plays(store, [copy]))["plays"]
+    assert alone["uuid"] == bgstats.play_uuid(ids[4])
+
+
+def test_a_game_left_out_of_statistics_is_ignored_and_a_stopped_one_counted_is_not(now: SetClock) -> None:
+    store = Store.in_memory()
+    left_out = table_of_three(store, now)
+    stopped = store.new("heartland", ["Ann", "Dee"])
+    now.wait(30 * MINUTE)
+    stopped.apply({"type": "end_game", "note": "pizza"})
+    kept = table_of_three(store, now)
+    store.folder.write("counted.json", json.dumps({"counted": {left_out: False, stopped.id: True}}).encode())
+    plays = {play["uuid"]: play for play in json.loads(bgstats.export_plays(store))["plays"]}
+    assert plays[bgstats.play_uuid(left_out)]["ignored"] is True
+    assert plays[bgstats.play_uuid(stopped.id or "")]["ignored"] is False
+    assert plays[bgstats.play_uuid(kept)]["ignored"] is False
+
+
+LINK_FIXTURE = Path(__file__).parent / "fixtures" / "bgstats" / "createPlay.json"
+
+
+def test_the_link_has_the_fields_of_a_pushed_play_field_by_field(now: SetClock) -> None:
+    sample = json.loads(LINK_FIXTURE.read_text(encoding="utf-8"))
+    store = Store.in_memory()
+    session = store.new("heartland", ["Ann", "Bob"])
+    now.wait(45 * MINUTE)
+    session.apply({"type": "end_game", "note": "late"})
+    ours = decoded(bgstats.play_url(session, summary_of(store, session.id or "")))
+    assert set(ours) == set(sample) and set(ours["game"]) == set(sample["game"])
+    assert all(set(player) == set(sample["players"][0]) for player in ours["players"])
+    for name, value in sample.items():
+        assert type(ours[name]) is type(value), name
+    for name, value in sample["game"].items():
+        assert type(ours["game"][name]) is type(value), name
+    for name, value in sample["players"][0].items():
+        assert all(type(player[name]) is type(value) for player in ours["players"]), name
+    assert UTC_STAMP.fullmatch(ours["playDate"]) and ours["playDate"] == bgstats.utc_stamp(START)

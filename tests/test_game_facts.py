@@ -57,7 +57,7 @@ def test_each_game_says_what_home_calls_it_and_what_its_scores_count() -> None:
     assert [(game.home_title, game.unit, game.bgg_id, game.length_unit) for game in GAMES.values()] == [
         ("Heartland", "money", 111417, "rounds"),
         ("TransAmerica", "points", None, "rounds"),
-        ("Great Plains", "points", None, "zones"),
+        ("Great Plains", "points", 330036, "zones"),
     ]
 
 

@@ -11,13 +11,31 @@ for the same name, as names compare in a new game: see `rules.base.name_key`).
 
 A `.bgsplay` file is the JSON document BG Stats itself shares and opens: `about`,
 `players [{id, uuid, name, isAnonymous}]`, `locations`, `games [{id, uuid, name, bggId,
-highestWins, noPoints, cooperative, usesTeams}]` and `plays [{uuid, gameRefId, playDate,
+highestWins, noPoints, cooperative, usesTeams}]` and `plays [{uuid, gameRefId, playDate, playDateYmd,
 entryDate, modificationDate, durationMin, ignored, manualWinner, usesTeams, comments,
 playerScores [{playerRefId, score (text), rank, winner, startPlayer, newPlayer,
 seatOrder}]}]`; `id`s are the file's own references. A play's uuid, a game's and a
 player's are derived from the session id, the game id and the name, so a file exported
-again updates what BG Stats already has instead of adding it twice. A stopped game goes
-in as a play BG Stats ignores in its statistics, its note as the comment.
+again updates what BG Stats already has instead of adding it twice.
+
+Where each field's meaning comes from (public sources; the push-plays page above for the link):
+- link `playDate`: UTC, "YYYY-MM-DD HH:MM:SS" (the push-plays page); a bot that builds these
+  links tests it so, "regardless of local timezone" (sean-owens/rulebook-rebels-discord-bot,
+  tests/bgStats.test.ts). We send the start of the game.
+- file `playDate`: the play's *local* wall-clock time, "YYYY-MM-DD HH:MM:SS". Readers of BG
+  Stats' export take the play's day from its text as it stands (benallred/my-bg-stats,
+  scripts/transform-game-data.js: the part before the space is the day); a public command-line
+  writer into BG Stats' own Core Data store parses it in the machine's zone.
+- file `playDateYmd`: the same local day as the number YYYYMMDD (that writer stores
+  year * 10000 + month * 100 + day of the local date; importers of the export group plays by it).
+  So a game at 01:40 in Paris is on its own day, not the day before as a UTC stamp puts it.
+- `seatOrder`: 1 for the first seat (the same writer stores the player's index + 1; 0 is read
+  as "no seat").
+- `ignored`: true for a play statistics leave out (stats.is_counted: the table's choice in
+  counted.json, else every game but a stopped one), the note of a stopped game as the comment.
+- An imported copy (copies.json, archive.read_copies) is the same evening as its original: it is
+  left out when the original is in the file, else sent under the original's play uuid, so BG
+  Stats, which matches a play by its uuid, never holds the evening twice.
 """
 
 from __future__ import annotations
@@ -25,11 +43,12 @@ from __future__ import annotations
 import json
 import urllib.parse
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
 from companion import clock
+from companion.aftergame import archive, stats
 from companion.rules.base import name_key
 from companion.session import Session
 from companion.store import SessionSummary, Store, StoreError
@@ -68,6 +87,17 @@ def game_uuid(game_id: str) -> str:
 def utc_stamp(moment: float) -> str:
     """"2026-12-01 18:45:00": BG Stats' date form, in UTC (the same on every machine)."""
     return datetime.fromtimestamp(moment, UTC).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def local_stamp(moment: float) -> str:
+    """"2026-12-02 01:40:00": the same form in this machine's zone, as the `.bgsplay` file holds it."""
+    return datetime.fromtimestamp(moment).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def local_ymd(moment: float) -> int:
+    """20261202: the local day of the play, as the file's `playDateYmd`."""
+    day = datetime.fromtimestamp(moment)
+    return day.year * 10_000 + day.month * 100 + day.day
 
 
 def duration_min(session: Session, summary: SessionSummary) -> int | None:
@@ -115,13 +145,28 @@ def play_url(session: Session, summary: SessionSummary) -> str:
     return CREATE_PLAY + urllib.parse.quote(text, safe="")
 
 
-def play_file(games: Iterable[tuple[Session, SessionSummary]], moment: float | None = None) -> dict[str, Any]:
-    """The `.bgsplay` document of these finished games, in the order given."""
-    written = utc_stamp(clock.now() if moment is None else moment)
+def play_file(games: Iterable[tuple[Session, SessionSummary]], moment: float | None = None,
+              counted: Mapping[str, bool] | None = None,
+              copies: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The `.bgsplay` document of these finished games, in the order given: `counted` the table's
+    choices (counted.json), `copies` {copy id: original id} (copies.json). A copy whose original
+    is in the file is left out; any other copy goes under its original's play uuid."""
+    games = list(games)
+    copies = copies or {}
+    here = {summary.id for _, summary in games}
+    written = local_stamp(clock.now() if moment is None else moment)
     players: dict[str, dict[str, Any]] = {}
     kinds: dict[str, dict[str, Any]] = {}
     plays = []
+    sent: set[str] = set()
     for session, summary in games:
+        original = copies.get(summary.id)
+        if original is not None and original in here:
+            continue  # the same evening as its original, already in the file
+        same = original if original is not None else summary.id
+        if same in sent:
+            continue  # two copies of one game not in the file: one play
+        sent.add(same)
         rules = session.game
         kind = kinds.get(rules.id)
         if kind is None:
@@ -138,11 +183,12 @@ def play_file(games: Iterable[tuple[Session, SessionSummary]], moment: float | N
                 "isAnonymous": False})
             scores.append({"playerRefId": person["id"], "score": str(seated["score"]), "rank": seated["rank"],
                            "winner": seated["winner"], "startPlayer": seated["startPlayer"], "newPlayer": False,
-                           "seatOrder": seat})
+                           "seatOrder": seat + 1})
         plays.append({
-            "uuid": play_uuid(summary.id), "gameRefId": kind["id"], "playDate": link["playDate"],
-            "entryDate": link["playDate"], "modificationDate": written, "durationMin": link.get("durationMin", 0),
-            "ignored": bool(session.stopped_note), "manualWinner": False, "usesTeams": False,
+            "uuid": play_uuid(same), "gameRefId": kind["id"], "playDate": local_stamp(summary.created),
+            "playDateYmd": local_ymd(summary.created), "entryDate": written, "modificationDate": written,
+            "durationMin": link.get("durationMin", 0),
+            "ignored": not stats.is_counted(summary, counted), "manualWinner": False, "usesTeams": False,
             "comments": link.get("comments", ""), "playerScores": scores,
         })
     return {"about": ABOUT, "players": list(players.values()), "locations": [], "games": list(kinds.values()),
@@ -161,4 +207,4 @@ def export_plays(store: Store, session_ids: Iterable[str] | None = None) -> byte
             games.append((store.peek(summary.id), summary))
         except StoreError:
             continue
-    return encode(play_file(games))
+    return encode(play_file(games, counted=stats.read_counted(store.folder), copies=archive.read_copies(store.folder)))

@@ -369,6 +369,7 @@ MESSAGES = {
 GAME: Game[GreatPlainsState] = Game(
     id="great_plains",
     title="Great Plains",
+    bgg_id=330036,  # https://boardgamegeek.com/boardgame/330036/great-plains
     min_players=2,
     max_players=2,
     setup=setup,
