@@ -81,8 +81,8 @@ def test_the_link_carries_the_play_in_the_documented_fields(now: SetClock) -> No
     assert play["sourceName"] == "Companion" and play["sourcePlayId"] == session_id
     assert play["playDate"] == "2025-12-01 18:00:00"  # the start, in UTC
     assert play["durationMin"] == 45  # the pause left out
-    assert play["game"] == {"name": "TransAmerica", "highestWins": True, "noPoints": False,
-                            "sourceGameId": "transamerica"}  # no BoardGameGeek id known for it
+    assert play["game"] == {"name": "TransAmerica", "bggId": 2842, "highestWins": True, "noPoints": False,
+                            "sourceGameId": "transamerica"}
     ids = [player.pop("sourcePlayerId") for player in play["players"]]
     assert play["players"] == [
         {"name": "Ann", "score": 13, "rank": 1, "winner": True, "startPlayer": True},
@@ -168,7 +168,7 @@ def test_the_play_file_holds_every_finished_game_in_the_shape_bg_stats_shares(no
     games = {game["id"]: game for game in document["games"]}
     assert sorted(player["name"] for player in people.values()) == ["Ann", "Bob", "Cy", "Dee"]  # Ann once
     assert {game["name"]: game.get("bggId") for game in games.values()} == {
-        "TransAmerica": None, "The Great Heartland Hauling Co.": 111417}
+        "TransAmerica": 2842, "The Great Heartland Hauling Co.": 111417}
     three, halted = document["plays"]
     assert games[three["gameRefId"]]["name"] == "TransAmerica" and three["uuid"] == bgstats.play_uuid(first)
     assert (three["playDate"], three["playDateYmd"], three["durationMin"], three["ignored"], three["comments"]) == (

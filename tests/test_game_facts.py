@@ -56,7 +56,7 @@ def test_a_spirit_taken_reads_with_its_own_article() -> None:
 def test_each_game_says_what_home_calls_it_and_what_its_scores_count() -> None:
     assert [(game.home_title, game.unit, game.bgg_id, game.length_unit) for game in GAMES.values()] == [
         ("Heartland", "money", 111417, "rounds"),
-        ("TransAmerica", "points", None, "rounds"),
+        ("TransAmerica", "points", 2842, "rounds"),
         ("Great Plains", "points", 330036, "zones"),
     ]
 

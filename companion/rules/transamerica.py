@@ -196,6 +196,7 @@ MESSAGES = {
 GAME: Game[TransAmericaState] = Game(
     id="transamerica",
     title="TransAmerica",
+    bgg_id=2842,  # https://boardgamegeek.com/boardgame/2842/transamerica
     min_players=2,
     max_players=6,
     setup=setup,
