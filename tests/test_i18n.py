@@ -14,7 +14,7 @@ import pytest
 
 from companion import RuleError, Session
 from companion.text.i18n import choose, from_accept_language, from_environment, money, number, supported, t
-from companion.text.messages import Message, join_names, translations
+from companion.text.messages import Message, join_names, term, translations
 
 NBSP = "\u00a0"
 
@@ -207,7 +207,7 @@ def test_the_catalogues_ship_inside_the_package() -> None:
     for language in ("fr", "es"):
         catalogue = translations(language)
         assert catalogue.info()["language"] == language
-        assert catalogue.pgettext("term.good.corn", "corn") == {"fr": "maïs", "es": "maíz"}[language]
+        assert catalogue.pgettext("term.good.corn", "corn|corn") == {"fr": "maïs|maïs", "es": "maíz|maíz"}[language]
 
 
 # --- which language ------------------------------------------------------------------------
@@ -291,3 +291,35 @@ def test_who_connected_all_cities_agrees_with_how_many_did(names: list[str], fre
     session.apply({"type": "end_round", "missing": {name: 0 if name in names else 2
                                                     for name in ("Eve", "Fatima", "Bob", "Cid")}})
     assert french in session.sentences[-1].text("fr")
+
+
+# Goods are counted like any other word: "1 pig", "2 pigs", never "1 pigs" nor "+1 porcs".
+GOODS_BY_COUNT = {
+    "en": {"pigs": ("0 pigs", "1 pig", "2 pigs"), "soybeans": ("0 soybeans", "1 soybean", "2 soybeans"),
+           "corn": ("0 corn", "1 corn", "2 corn"), "cattle": ("0 cattle", "1 cattle", "2 cattle")},
+    "fr": {"pigs": ("0 porc", "1 porc", "2 porcs"), "soybeans": ("0 soja", "1 soja", "2 soja"),
+           "corn": ("0 maïs", "1 maïs", "2 maïs"), "cattle": ("0 bétail", "1 bétail", "2 bétail")},
+    "es": {"pigs": ("0 cerdos", "1 cerdo", "2 cerdos"), "soybeans": ("0 soja", "1 soja", "2 soja"),
+           "corn": ("0 maíz", "1 maíz", "2 maíz"), "cattle": ("0 ganado", "1 ganado", "2 ganado")},
+}
+
+
+@pytest.mark.parametrize("language", sorted(GOODS_BY_COUNT))
+def test_goods_take_their_singular_or_plural_by_count_in_every_sentence_that_counts_them(language: str) -> None:
+    for good, expected in GOODS_BY_COUNT[language].items():
+        for count, words in zip((0, 1, 2), expected, strict=True):
+            cargo = t("ui.heartland.load_of", language, count=count, good=good)
+            assert cargo == words, (good, cargo)
+            change = t("ui.heartland.cargo_change", language, change=f"+{count}", cubes=count, good=good)
+            assert change.startswith(f"+{words}"), change
+            log = Message("heartland.log.correct_cargo_up",
+                          {"player": "Ann", "cubes": count, "good": good, "note": "x", "carried": count}).text(language)
+            assert f"+{words} " in log and log.endswith(f" {words}"), log
+    assert Message("heartland.log.load", {"player": "Ann", "cubes": 1, "good": "pigs"}).text("en") == "Ann loaded 1 pig"
+    assert Message("heartland.log.load", {"player": "Ann", "cubes": 1, "good": "soybeans"}).text("en") == \
+        "Ann loaded 1 soybean"
+
+
+def test_a_good_named_on_its_own_keeps_its_name() -> None:
+    assert [term("good", "pigs", language) for language in ("en", "fr", "es")] == ["pigs", "porcs", "cerdos"]
+    assert t("ui.heartland.price", "fr", good="pigs", price="5 $").startswith("porcs")
