@@ -14,6 +14,7 @@ import pytest
 
 from companion import RuleError, Session
 from companion.text.i18n import choose, from_accept_language, from_environment, money, number, supported, t
+from companion.text.locale import catalogues
 from companion.text.messages import Message, join_names, term, translations
 
 NBSP = "\u00a0"
@@ -323,3 +324,43 @@ def test_goods_take_their_singular_or_plural_by_count_in_every_sentence_that_cou
 def test_a_good_named_on_its_own_keeps_its_name() -> None:
     assert [term("good", "pigs", language) for language in ("en", "fr", "es")] == ["pigs", "porcs", "cerdos"]
     assert t("ui.heartland.price", "fr", good="pigs", price="5 $").startswith("porcs")
+
+
+# Spanish reads one o'clock as singular: "a la 1:40", but "a las 2:40", "a las 13:40".
+@pytest.mark.parametrize(("hour", "english", "french", "spanish"), [
+    (1, "at 1:40", "à 1:40", "a la 1:40"),
+    (2, "at 2:40", "à 2:40", "a las 2:40"),
+    (0, "at 0:40", "à 0:40", "a las 0:40"),
+    (13, "at 13:40", "à 13:40", "a las 13:40"),
+])
+def test_a_time_of_day_takes_the_article_of_its_hour(hour: int, english: str, french: str, spanish: str) -> None:
+    from datetime import datetime
+
+    from companion.app import dates
+
+    moment = datetime(2026, 3, 5, hour, 40).timestamp()
+    assert [dates.at_time_of_day(moment, language) for language in ("en", "fr", "es")] == [english, french, spanish]
+    assert t("ui.detail.when.untimed", "es", date="5 de marzo de 2026", at_time=spanish) == \
+        f"5 de marzo de 2026 · empezó {spanish}"
+
+
+def test_stopping_a_phone_keeping_score_says_it_then_watches_not_that_it_loses_points() -> None:
+    for language, taken in (("fr", ("score", "point", "retirer")), ("es", ("puntuación", "punto", "quitar"))):
+        label = t("ui.share.stop_keeping", language, name="Eve").casefold()
+        assert "eve" in label and not any(word in label for word in taken), label
+    assert t("ui.share.stop_keeping", "fr", name="Eve") == "Passer Eve en spectateur"
+    assert t("ui.share.stop_keeping", "es", name="Eve") == "Dejar a Eve como espectador"
+
+
+def test_words_a_table_would_not_say_are_gone() -> None:
+    """The rulebook is "la règle" at a French table; the trailing TransAmerica player has the
+    fewest points, not "the lowest"; the Spanish rulebook never says "grúa"; upgrades make
+    exceptions to rules, they do not "fold" them; a card's date is when the game was played."""
+    unsaid = {"fr": ("livret", "le plus bas", "plier", "dernière partie le"),
+              "es": ("grúa", "el más bajo", "doblar", "última jugada")}
+    for language, words in unsaid.items():
+        found = [(message.context, word) for message in catalogues.read(language) if message.id
+                 for word in words if word in str(message.string).casefold()]
+        assert found == [], found
+    assert t("ui.new.heartland.rulebook", "fr", value="40 $") == "Règle 40 $"
+    assert t("ui.heartland.source.rulebook", "es") == "reglamento"
