@@ -134,3 +134,13 @@ def test_spanish_trucks_move_north_south_east_or_west_as_the_rulebook_says_not_i
     moving = text("heartland", "moving", "es")
     assert "línea recta" not in moving
     assert "hacia el norte, el sur, el este o el oeste" in moving
+
+
+def test_french_trucks_move_to_the_next_space_north_south_east_or_west_as_the_blog_says() -> None:
+    assert "au nord, au sud, à l'est ou à l'ouest (jamais en diagonale)" in text("heartland", "moving", "fr")
+
+
+def test_great_plains_water_is_a_source_d_eau_as_in_the_french_rules() -> None:
+    from companion.text.i18n import t
+
+    assert t("great_plains.field.water", "fr") == t("ui.great_plains.water", "fr") == "Sources d'eau"

@@ -147,8 +147,10 @@ class _LanguageFormatter(string.Formatter):
         if isinstance(value, Forms):
             forms = value.split("|")
             count = self.params.get(format_spec[1:]) if format_spec.startswith("#") else None
-            countable = isinstance(count, int) and not isinstance(count, bool)
-            index = plural_index(self.language)(abs(count)) if countable else len(forms) - 1
+            if isinstance(count, int) and not isinstance(count, bool):
+                index = plural_index(self.language)(abs(count))
+            else:
+                index = len(forms) - 1
             return forms[min(index, len(forms) - 1)]
         if "|" in format_spec:
             forms = format_spec.split("|")
