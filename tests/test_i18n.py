@@ -364,3 +364,11 @@ def test_words_a_table_would_not_say_are_gone() -> None:
         assert found == [], found
     assert t("ui.new.heartland.rulebook", "fr", value="40 $") == "Règle 40 $"
     assert t("ui.heartland.source.rulebook", "es") == "reglamento"
+
+
+def test_a_zone_s_water_is_counted_in_sources_not_as_water() -> None:
+    params = {"number": 2, "spaces": 5, "score": "1–0", "outcome": "Renard +7"}
+    assert "+1 source ·" in t("ui.great_plains.zone_line_water", "fr", water=1, **params)
+    assert "+2 sources ·" in t("ui.great_plains.zone_line_water", "fr", water=2, **params)
+    assert "+1 fuente ·" in t("ui.great_plains.zone_line_water", "es", water=1, **params)
+    assert "+2 fuentes ·" in t("ui.great_plains.zone_line_water", "es", water=2, **params)
