@@ -267,7 +267,7 @@ def test_heartland_resumes_after_reload_and_restart(app: CompanionApp) -> None:
     tap(ui, "Load")
     see(ui, "Load · Bob")
     tap(ui, "1", nth=GOODS.index("pigs"))
-    see(ui, "Last: Bob loaded 1 pigs", "1 pigs")
+    see(ui, "Last: Bob loaded 1 pig", "1 pig")
     tap(ui, "End Bob's turn (Ann next)")
     see(ui, "Round 2 · Ann's turn")
     tap_icon(ui, "Back to all games")
