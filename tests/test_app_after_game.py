@@ -53,13 +53,13 @@ async def test_the_detail_says_when_how_long_who_began_and_the_variants() -> Non
     heartland, plains = stopped_heartland(data), plains_with_fox(data)
     async with app_screen(data) as screen:
         await open_detail(screen, heartland)
-        assert screen.text_of("detail-when") == "March 12, 2024 · started 20:45 · 1 h 17 min"
+        assert screen.text_of("detail-when") == "March 12, 2024 · started at 20:45 · 1 h 17 min"
         assert screen.text_of("detail-first") == "First player: Ann"
         assert screen.text_of("detail-variants") == "Variants: money target $30 (blog) · Short Haul (trucks carry 6)"
         assert screen.text_of("detail-counted") == "Stopped early: left out of statistics"
         await screen.tap("back")
         await open_detail(screen, plains)
-        assert screen.text_of("detail-when") == "March 12, 2024 · started 20:45 · 2 h 5 min"
+        assert screen.text_of("detail-when") == "March 12, 2024 · started at 20:45 · 2 h 5 min"
         assert screen.text_of("detail-first") == "First player: Ann"
         assert screen.text_of("detail-variants") == "Variants: Bob is Fox"
         assert screen.text_of("detail-counted") == "Counted in statistics"

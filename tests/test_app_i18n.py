@@ -80,7 +80,7 @@ async def test_a_french_table_plays_heartland_in_french() -> None:
         assert screen.text_of("new-game") == "+ Nouvelle partie"
         await start_game(screen, "heartland", ["Ann", "Bob"])
         assert screen.text_of("subtitle") == "Manche 1 · au tour d'Ann"
-        assert screen.text_of("target") == f"Objectif 50{NBSP}$ (livret) · en tête Ann 5{NBSP}$"
+        assert screen.text_of("target") == f"Objectif 50{NBSP}$ (règle) · en tête Ann 5{NBSP}$"
         assert screen.text_of("money-ann") == f"5{NBSP}$"
         assert screen.text_of("move-cash-2") == f"2 · 2{NBSP}$"
         assert screen.text_of("end-turn") == "Fin du tour d'Ann (Bob ensuite)"
@@ -267,7 +267,7 @@ async def test_a_game_played_in_french_reads_in_spanish_after_a_switch() -> None
         await pick_language(screen, "es")
         (game,) = [summary.id for summary in data.sessions()]
         assert "(ahora mismo)" in screen.text_of(f"when-{game}")
-        assert screen.text_of(f"when-{game}").startswith("última jugada el ")
+        assert screen.text_of(f"when-{game}").startswith("jugada el ")
         await screen.tap(f"session-{game}")
         assert last_act(screen) == f"Última acción: Ann avanzó 2 espacios por 2{NBSP}$"
         await screen.tap("log")

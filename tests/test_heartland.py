@@ -598,9 +598,9 @@ def test_any_player_corrects_any_truck_down_to_zero_but_not_below() -> None:
     session = new_game()
     session.apply(load("Ann", 3, "soybeans"))
     sentence = session.apply(correct_cargo("Ann", -2, "soybeans", "loaded corn, not soybeans"))
-    assert str(sentence) == "Ann -2 soybeans on the truck (loaded corn, not soybeans), now 1 soybeans"
+    assert str(sentence) == "Ann -2 soybeans on the truck (loaded corn, not soybeans), now 1 soybean"
     assert fact_refuses(session, correct_cargo("Ann", -2, "soybeans")) == (
-        "Ann carries 1 soybeans and cannot give back 2."
+        "Ann carries 1 soybean and cannot give back 2."
     )
     assert fact_refuses(session, correct_cargo("Bob", -1, "cattle")) == "Bob carries 0 cattle and cannot give back 1."
     assert fact_refuses(session, correct_cargo("Bob", 0)) == "A correction of 0 cubes changes nothing."

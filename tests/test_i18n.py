@@ -14,7 +14,8 @@ import pytest
 
 from companion import RuleError, Session
 from companion.text.i18n import choose, from_accept_language, from_environment, money, number, supported, t
-from companion.text.messages import Message, join_names, translations
+from companion.text.locale import catalogues
+from companion.text.messages import Message, join_names, term, translations
 
 NBSP = "\u00a0"
 
@@ -207,7 +208,7 @@ def test_the_catalogues_ship_inside_the_package() -> None:
     for language in ("fr", "es"):
         catalogue = translations(language)
         assert catalogue.info()["language"] == language
-        assert catalogue.pgettext("term.good.corn", "corn") == {"fr": "maïs", "es": "maíz"}[language]
+        assert catalogue.pgettext("term.good.corn", "corn|corn") == {"fr": "maïs|maïs", "es": "maíz|maíz"}[language]
 
 
 # --- which language ------------------------------------------------------------------------
@@ -291,3 +292,83 @@ def test_who_connected_all_cities_agrees_with_how_many_did(names: list[str], fre
     session.apply({"type": "end_round", "missing": {name: 0 if name in names else 2
                                                     for name in ("Eve", "Fatima", "Bob", "Cid")}})
     assert french in session.sentences[-1].text("fr")
+
+
+# Goods are counted like any other word: "1 pig", "2 pigs", never "1 pigs" nor "+1 porcs".
+GOODS_BY_COUNT = {
+    "en": {"pigs": ("0 pigs", "1 pig", "2 pigs"), "soybeans": ("0 soybeans", "1 soybean", "2 soybeans"),
+           "corn": ("0 corn", "1 corn", "2 corn"), "cattle": ("0 cattle", "1 cattle", "2 cattle")},
+    "fr": {"pigs": ("0 porc", "1 porc", "2 porcs"), "soybeans": ("0 soja", "1 soja", "2 soja"),
+           "corn": ("0 maïs", "1 maïs", "2 maïs"), "cattle": ("0 bétail", "1 bétail", "2 bétail")},
+    "es": {"pigs": ("0 cerdos", "1 cerdo", "2 cerdos"), "soybeans": ("0 soja", "1 soja", "2 soja"),
+           "corn": ("0 maíz", "1 maíz", "2 maíz"), "cattle": ("0 ganado", "1 ganado", "2 ganado")},
+}
+
+
+@pytest.mark.parametrize("language", sorted(GOODS_BY_COUNT))
+def test_goods_take_their_singular_or_plural_by_count_in_every_sentence_that_counts_them(language: str) -> None:
+    for good, expected in GOODS_BY_COUNT[language].items():
+        for count, words in zip((0, 1, 2), expected, strict=True):
+            cargo = t("ui.heartland.load_of", language, count=count, good=good)
+            assert cargo == words, (good, cargo)
+            change = t("ui.heartland.cargo_change", language, change=f"+{count}", cubes=count, good=good)
+            assert change.startswith(f"+{words}"), change
+            log = Message("heartland.log.correct_cargo_up",
+                          {"player": "Ann", "cubes": count, "good": good, "note": "x", "carried": count}).text(language)
+            assert f"+{words} " in log and log.endswith(f" {words}"), log
+    assert Message("heartland.log.load", {"player": "Ann", "cubes": 1, "good": "pigs"}).text("en") == "Ann loaded 1 pig"
+    assert Message("heartland.log.load", {"player": "Ann", "cubes": 1, "good": "soybeans"}).text("en") == \
+        "Ann loaded 1 soybean"
+
+
+def test_a_good_named_on_its_own_keeps_its_name() -> None:
+    assert [term("good", "pigs", language) for language in ("en", "fr", "es")] == ["pigs", "porcs", "cerdos"]
+    assert t("ui.heartland.price", "fr", good="pigs", price="5 $").startswith("porcs")
+
+
+# Spanish reads one o'clock as singular: "a la 1:40", but "a las 2:40", "a las 13:40".
+@pytest.mark.parametrize(("hour", "english", "french", "spanish"), [
+    (1, "at 1:40", "à 1:40", "a la 1:40"),
+    (2, "at 2:40", "à 2:40", "a las 2:40"),
+    (0, "at 0:40", "à 0:40", "a las 0:40"),
+    (13, "at 13:40", "à 13:40", "a las 13:40"),
+])
+def test_a_time_of_day_takes_the_article_of_its_hour(hour: int, english: str, french: str, spanish: str) -> None:
+    from datetime import datetime
+
+    from companion.app import dates
+
+    moment = datetime(2026, 3, 5, hour, 40).timestamp()
+    assert [dates.at_time_of_day(moment, language) for language in ("en", "fr", "es")] == [english, french, spanish]
+    assert t("ui.detail.when.untimed", "es", date="5 de marzo de 2026", at_time=spanish) == \
+        f"5 de marzo de 2026 · empezó {spanish}"
+
+
+def test_stopping_a_phone_keeping_score_says_it_then_watches_not_that_it_loses_points() -> None:
+    for language, taken in (("fr", ("score", "point", "retirer")), ("es", ("puntuación", "punto", "quitar"))):
+        label = t("ui.share.stop_keeping", language, name="Eve").casefold()
+        assert "eve" in label and not any(word in label for word in taken), label
+    assert t("ui.share.stop_keeping", "fr", name="Eve") == "Passer Eve en spectateur"
+    assert t("ui.share.stop_keeping", "es", name="Eve") == "Dejar a Eve como espectador"
+
+
+def test_words_a_table_would_not_say_are_gone() -> None:
+    """The rulebook is "la règle" at a French table; the trailing TransAmerica player has the
+    fewest points, not "the lowest"; the Spanish rulebook never says "grúa"; upgrades make
+    exceptions to rules, they do not "fold" them; a card's date is when the game was played."""
+    unsaid = {"fr": ("livret", "le plus bas", "plier", "dernière partie le"),
+              "es": ("grúa", "el más bajo", "doblar", "última jugada")}
+    for language, words in unsaid.items():
+        found = [(message.context, word) for message in catalogues.read(language) if message.id
+                 for word in words if word in str(message.string).casefold()]
+        assert found == [], found
+    assert t("ui.new.heartland.rulebook", "fr", value="40 $") == "Règle 40 $"
+    assert t("ui.heartland.source.rulebook", "es") == "reglamento"
+
+
+def test_a_zone_s_water_is_counted_in_sources_not_as_water() -> None:
+    params = {"number": 2, "spaces": 5, "score": "1–0", "outcome": "Renard +7"}
+    assert "+1 source ·" in t("ui.great_plains.zone_line_water", "fr", water=1, **params)
+    assert "+2 sources ·" in t("ui.great_plains.zone_line_water", "fr", water=2, **params)
+    assert "+1 fuente ·" in t("ui.great_plains.zone_line_water", "es", water=1, **params)
+    assert "+2 fuentes ·" in t("ui.great_plains.zone_line_water", "es", water=2, **params)

@@ -129,5 +129,26 @@ def test_every_word_of_a_game_is_a_value_the_rules_use() -> None:
     }
     terms = {message_id for message_id in ENGLISH if message_id.startswith("term.")}
     assert terms == {f"term.{kind}.{value.replace(' ', '_')}" for kind, words in values.items() for value in words}
-    assert all(ENGLISH[f"term.{kind}.{value.replace(' ', '_')}"] == value
+    assert all(ENGLISH[f"term.{kind}.{value.replace(' ', '_')}"].split("|")[-1] == value
                for kind, words in values.items() for value in words)
+
+
+def test_a_term_with_forms_by_number_has_as_many_as_the_language(catalogue: Catalog) -> None:
+    """A good counted in a sentence ("1 pig", "2 pigs") has each form its language counts with."""
+    plurals = int(catalogue.plural_forms.split("nplurals=")[1].split(";")[0])
+    found = entries(catalogue)
+    for message_id, english in ENGLISH.items():
+        if message_id.startswith("term.") and "|" in english:
+            assert english.count("|") + 1 == 2, message_id
+            assert found[message_id][1].count("|") + 1 == plurals, (message_id, found[message_id])
+    assert all("|" in ENGLISH[f"term.good.{good}"] for good in ("corn", "soybeans", "cattle", "pigs"))
+
+
+def counts_picking_forms(template: str) -> set[str]:
+    return {spec[1:] for _, name, spec, _ in string.Formatter().parse(template)
+            if name and spec and spec.startswith("#")}
+
+
+def test_a_form_picked_by_a_count_uses_a_count_the_english_is_given(catalogue: Catalog) -> None:
+    for message_id, (english, text) in entries(catalogue).items():
+        assert counts_picking_forms(text) <= counts_picking_forms(english) | fields(english), (message_id, text)

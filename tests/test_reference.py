@@ -103,7 +103,7 @@ def test_a_section_a_game_does_not_have_is_refused() -> None:
 # In each language: the words for "the final round starts" and for "the sources differ on fuel".
 FINAL_ROUND_STARTS = {"en": "starts the final round", "fr": "lance le dernier tour de table",
                       "es": "inicia la última ronda"}
-FUEL_SOURCES = {"en": "the Spanish rulebook lets the cards add up to more", "fr": "le livret espagnol permet un total",
+FUEL_SOURCES = {"en": "the Spanish rulebook lets the cards add up to more", "fr": "la règle espagnole permet un total",
                 "es": "el reglamento en español permite que sumen más"}
 
 
@@ -114,3 +114,33 @@ def test_heartland_reaching_the_target_starts_the_final_round_and_fuel_says_both
     moving = text("heartland", "moving", language)
     assert FUEL_SOURCES[language] in moving
     assert "3" in moving
+
+
+# The free forced discard at $0 is the French how-to blog's rule, not the rulebook's: the
+# reference says whose rule it is, as it does for fuel.
+BLOG_SAYS_FREE = {"en": "The French how-to blog adds that a forced discard", "fr": "Le blog en français ajoute",
+                  "es": "El blog en francés añade"}
+BLOG_RULE = {"en": "is free (the how-to blog's rule)", "fr": "est gratuite (règle du blog)",
+             "es": "es gratis (regla del blog)"}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_free_forced_discard_is_named_as_the_blogs_rule(language: str) -> None:
+    assert BLOG_SAYS_FREE[language] in text("heartland", "discarding", language)
+    assert BLOG_RULE[language] in text("heartland", "money", language)
+
+
+def test_spanish_trucks_move_north_south_east_or_west_as_the_rulebook_says_not_in_a_straight_line() -> None:
+    moving = text("heartland", "moving", "es")
+    assert "línea recta" not in moving
+    assert "hacia el norte, el sur, el este o el oeste" in moving
+
+
+def test_french_trucks_move_to_the_next_space_north_south_east_or_west_as_the_blog_says() -> None:
+    assert "au nord, au sud, à l'est ou à l'ouest (jamais en diagonale)" in text("heartland", "moving", "fr")
+
+
+def test_great_plains_water_is_a_source_d_eau_as_in_the_french_rules() -> None:
+    from companion.text.i18n import t
+
+    assert t("great_plains.field.water", "fr") == t("ui.great_plains.water", "fr") == "Sources d'eau"

@@ -23,6 +23,8 @@ register(SOURCE_LANGUAGE, {
     "ui.date.month.11": "November",
     "ui.date.month.12": "December",
     "ui.date.time": "{hour}:{minute}",
+    # "at 1:40": Spanish says "a la 1:40" but "a las 2:40", by the hour's number.
+    "ui.date.at_time": "at {hour}:{minute}",
     "ui.duration.minutes": "{minutes} min",
     "ui.duration.hours": "{hours} h {minutes} min",
     "ui.duration.whole_hours": "{hours} h",
@@ -39,6 +41,12 @@ def time_of_day(moment: float, language: str) -> str:
     """"20:45", local time: the 24-hour clock, read alike in the three languages."""
     when = datetime.fromtimestamp(moment)
     return t("ui.date.time", language, hour=when.hour, minute=f"{when.minute:02d}")
+
+
+def at_time_of_day(moment: float, language: str) -> str:
+    """"at 20:45" (à 20:45, a las 20:45, a la 1:40), local time."""
+    when = datetime.fromtimestamp(moment)
+    return t("ui.date.at_time", language, hour=when.hour, minute=f"{when.minute:02d}")
 
 
 def duration(seconds: float, language: str) -> str:

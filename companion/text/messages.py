@@ -11,7 +11,9 @@ Templates are `str.format` sentences with two additions:
 - `{cubes:cube|cubes}` picks a word by the language's own plural rule (the catalogue's
   Plural-Forms: French says "0 cube", English "0 cubes");
 - a parameter whose value has a term registered as `term.<parameter>.<value>` (goods,
-  spirits, actions…) is shown as that term, translated like any other message.
+  spirits, actions…) is shown as that term, translated like any other message. A term may
+  hold forms like a plural ("pig|pigs"): `{good:#cubes}` picks the form for the number in
+  `{cubes}` ("1 pig", "2 pigs"; "1 cochon"), a bare `{good}` the last form (the name).
 
 A parameter may also be a sentence (`Message`, rendered in the same language), a list of
 names ("Ann, Bob and Cy", joined as the language joins them), `Money` ("$12", "12 $") or
@@ -111,7 +113,7 @@ def render(message_id: str, params: Mapping[str, Any], language: str = SOURCE_LA
     shown = {key: _plain(key, value, language) for key, value in params.items()}
     if language == "fr":
         text = _elide(text, shown)
-    return _LanguageFormatter(language).format(text, **shown)
+    return _LanguageFormatter(language, shown).format(text, **shown)
 
 
 _BEFORE_A_NAME = re.compile(r"\b([Dd]e|[Qq]ue) \{(\w+)\}")
@@ -137,10 +139,19 @@ def _starts_with_vowel(word: str) -> bool:
 class _LanguageFormatter(string.Formatter):
     """`{cubes:cube|cubes}` picks the word for the number, so templates stay whole sentences."""
 
-    def __init__(self, language: str) -> None:
+    def __init__(self, language: str, params: Mapping[str, Any] | None = None) -> None:
         self.language = language
+        self.params = params or {}
 
     def format_field(self, value: Any, format_spec: str) -> str:
+        if isinstance(value, Forms):
+            forms = value.split("|")
+            count = self.params.get(format_spec[1:]) if format_spec.startswith("#") else None
+            if isinstance(count, int) and not isinstance(count, bool):
+                index = plural_index(self.language)(abs(count))
+            else:
+                index = len(forms) - 1
+            return forms[min(index, len(forms) - 1)]
         if "|" in format_spec:
             forms = format_spec.split("|")
             countable = isinstance(value, int) and not isinstance(value, bool)
@@ -153,9 +164,22 @@ def term_id(kind: str, value: str) -> str:
     return f"term.{kind}.{value.replace(' ', '_')}"
 
 
+class Forms(str):
+    """A term's forms by number ("pig|pigs"), chosen when a sentence shows it."""
+
+
 def term(kind: str, value: str, language: str = SOURCE_LANGUAGE) -> str:
-    """A word of the game's vocabulary ("corn", "horse", "load") in `language`; unknown words as they are."""
-    return template(term_id(kind, value), language) or value
+    """A word of the game's vocabulary ("corn", "horse", "load") in `language`; unknown words as
+    they are. A word with forms by number ("pig|pigs") is given in its last form, the name."""
+    found = template(term_id(kind, value), language)
+    return found.split("|")[-1] if found else value
+
+
+def _term_forms(kind: str, value: str, language: str) -> str:
+    found = template(term_id(kind, value), language)
+    if found is None:
+        return value
+    return Forms(found) if "|" in found else found
 
 
 class Money(int):
@@ -183,7 +207,7 @@ def _plain(key: str, value: Any, language: str) -> Any:
         return join_names([LONE_SURROGATE.sub("\ufffd", str(item)) for item in value], language)
     if isinstance(value, str):
         # Whatever a parameter holds, the sentence must be sendable: never a lone surrogate.
-        return term(key, LONE_SURROGATE.sub("\ufffd", value), language)
+        return _term_forms(key, LONE_SURROGATE.sub("\ufffd", value), language)
     return value
 
 

@@ -147,15 +147,16 @@ and offers the one last paid for the good.""",
     "reference.heartland.discarding.body": """\
 Discard any number of cards, even none, for $1.
 
-A forced discard (after a tow, or when a player can neither load, unload nor pay) is \
-free for a player with $0.""",
+The French how-to blog adds that a forced discard (after a tow, or when a player can \
+neither load, unload nor pay) is free for a player with $0; the Spanish rulebook says \
+nothing of it. The app follows the blog there.""",
     "reference.heartland.money.title": "Money and costs",
     "reference.heartland.money.body": """\
 Each player starts with $5. During play money never goes below $0: a payment the player \
 cannot afford is not allowed.
 
 - Moving with cash: $1 per space (at most $3)
-- Discarding: $1; a forced discard with $0 is free
+- Discarding: $1; a forced discard with $0 is free (the how-to blog's rule)
 - Toll road (Alternate Routes): $1
 - Weigh station (Alternate Routes): $1 per cube above 4 on the truck
 - Upgrade (Truck Stops): the cost printed on its card

@@ -42,8 +42,8 @@ REOPEN["detail"] = reopen
 COUNTING_HEIGHT = 22 + 4 + w.TARGET  # its line and its button, whatever they say
 
 register(SOURCE_LANGUAGE, {
-    "ui.detail.when": "{date} · started {time} · {duration}",
-    "ui.detail.when.untimed": "{date} · started {time}",
+    "ui.detail.when": "{date} · started {at_time} · {duration}",
+    "ui.detail.when.untimed": "{date} · started {at_time}",
     "ui.detail.first": "First player: {player}",
     "ui.detail.variants": "Variants: {variants}",
     "ui.detail.variants.none": "Variants: none",
@@ -94,7 +94,7 @@ def facts(view: View, summary: SessionSummary | None, session: Session) -> list[
     if summary is not None:
         started = stats.started_at(summary)
         took = stats.duration_of(summary)
-        when = {"date": dates.day(started, view.language), "time": dates.time_of_day(started, view.language)}
+        when = {"date": dates.day(started, view.language), "at_time": dates.at_time_of_day(started, view.language)}
         line = (w.t(view, "ui.detail.when", **when, duration=dates.duration(took, view.language)) if took is not None
                 else w.t(view, "ui.detail.when.untimed", **when))
         found.append(w.text(line, 15, key="detail-when"))

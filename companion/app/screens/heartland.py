@@ -97,7 +97,7 @@ def target_bar(view: View, state: HeartlandState) -> ft.Control:
 
 
 def cargo_text(view: View, truck: Truck) -> str:
-    loads = [w.t(view, "ui.heartland.load_of", count=count, good=good_name(view, good))
+    loads = [w.t(view, "ui.heartland.load_of", count=count, good=good)
              for good, count in zip(GOODS, truck.cargo, strict=True) if count]
     return ", ".join(loads) if loads else w.t(view, "ui.heartland.empty_truck")
 
@@ -459,7 +459,7 @@ def cargo_panel(view: View, state: HeartlandState) -> ft.DialogControl:
              "note": note}
     if chosen_good and cubes:
         label = w.t(view, "ui.heartland.cargo_save", player=player, change=f"{cubes:+d}",
-                    good=good_name(view, chosen_good))
+                    cubes=abs(cubes), good=chosen_good)
     else:
         label = w.t(view, "ui.heartland.save")
 
@@ -492,7 +492,7 @@ def forget_typed_cargo(view: View, keep: str | None) -> None:
 
 
 def cargo_words(view: View, good: str, cubes: int) -> str:
-    return w.t(view, "ui.heartland.cargo_change", change=f"{cubes:+d}", good=good_name(view, good))
+    return w.t(view, "ui.heartland.cargo_change", change=f"{cubes:+d}", cubes=abs(cubes), good=good)
 
 
 def upgrade_panel(view: View, state: HeartlandState) -> ft.DialogControl:
