@@ -14,6 +14,7 @@ import pytest
 from archive_helpers import build
 
 from companion.aftergame.archive import export_json, import_json
+from companion.app.data import status_of
 from companion.store import Store
 from companion.store.repair import Repair
 from companion.store.storage import DiskFolder
@@ -28,14 +29,14 @@ def imported_folder(tmp_path: Path) -> Path:
     with Store(source) as store:
         archive = export_json(store)
     directory = tmp_path / "data"
-    with Store(directory) as store:
+    with Store(directory, status=status_of) as store:  # as the app's store: entries with status lines
         report = import_json(store, archive)
         assert len(report.imported) == GAMES and report.refused == []
     return directory
 
 
 def shown(directory: Path) -> list[tuple[str, float, float | None, str]]:
-    with Store(directory) as store:
+    with Store(directory, status=status_of) as store:
         return [(summary.id, summary.updated, summary.finished, summary.status) for summary in store.sessions()]
 
 
