@@ -386,6 +386,11 @@ class Session:
         return self._cursor < len(self._log)
 
     @property
+    def logged(self) -> int:
+        """How many events the log holds, undone ones included (the store's index keeps it)."""
+        return len(self._log)
+
+    @property
     def undo_sentence(self) -> Message | None:
         return self._sentences[self._cursor - 1] if self.can_undo else None
 

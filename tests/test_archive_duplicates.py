@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 from datetime import date
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -316,22 +317,57 @@ def test_the_new_words_in_each_language(language: str, one: str, two: str) -> No
     assert "60" in big and "50" in big and ("Mo" in big) == (language == "fr")
 
 
-def test_a_restore_brings_back_the_changes_a_damaged_file_lost_from_its_end() -> None:
-    folder = MemoryFolder()
-    store = Store.in_memory(folder)
-    session_id = put(store, ROUNDS[:2])
-    backup = write_backup(store, date(2026, 11, 30))
-    assert backup is not None
-    store.replace(session_id, transamerica(ROUNDS[:1]), title="Friday")  # its last change could not be read
-    report = restore_backup(store, backup)
-    assert [(named.session, named.named.text()) for named in report.updated] == [(session_id, FRIDAY)]
-    assert report.changed == [] and report.imported == [] and report.copies == []
-    again = Store.in_memory(folder)
-    assert game_of(again.peek(session_id)) == game_of(transamerica(ROUNDS[:2]))
-    assert [summary.is_over for summary in again.sessions()] == [True]
+def test_a_restore_brings_back_the_changes_a_damaged_file_lost_from_its_end(tmp_path: Path) -> None:
+    directory = tmp_path / "data"
+    with Store(directory) as store:
+        session_id = put(store, [])
+        session = store.open(session_id)
+        for missing in ROUNDS[:2]:  # the first writes the file whole, the second is appended as one record
+            session.apply({"type": "end_round", "missing": missing})
+        store.close_session(session_id)
+        backup = write_backup(store, date(2026, 11, 30))
+        assert backup is not None
+    path = directory / "sessions" / f"{session_id}.json"
+    raw = path.read_bytes()
+    path.write_bytes(raw[: raw.rindex(b"\n") + 5])  # its last change torn: it opens without it, noted
+    with Store(directory) as store:
+        assert store.peek(session_id).cursor == 1
+        assert [note.session for note in store.quarantine_notes()] == [session_id]
+        report = restore_backup(store, backup)
+        assert [(named.session, named.named.text()) for named in report.updated] == [(session_id, FRIDAY)]
+        assert report.changed == [] and report.imported == [] and report.copies == []
+    with Store(directory) as again:
+        assert game_of(again.peek(session_id)) == game_of(transamerica(ROUNDS[:2]))
+        assert [summary.is_over for summary in again.sessions()] == [True]
 
 
 def test_a_refused_game_is_named_with_what_can_be_read_of_it() -> None:
     assert archive.game_named("transamerica", "Friday", CREATED, []).text("fr") == f"Friday ({DAY})"
     assert archive.game_named("transamerica", "Friday", None, []).text("es") == "Friday"
     assert archive.game_named("chess", "", None, ["Ann", "Bob"]).text() == "chess (Ann and Bob)"
+
+
+def test_a_restore_leaves_a_game_undone_and_recorded_again_since_as_it_is() -> None:
+    # Its log is then a prefix of the backup's (the undone change stays in the log, the same
+    # change again is cut from it), yet nothing was damaged: only a note of damage says "lost".
+    store = Store.in_memory()
+    session = Session.new("heartland", ["Ann", "Bob"])
+    session.apply({"type": "adjust", "player": "Ann", "amount": 5, "note": "x"})
+    session.apply({"type": "adjust", "player": "Ann", "amount": 7, "note": "y"})
+    kept = store_helpers.put(store, session, created=CREATED, title="Friday", updated=CREATED + 60)
+    gone = put(store, ROUNDS[:1], "gone")
+    backup = write_backup(store, date(2026, 11, 30))
+    assert backup is not None
+    store.delete(gone)
+    table = store.open(kept)
+    table.undo()
+    table.undo()
+    table.apply({"type": "adjust", "player": "Ann", "amount": 5, "note": "x"})
+    store.close_session(kept)
+    store.rename(kept, "Saturday")
+    before = store.peek(kept).to_dict()
+    report = restore_backup(store, backup)
+    assert report.imported == [gone] and report.updated == []
+    assert [named.session for named in report.changed] == [kept]
+    assert store.peek(kept).to_dict() == before
+    assert {summary.id: summary.title for summary in store.sessions()}[kept] == "Saturday"

@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 from companion.app.data import AppData
 from companion.store import NewerFormat, SessionInUse, Store, StoreError
 from companion.store import storage as storage_module
+from companion.store.file_format import parse_file
 from companion.store.storage import MemoryFolder
 
 ADJUST = {"type": "adjust", "player": "Ann", "amount": 1, "note": "fix"}
@@ -542,7 +543,7 @@ def test_a_long_title_from_disk_obeys_the_limit(played: tuple[Path, str]) -> Non
     data = json.loads(path.read_bytes())
     data["session"]["1"]["title"] = "Long  " + "x" * 200
     path.write_text(json.dumps(data))
-    index = json.loads((directory / "index.json").read_bytes())
+    index = parse_file((directory / "index.json").read_bytes()).data  # its appended records applied
     index["sessions"][session_id]["title"] = "y" * 200
     (directory / "index.json").write_text(json.dumps(index))
     store = Store(directory)
@@ -570,7 +571,7 @@ def test_a_game_this_version_does_not_know_is_left_untouched(played: tuple[Path,
 
 def test_an_index_entry_of_the_wrong_shapes_is_rebuilt_from_its_file(played: tuple[Path, str]) -> None:
     directory, session_id = played
-    index = json.loads((directory / "index.json").read_bytes())
+    index = parse_file((directory / "index.json").read_bytes()).data  # its appended records applied
     index["sessions"][session_id]["players"] = [["Ann"], {"deep": []}]
     (directory / "index.json").write_text(json.dumps(index))
     assert Store(directory).sessions()[0].players == ("Ann", "Bob")
@@ -666,7 +667,7 @@ def test_absurd_numbers_in_the_index_are_rebuilt_from_the_session_file(
     played: tuple[Path, str], serialiser: str, field: str
 ) -> None:
     directory, session_id = played
-    index = json.loads((directory / "index.json").read_bytes())
+    index = parse_file((directory / "index.json").read_bytes()).data  # its appended records applied
     index["sessions"][session_id][field] = 0
     (directory / "index.json").write_text(json.dumps(index).replace(f'"{field}": 0', f'"{field}": {HUGE}'))
     (summary,) = Store(directory).sessions()

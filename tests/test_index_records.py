@@ -83,7 +83,9 @@ def test_an_index_with_records_is_read_one_entry_at_a_time_as_it_was_written(
     listed = data.store.listing()
     again = Store.in_memory(folder)
     assert again._index.entries() and again._index.storage.lean  # read by the scanner, not the general way
-    assert list(again.sessions()) == list(listed)
+    # A game open here is listed live, from memory: what its file was is known once its entry is written.
+    assert [summary._replace(written=None, file=None) for summary in again.sessions()] == \
+        [summary._replace(written=None, file=None) for summary in listed]
 
 
 def test_a_list_with_many_records_is_rewritten_in_the_background_without_being_read_again(

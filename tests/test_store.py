@@ -39,6 +39,7 @@ from companion.store import (
     storage,
 )
 from companion.store.errors import DamagedFile
+from companion.store.file_format import parse_file
 from companion.store.storage import DiskFolder, MemoryFolder, check_document, encode
 from companion.store.store import new_session_id
 from companion.text.messages import RuleError
@@ -373,7 +374,7 @@ def test_orphan_session_file_is_adopted(store: Store, make_store: MakeStore) -> 
     session = store.new("heartland", ["Ann", "Bob"])
     session.apply(ADJUST)
     store.close()
-    index = json.loads(store.folder.read("index.json") or b"")
+    index = parse_file(store.folder.read("index.json") or b"").data  # with the records closing appended
     index["sessions"].clear()  # as if new() had died between its two writes
     store.folder.write("index.json", json.dumps(index).encode())
     store = make_store()

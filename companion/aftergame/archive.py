@@ -649,6 +649,7 @@ def _sort_out(store: Store, incoming: list[_Incoming], report: ImportReport, res
         alike.setdefault((summary.game, summary.players, summary.created), []).append(summary.id)
     to_write: list[tuple[_Incoming, str, str, str | None]] = []
     to_replace: list[_Incoming] = []
+    damaged = _damaged(store) if restore else set()
     for item in incoming:
         here = present.get(item.session_id)
         if here is None:
@@ -659,7 +660,8 @@ def _sort_out(store: Store, incoming: list[_Incoming], report: ImportReport, res
         relation = "apart" if ours_dict is None or theirs is None else _relation(ours_dict, theirs)
         if relation == "same" and here.title == item.title:
             report.duplicates.append(item.session_id)
-        elif restore and ours_dict is not None and theirs is not None and _lost_since(ours_dict, theirs):
+        elif (restore and item.session_id in damaged and ours_dict is not None and theirs is not None
+              and _lost_since(ours_dict, theirs)):
             to_replace.append(item)  # what a damaged file lost comes back
         elif restore:
             report.changed.append(Named(item.session_id, game_named(here.game, here.title, here.created, here.players)))
@@ -692,9 +694,20 @@ def _relation(ours: dict[str, Any], theirs: dict[str, Any]) -> str:
     return "apart"
 
 
+def _damaged(store: Store) -> set[str]:
+    """The games a quarantine note says lost changes: only these may be taken back by a restore.
+    The shape of a log never says it: an undo followed by the same change again leaves a log
+    that is a prefix of the backup's, and that game is the table's, not damage."""
+    try:
+        notes = store.quarantine_notes()
+    except (OSError, StoreError):
+        return set()  # notes unreadable: nothing is taken for damage, every game here stays as it is
+    return {note.session for note in notes if note.session and note.lost > 0}
+
+
 def _lost_since(ours: dict[str, Any], backed_up: dict[str, Any]) -> bool:
-    """Whether our game is the backup's with changes missing from its end: what a damaged file
-    opens as (an undo keeps its changes in the log, so a game undone since is not this)."""
+    """Whether our game is the backup's with changes missing from its end, as a damaged file
+    opens (asked only of a game a quarantine note says was damaged, see `_damaged`)."""
     if any(ours[name] != backed_up[name] for name in ("game", "players", "options")):
         return False
     events, kept = ours["events"], backed_up["events"]

@@ -30,9 +30,9 @@ What cannot be read is told apart (`Damage`) when salvaging (session files):
   what was played.
 
 A file cut exactly where a record begins reads as a whole file with fewer changes: nothing
-in the bytes tells the two apart. Without salvaging (the index, which is rebuilt from the
-session files), a damaged record before the last one is a `DamagedFile`, and a damaged last
-one is ignored, as before.
+in the bytes tells the two apart (the index entry's `written` length does: repair.py).
+Without salvaging (the index, which is rebuilt from the session files), a damaged record
+before the last one is a `DamagedFile`, and a damaged last one is ignored, as before.
 """
 
 from __future__ import annotations

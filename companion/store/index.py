@@ -2,7 +2,9 @@
 
 Layout: a TinyDB file, table "sessions", one document per session keyed by its id: game,
 players, created, updated, title, is_over, winners, status and status_in (the line Home
-shows, in English and the other languages), and once finished its result (results.py).
+shows, in English and the other languages), once finished its result (results.py), and
+`written`: [events, cursor, time of the last change] as the entry was written, so that a
+session file found holding less is known to have lost changes (`Repair.read_session`).
 
 Reading: one entry at a time straight into summaries (`listing.index_summaries`, over the
 scanner of index_file.py), then the records appended after the document; the summaries are

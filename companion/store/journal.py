@@ -23,6 +23,7 @@ import contextlib
 import threading
 import time
 import weakref
+import zlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -190,7 +191,8 @@ class Journal:
                 # The event is saved; an index that cannot be updated now is fixed from the
                 # pending marker later, so the failure must not undo the acknowledged event.
                 with contextlib.suppress(OSError, StoreError):
-                    self.sync_index(session_id, entry, force=True, state=state, times=times)
+                    self.sync_index(session_id, entry, force=True, state=state, times=times,
+                                    length=(change.kept + len(change.added), cursor))
 
     def close(self, session_id: str) -> Open | None:
         """Stop writing this session: its journal refuses, no background rewrite touches its file."""
@@ -219,9 +221,10 @@ class Journal:
         others = {language: line for language, line in lines.items() if language != "en"}
         return {"status": lines.get("en", ""), **({"status_in": others} if others else {})}
 
-    def index_doc(self, session_id: str, entry: Open, state: Any = None, times: Times | None = None
-                  ) -> dict[str, Any]:
-        """The index entry of an open or loaded session (in `state` and `times`, when given: a change being saved)."""
+    def index_doc(self, session_id: str, entry: Open, state: Any = None, times: Times | None = None,
+                  length: tuple[int, int] | None = None) -> dict[str, Any]:
+        """The index entry of an open or loaded session (in `state`, `times` and `length` (events,
+        cursor), when given: a change being saved)."""
         signature = self._folder.stat(session_file(session_id))
         is_over, winners = outcome(entry.session, state)
         updated = time.time() if signature is None else max(signature[2] / 1e9, entry.created)
@@ -239,6 +242,17 @@ class Journal:
         result = final_result(entry.session, state)
         if result is not None:
             doc["result"] = result_doc(result)
+        # What the game held when this entry was written: a file found holding less later lost
+        # changes, even cut exactly where a record begins (see `Repair.read_session`).
+        last = (times or entry.session.times).last
+        events, cursor = length or (entry.session.logged, entry.session.cursor)
+        if last is not None:
+            doc["written"] = [events, cursor, last]
+        # What the entry was worked out from, so that a copy of the folder with new file times
+        # is trusted without reading every game again (`Store._summaries`).
+        raw = self._folder.read(session_file(session_id)) if signature is not None else None
+        if raw is not None and signature is not None and len(raw) == signature[1]:
+            doc["file"] = [len(raw), zlib.crc32(raw)]
         return doc
 
     def clock_times(self, session_id: str, entry: Open, modified: float) -> float:
@@ -255,8 +269,8 @@ class Journal:
             return None
 
     def sync_index(self, session_id: str, entry: Open, *, force: bool = False, state: Any = None,
-                   times: Times | None = None) -> None:
-        doc = self.index_doc(session_id, entry, state, times)
+                   times: Times | None = None, length: tuple[int, int] | None = None) -> None:
+        doc = self.index_doc(session_id, entry, state, times, length)
         summary = indexed_summary(session_id, doc)
         if force or summary is None or not same_summary(self._index.entries().get(session_id), summary):
             self._index.edit({session_id: doc})

@@ -61,6 +61,14 @@ class SessionSummary(NamedTuple):
     # Seconds of play, pauses left out (see companion/clock.py); for a game saved before
     # clocks were kept, finished - created. None when unknown.
     played: float | None = None
+    # The game's length as its entry was last written: (events, cursor, the time of its last
+    # change as its log says); None for an entry saved by an earlier version or a game saved
+    # before clocks were kept. A file found holding less than this lost changes (repair.py).
+    written: tuple[int, int, float] | None = None
+    # The session file as the entry was written: (its size, the CRC-32 of its bytes). A file
+    # whose time changed (a copy without its times) but not these is the one the entry was
+    # worked out from: the list trusts it without reading the game again. None: not known.
+    file: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -149,7 +157,30 @@ def summary_of(session_id: str, entry: Any, modified: float, shared: Shared | No
         share(translated),
         finished,
         played,
+        _written(entry.get("written")),
+        _file(entry.get("file")),
     )
+
+
+def _file(value: Any) -> tuple[int, int] | None:
+    """An entry's `file` ([size, crc32]); None when absent or not one."""
+    if not isinstance(value, list) or len(value) != 2:
+        return None
+    size, crc = value
+    if isinstance(size, bool) or isinstance(crc, bool) or not isinstance(size, int) or not isinstance(crc, int):
+        return None
+    return size, crc
+
+
+def _written(value: Any) -> tuple[int, int, float] | None:
+    """An entry's `written` ([events, cursor, last]); None when absent or not one."""
+    if not isinstance(value, list) or len(value) != 3:
+        return None
+    events, cursor, last = value
+    if (isinstance(events, bool) or isinstance(cursor, bool) or not isinstance(events, int)
+            or not isinstance(cursor, int) or not 0 <= cursor <= events or not is_time(last)):
+        return None
+    return events, cursor, float(last)
 
 
 def _times(entry: dict[str, Any], is_over: bool, created: float, updated: float) -> tuple[float | None, float | None]:

@@ -35,7 +35,7 @@ from companion.store.errors import (
     Speaking,
     StoreError,
 )
-from companion.store.file_format import META, parse_file
+from companion.store.file_format import DAMAGED, META, Damage, parse_file
 from companion.store.folders import Folder, Lock, Signature
 from companion.store.index import Index
 from companion.store.journal import PENDING, Journal, Open
@@ -96,7 +96,36 @@ class Repair:
         self.newer.pop(session_id, None)
         if storage.damage is not None and storage.damaged_bytes is not None:
             self._quarantine.keep_aside(session_id, storage.damage, storage.damaged_bytes, quarantine)
+        else:
+            cut = self._shorter_than_listed(session_id, session)
+            raw = None if cut is None else self._folder.read(session_file(session_id))
+            if cut is not None and raw is not None:
+                self._quarantine.keep_aside(session_id, cut, raw, quarantine)
         return session, created, title
+
+    def _shorter_than_listed(self, session_id: str, session: Session) -> Damage | None:
+        """The loss of a file that reads whole but holds less than its index entry was written
+        with: cut exactly where a record begins (nothing in its bytes tells). Its last change is
+        then older than the entry's; a change after the entry only moves it on (undo, redo and
+        a change after an undo too, though the log may shorten). None when nothing says so: an
+        entry of an earlier version, a game without clock, or an entry behind its file (a
+        pending marker: the write of the entry may not have happened)."""
+        try:
+            kept = self._index.entries().get(session_id)
+        except (OSError, StoreError):
+            return None
+        last = session.times.last
+        if kept is None or kept.written is None or last is None:
+            return None
+        events, cursor, kept_last = kept.written
+        # The same time and another length: a change in the tick after the entry was written
+        # (no table taps that fast) or a cut within one tick (a test's clock, a coarse one).
+        if last > kept_last or (session.logged, session.cursor) == (events, cursor):
+            return None
+        if self._folder.exists(f"{PENDING}/{session_id}"):
+            return None
+        lost = max(1, events - session.logged, abs(cursor - session.cursor))
+        return Damage(DAMAGED, lost, "it ends before changes its entry in the list was saved with")
 
     def quarantine_session(self, session_id: str, reason: str) -> None:
         self._quarantine.move(session_file(session_id), reason)

@@ -71,6 +71,7 @@ import contextlib
 import threading
 import time
 import weakref
+import zlib
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import TracebackType
@@ -476,11 +477,25 @@ class Store:
                 summaries.append(self._journal.live_summary(session_id, entry, signature))
                 continue
             updated = max(signature[2] / 1e9, summary.created)
+            if updated > summary.updated and self._unchanged(session_id, summary, signature):
+                summaries.append(summary)  # its time moved (a copy), not its bytes: "last played" stays
+                continue
             if summary.status and updated > summary.updated:
                 unreadable.add(session_id)
             # The kept summary itself when nothing changed: the list and the store share it.
             summaries.append(summary if updated == summary.updated else summary._replace(updated=updated))
         return summaries, unreadable
+
+    def _unchanged(self, session_id: str, summary: SessionSummary, signature: Signature) -> bool:
+        """Whether a session file whose time is later than its entry holds the bytes the entry was
+        worked out from (its size, then a CRC-32 of them: one read, no parse, no replay)."""
+        if summary.file is None or summary.file[0] != signature[1]:
+            return False
+        try:
+            raw = self._folder.read(session_file(session_id))
+        except OSError:
+            return False
+        return raw is not None and (len(raw), zlib.crc32(raw)) == summary.file
 
     def known_players(self) -> list[str]:
         """Player names of earlier sessions, most recently played first, each once (as names compare)."""
