@@ -28,6 +28,9 @@ ONE_WAY = {("companion.browser", "companion.app"), ("companion.publish", "compan
 # Within a package, one way only too: statistics know nothing of the archive, and the
 # words of the screens, the reference and the renderer build on the message ids.
 INNER_ONE_WAY = {("companion.aftergame.archive", "companion.aftergame.stats"),
+                 # BG Stats' file leaves out what statistics leave out (copies, games not counted)
+                 ("companion.aftergame.bgstats", "companion.aftergame.archive"),
+                 ("companion.aftergame.bgstats", "companion.aftergame.stats"),
                  ("companion.text.i18n", "companion.text.ui_text"), ("companion.text.i18n", "companion.text.messages"),
                  ("companion.text.ui_text", "companion.text.messages"),
                  ("companion.text.reference", "companion.text.messages")}
