@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from harness import FlutterPage
-from test_app_e2e import GOODS, exact, explained, new_game, see, see_money, tap, tap_icon
+from test_app_e2e import GOODS, exact, explained, new_game, see, see_card, see_money, tap, tap_icon
 
 from companion.app.data import AppData
 from companion.session import Session
@@ -220,7 +220,8 @@ def seed_heartland(data_dir: Path) -> None:
 def test_every_input_sheet_opens_with_its_confirm_button_in_view(app: CompanionApp) -> None:
     seed_heartland(app.data_dir)
     ui = app.open()
-    see(ui, "Round 1 · Ann's turn", "2 corn, 2 soybeans, 2 cattle, 2 pigs")
+    see(ui, "Round 1 · Ann's turn")
+    see_card(ui, "Ann", "2 corn, 2 soybeans, 2 cattle, 2 pigs · 8/8", "$5")
 
     tap(ui, "Fuel 1")
     tap(ui, "Unload")
