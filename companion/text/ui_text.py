@@ -295,6 +295,7 @@ register(SOURCE_LANGUAGE, {
     "ui.great_plains.token_spirit": "+ {spirit}",
     "ui.great_plains.token_spirit_none": "+ {spirit} (none left)",
     "ui.great_plains.place_token": "Place token · {player}",
+    "ui.great_plains.caves_first": "Tokens, and the spirits on their symbols, come once all six caves are placed.",
     "ui.great_plains.on_spirit": "Token on a spirit symbol:",
     "ui.great_plains.supply": "Spirits in the supply: {spirits}",
     "ui.great_plains.zone_line": "Zone {number}: {spaces} {spaces:space|spaces} · {score} · {outcome}",

@@ -153,9 +153,15 @@ def turn_area(view: View, state: GreatPlainsState) -> ft.Control:
 def turn_actions(view: View, state: GreatPlainsState) -> ft.Control:
     player = state.current_player or ""
     if state.cave_phase:
+        # The cave button has exactly Place token's box, with nothing tappable under it: after
+        # the sixth cave the spot tapped six times still places (it was "+ Eagle", taken with
+        # the first token, when the cave button filled the whole turn area).
         placed = sum(state.caves)
-        return w.event_button(view, w.t(view, "ui.great_plains.place_cave", number=placed + 1, player=player),
-                              {"type": "place_cave", "player": player}, key="place-cave", primary=True)
+        return ft.Column(horizontal_alignment=ft.CrossAxisAlignment.STRETCH, spacing=6, controls=[
+            w.event_button(view, w.t(view, "ui.great_plains.place_cave", number=placed + 1, player=player),
+                           {"type": "place_cave", "player": player}, key="place-cave", primary=True),
+            w.text(w.t(view, "ui.great_plains.caves_first"), 13, key="caves-first"),
+        ])
     supply = dict(zip(SPIRITS, state.supply, strict=True))
     spirit_row = [
         w.event_button(view, w.t(view, "ui.great_plains.token_spirit" if supply[spirit] else
