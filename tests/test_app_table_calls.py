@@ -102,6 +102,8 @@ async def test_a_cargo_correction_over_capacity_is_the_tables_call() -> None:
         await screen.tap("cargo-corn-3")
         await screen.tap("cargo-save")
         assert "6" in (notice(screen) or "") and screen.exists("cargo-panel")  # said in the sheet
+        said, = [c for c in screen.find_all("notice") if c.value]  # the sheet's: whole, scrolling in its slot
+        assert said.max_lines is None and said.parent.scroll is not None
         await screen.tap("record-anyway")
         assert screen.text_of("cubes-ann") == "7/6 cubes"
         assert AGAINST in last_act(screen)

@@ -464,9 +464,11 @@ def sheet(view: View, title: str, body: list[ft.Control], *, key: str,
     number = view.ui.sheet_number
     slot = ft.Container(
         ft.Row([
-            ft.Text(view.ui.notice or "", size=14, key="notice" if view.ui.notice else "sheet-notice-empty",
-                    color=ft.Colors.ERROR if view.ui.notice_is_error else None, max_lines=3,
-                    overflow=ft.TextOverflow.ELLIPSIS, expand=True),
+            # Whole, scrolling inside the fixed slot (as the page's notice does): cut at three
+            # lines, the rest of the reason was only in a tooltip, which a phone has not.
+            ft.Column([ft.Text(view.ui.notice or "", size=14, key="notice" if view.ui.notice else "sheet-notice-empty",
+                               color=ft.Colors.ERROR if view.ui.notice_is_error else None)],
+                      scroll=ft.ScrollMode.AUTO, expand=True, alignment=ft.MainAxisAlignment.CENTER),
             record_anyway(view),
         ]),
         height=NOTICE_SLOT_HEIGHT, alignment=ft.Alignment.CENTER_LEFT, key="sheet-notice",
