@@ -11,10 +11,11 @@ from collections.abc import Iterator
 
 import pytest
 from finger import Finger
-from harness import Browsers, FlutterPage, serve_app
+from harness import Browsers, FlutterPage, serve_app, serve_cli
+from seeds import great_plains_scoring, seed
 from test_app_e2e import see
 from test_nothing_moves import new_game
-from watch import find, frames, open_watched, settle, view
+from watch import find, frames, in_view, open_from_home, open_watched, settle, view
 
 APP = "companion.app.main:main"
 
@@ -51,3 +52,23 @@ def test_seven_taps_on_one_spot_place_six_caves_then_a_plain_token(ui: FlutterPa
     token = find(shown.buttons, "Place token · Bob")
     assert token is not None and token.x <= spot[0] <= token.x + token.width \
         and token.y <= spot[1] <= token.y + token.height
+
+
+@pytest.mark.parametrize("viewport", [{"width": 412, "height": 915}, {"width": 1280, "height": 800}],
+                         ids=["phone", "desktop"])
+def test_scoring_shows_add_zone_whole_and_in_view(browsers: Browsers, tmp_path_factory: pytest.TempPathFactory,
+                                                  viewport: dict[str, int]) -> None:
+    """Once every token is down, "+ Zone" is whole (it showed 38 of its 48 px on a phone)."""
+    data_dir = tmp_path_factory.mktemp("scoring") / "data"
+    seed(data_dir, [("great_plains", 2, {}, great_plains_scoring)])
+    with serve_cli([], data_dir=data_dir) as server:
+        server.wait_for_log(r"serving at")
+        ui = open_watched(browsers, server.url, viewport=viewport)
+        try:
+            open_from_home(ui, "Great Plains · Ann and Bob")
+            see(ui, "All tokens placed · scoring the prairies")
+            add = find(view(ui).buttons, "+ Zone")
+            assert add is not None and add.height >= 48 and add.width >= 48, add
+            assert in_view(add) and add.bottom <= viewport["height"], add
+        finally:
+            ui.page.context.close()

@@ -196,15 +196,18 @@ def zone_line(view: View, state: GreatPlainsState, number: int, zone: Zone) -> s
 def scoring(view: View, state: GreatPlainsState) -> ft.Control:
     assert view.session is not None
     order = " – ".join(name(state.tribe(player), view.language) for player in state.players)
-    rows: list[ft.Control] = [w.text(w.t(view, "ui.great_plains.scoring", order=order), 17, bold=True)]
+    heading: list[ft.Control] = [w.text(w.t(view, "ui.great_plains.scoring", order=order), 17, bold=True,
+                                        expand=True)]
+    if not state.over:
+        # Beside the heading, from the first cave on: whole on a phone (under the totals it was
+        # cut to 38 px by the fold), and a zone added grows the list below, never moves it.
+        heading.append(w.action(w.t(view, "ui.great_plains.add_zone"),
+                                lambda: view.act.open_panel("zone", spaces=1, water=0, tokens={}), key="add-zone"))
+    rows: list[ft.Control] = [ft.Row(heading, vertical_alignment=ft.CrossAxisAlignment.CENTER)]
     totals = " · ".join(f"{name(state.tribe(p), view.language)} {state.points_of(p)}" for p in state.players)
     rows.append(w.big_number(totals, key="totals"))
     if state.over:
         rows.append(winner(view, state))
-    else:  # above the zones: a zone added grows the list below it, never moves the button
-        rows.append(w.action(w.t(view, "ui.great_plains.add_zone"), lambda: view.act.open_panel("zone", spaces=1,
-                                                                                              water=0, tokens={}),
-                             key="add-zone"))
     rows.extend(w.text(zone_line(view, state, number, zone), 15, key=f"zone-{number}")
                 for number, zone in enumerate(state.zones, start=1))
     return ft.Column(rows, spacing=6)
