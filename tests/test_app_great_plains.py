@@ -192,6 +192,23 @@ async def test_the_result_after_all_tokens_with_the_spirit_tie_break() -> None:
 
 
 @table
+async def test_scoring_done_with_no_zone_counted_asks_first_and_the_table_may_end_it_0_0() -> None:
+    async with playing("great_plains", PLAYERS) as screen:
+        await place_caves(screen)
+        await place_tokens(screen, 40)
+        await screen.tap("scoring-done")  # one tap used to end the game 0-0
+        assert notice(screen) == ("No prairie zone counted yet: add each one with + Zone. Record anyway to end the "
+                                  "game 0–0.")
+        assert screen.text_of("subtitle") == "All tokens placed · scoring the prairies" and not screen.exists("winner")
+        await screen.tap("record-anyway")
+        assert screen.text_of("subtitle") == "Game over" and screen.text_of("winner") == "Léa and Tom share the victory"
+        await screen.tap("undo")
+        await add_zone(screen, 3, 0, 2, 1)  # with a zone counted, one tap ends it
+        await screen.tap("scoring-done")
+        assert notice(screen) is None and screen.text_of("winner") == "Léa (Fox) wins 3–0"
+
+
+@table
 async def test_equal_points_and_spirits_share_the_victory_and_snake_can_lead_the_order() -> None:
     async with playing("great_plains", PLAYERS, fox="Tom") as screen:
         assert screen.text_of("subtitle") == "Snake's turn (Léa) · cave"

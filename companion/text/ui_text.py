@@ -295,6 +295,8 @@ register(SOURCE_LANGUAGE, {
     "ui.great_plains.token_spirit": "+ {spirit}",
     "ui.great_plains.token_spirit_none": "+ {spirit} (none left)",
     "ui.great_plains.place_token": "Place token · {player}",
+    "ui.great_plains.no_zone_yet": "No prairie zone counted yet: add each one with + Zone. Record anyway to end "
+                                   "the game 0–0.",
     "ui.great_plains.caves_first": "Tokens, and the spirits on their symbols, come once all six caves are placed.",
     "ui.great_plains.on_spirit": "Token on a spirit symbol:",
     "ui.great_plains.supply": "Spirits in the supply: {spirits}",

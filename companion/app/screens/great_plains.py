@@ -68,10 +68,19 @@ def build(view: View) -> ft.Control:
     else:  # the table counts every prairie, then says it is done: only then is there a winner.
         # There from the first cave (muted, saying why, until the last token): its coming would
         # shrink the page above it under the finger.
-        footer.insert(0, w.event_button(view, w.t(view, "ui.great_plains.scoring_done"), {"type": "scoring_done"},
-                                        key="scoring-done",
-                                        primary=True))
+        footer.insert(0, scoring_done(view, state))
     return w.screen(view, header, body, footer, key=f"game-{session.id}", beside=beside)
+
+
+def scoring_done(view: View, state: GreatPlainsState) -> ft.Control:
+    """Scoring done; with every token down but no zone counted yet, its tap asks first (one tap
+    ended the game 0–0): the table may still end it so, with Record anyway."""
+    label = w.t(view, "ui.great_plains.scoring_done")
+    event = {"type": "scoring_done"}
+    if state.scoring and not state.zones:
+        return w.action(label, lambda: None, key="scoring-done", primary=True, view=view,
+                        refusal=w.t(view, "ui.great_plains.no_zone_yet"), overrule=event)
+    return w.event_button(view, label, event, key="scoring-done", primary=True)
 
 
 def sheet(view: View) -> ft.DialogControl | None:
