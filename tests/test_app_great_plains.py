@@ -183,6 +183,9 @@ async def test_the_result_after_all_tokens_with_the_spirit_tie_break() -> None:
         assert screen.text_of("tie-break") == (
             "Léa and Tom tie on 7 points; more spirits kept decides: Léa 1 spirit, Tom 0 spirits.")
         assert not screen.exists("add-zone") and screen.exists("play-again")
+        # Each figure once on a phone: the result, not the panels above it repeating the scores.
+        assert not screen.exists("tribe-fox") and not screen.exists("points-fox") and not screen.exists("total-fox")
+        assert screen.text_of("totals") == "Fox 7 · Snake 7"
 
         # Undo the scoring, the zones and the last token: the game is back on.
         for _ in range(4):

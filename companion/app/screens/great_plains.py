@@ -57,6 +57,8 @@ def build(view: View) -> ft.Control:
     body: list[ft.Control] = [ft.Row([tribe_panel(view, state, player) for player in state.players],
                                      vertical_alignment=ft.CrossAxisAlignment.STRETCH, intrinsic_height=True,
                                      key="tribes")]
+    if state.over and not w.is_wide(view):
+        body = []  # the result gives every figure once: the panels above it said each score twice more
     beside: list[ft.Control] = [scoring(view, state)]
     if not state.over:
         beside.insert(0, turn_area(view, state))
