@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import flet as ft
 from app_helpers import last_act, log_line, notice, pick_count, playing, redo_tip, refused, table, undo_tip
 from flet_harness import Screen
 
@@ -18,6 +19,11 @@ async def place_caves(screen: Screen) -> None:
 async def place_tokens(screen: Screen, count: int) -> None:
     for _ in range(count):
         await screen.tap("place-token")
+
+
+def totals(screen: Screen) -> str:
+    """The points on the two panels, Fox first."""
+    return f"Fox {screen.text_of('total-fox')} · Snake {screen.text_of('total-snake')}"
 
 
 async def add_zone(screen: Screen, spaces: int, water: int, fox: int, snake: int) -> int:
@@ -115,7 +121,8 @@ async def test_zones_with_live_preview_and_refusals() -> None:
     async with playing("great_plains", PLAYERS) as screen:
         await place_caves(screen)
         await place_tokens(screen, 40)  # prairies are scored once every token is down
-        assert screen.text_of("totals") == "Fox 0 · Snake 0"
+        # Each tribe's points once, on its panel (no totals line repeating them while counting).
+        assert totals(screen) == "Fox 0 · Snake 0" and not screen.exists("totals")
         await screen.tap("add-zone")
         assert screen.text_of("panel-title") == "Add a prairie zone"
         assert screen.in_top_dialog("zone-panel")
@@ -142,8 +149,8 @@ async def test_zones_with_live_preview_and_refusals() -> None:
         await screen.tap("zone-save")
         assert not screen.exists("zone-panel")
         assert screen.text_of("zone-1") == "Zone 1: 6 spaces +1 water · 3–1 · Fox +7"
-        assert screen.text_of("totals") == "Fox 7 · Snake 0"
-        assert screen.text_of("points-fox") == "7 points"
+        assert totals(screen) == "Fox 7 · Snake 0"
+        assert screen.text_of("zones-won-fox") == "1 zone won" and screen.text_of("kept-fox") == "0 spirits kept"
         assert last_act(screen) == "Last: Zone 1: 6 spaces + 1 water, 3–1: Léa +7"
 
         await screen.tap("add-zone")
@@ -155,7 +162,7 @@ async def test_zones_with_live_preview_and_refusals() -> None:
 
         await add_zone(screen, 4, 0, 2, 2)
         assert screen.text_of("zone-2") == "Zone 2: 4 spaces · 2–2 · tie, nobody scores"
-        assert screen.text_of("totals") == "Fox 7 · Snake 0"
+        assert totals(screen) == "Fox 7 · Snake 0"
 
 
 @table
@@ -164,7 +171,7 @@ async def test_the_result_after_all_tokens_with_the_spirit_tie_break() -> None:
         await place_caves(screen)
         await screen.tap("token-horse")  # Léa keeps a horse to the end
         await place_tokens(screen, 39)
-        assert screen.text_of("subtitle") == "All tokens placed · scoring the prairies"
+        assert screen.text_of("subtitle") == "Scoring the prairies"
         # Every token is down: the big number on each tribe is its points now, not "0 left".
         assert screen.text_of("total-fox") == "0" and screen.text_of("total-snake") == "0"
         assert not screen.exists("tokens-left-fox") and not screen.exists("tokens-left-snake")
@@ -176,7 +183,7 @@ async def test_the_result_after_all_tokens_with_the_spirit_tie_break() -> None:
         assert screen.text_of("total-fox") == "7" and screen.text_of("total-snake") == "0"
         assert not screen.exists("winner")  # nobody has won while the table is still counting
         await add_zone(screen, 7, 0, 1, 3)
-        assert screen.text_of("totals") == "Fox 7 · Snake 7"
+        assert totals(screen) == "Fox 7 · Snake 7"
         await screen.tap("scoring-done")
         assert screen.text_of("subtitle") == "Game over"
         assert screen.text_of("winner") == "Léa (Fox) wins 7–7"
@@ -202,7 +209,7 @@ async def test_scoring_done_with_no_zone_counted_asks_first_and_the_table_may_en
         await screen.tap("scoring-done")  # one tap used to end the game 0-0
         assert notice(screen) == ("No prairie zone counted yet: add each one with + Zone. Record anyway to end the "
                                   "game 0–0.")
-        assert screen.text_of("subtitle") == "All tokens placed · scoring the prairies" and not screen.exists("winner")
+        assert screen.text_of("subtitle") == "Scoring the prairies" and not screen.exists("winner")
         await screen.tap("record-anyway")
         assert screen.text_of("subtitle") == "Game over" and screen.text_of("winner") == "Léa and Tom share the victory"
         await screen.tap("undo")
@@ -220,8 +227,8 @@ async def test_equal_points_and_spirits_share_the_victory_and_snake_can_lead_the
         await place_tokens(screen, 40)
         await add_zone(screen, 3, 0, 2, 1)
         await add_zone(screen, 3, 0, 0, 2)
-        assert screen.text_of("totals") == "Snake 3 · Fox 3"
         await screen.tap("scoring-done")
+        assert screen.text_of("totals") == "Snake 3 · Fox 3"
         assert screen.text_of("winner") == "Léa and Tom share the victory"
         assert screen.text_of("tie-break") == (
             "Léa and Tom tie on 3 points and on more spirits kept (0 spirits and 0 spirits): they share the victory.")
@@ -241,3 +248,45 @@ async def test_the_log_and_back_home() -> None:
         await screen.tap("back")
         assert "Great Plains · Léa and Tom" in screen.texts()
         assert "Tom's turn · tokens 1/40" in screen.texts()
+
+
+@table
+async def test_zone_2_of_5_is_corrected_from_its_line_without_undoing_the_later_zones() -> None:
+    async with playing("great_plains", PLAYERS) as screen:
+        await place_caves(screen)
+        await place_tokens(screen, 40)
+        for spaces, fox, snake in ((8, 3, 1), (10, 5, 1), (6, 2, 2), (4, 0, 2), (7, 1, 3)):
+            await add_zone(screen, spaces, 1, fox, snake)
+        assert totals(screen) == "Fox 20 · Snake 13"
+        assert screen.text_of("zone-2") == "Zone 2: 10 spaces +1 water · 5–1 · Fox +11"
+        assert screen.find("zone-2").tooltip == "Correct zone 2"
+
+        await screen.tap("zone-2")  # its own figures, ready to change
+        assert screen.text_of("panel-title") == "Correct zone 2"
+        assert is_filled(screen.find("zone-spaces-10")) and is_filled(screen.find("zone-fox-5"))
+        assert screen.text_of("zone-save") == "Save zone 2 corrected"
+        assert await refused(screen, "zone-save") == "Zone 2 already reads so: nothing to correct."
+        await pick_count(screen, "zone-spaces", 9)
+        await pick_count(screen, "zone-fox", 1)
+        await pick_count(screen, "zone-snake", 4)
+        assert screen.text_of("zone-preview") == "Snake (Tom) scores 10."
+        await screen.tap("zone-save")
+        assert not screen.exists("zone-panel")
+        assert last_act(screen) == ("Last: Zone 2 corrected: 9 spaces + 1 water, 1–4: Tom +10, "
+                                    "not 10 spaces + 1 water, 5–1: Léa +11")
+        assert screen.text_of("zone-2") == "Zone 2: 9 spaces +1 water · 1–4 · Snake +10"
+        assert screen.text_of("zone-5") == "Zone 5: 7 spaces +1 water · 1–3 · Snake +8"  # the later ones kept
+        assert totals(screen) == "Fox 9 · Snake 23"
+
+        await screen.tap("zone-1")  # too many Fox tokens for what Léa placed: said, nothing changed
+        await screen.type("zone-spaces-typed", "30")
+        await screen.type("zone-fox-typed", "17")
+        assert await refused(screen, "zone-save") == "Léa has placed 20 tokens, but the zones count 21."
+        await screen.tap("panel-close")
+        await screen.tap("undo")  # the correction undone like any act
+        assert screen.text_of("zone-2") == "Zone 2: 10 spaces +1 water · 5–1 · Fox +11"
+        assert totals(screen) == "Fox 20 · Snake 13"
+
+        await screen.tap("scoring-done")  # the end screen lists the zones, with no correction
+        assert screen.text_of("zone-2") == "Zone 2: 10 spaces +1 water · 5–1 · Fox +11"
+        assert isinstance(screen.find("zone-2"), ft.Text) and not screen.exists("amend-hint")

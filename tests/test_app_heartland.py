@@ -137,6 +137,12 @@ async def test_a_player_short_of_cash_is_refused_and_discards_free_at_zero() -> 
         assert screen.text_of("subtitle") == "Round 2 · Ann's turn"
         why = "Ann has $1 and cannot pay $2 to move 2 spaces; pay with fuel, or be towed."
         assert screen.find("move-cash-2").tooltip == why  # the muted button says why on long-press too
+        # Not by colour alone: its words are struck through on a grey tint (theme roles, so the
+        # same in light and dark), which the buttons for now do not have.
+        muted, ready = screen.find("move-cash-2").style, screen.find("move-cash-1").style
+        assert muted.text_style.decoration == ft.TextDecoration.LINE_THROUGH and muted.bgcolor is not None
+        assert ready.text_style.decoration is None and ready.bgcolor is None
+        assert ready.text_style.size == muted.text_style.size  # the same size either way
         assert await refused(screen, "move-cash-2") == why
         await screen.tap("move-cash-1")
         assert screen.text_of("money-ann") == "$0"

@@ -295,3 +295,63 @@ def test_spirits_used_are_no_longer_kept_for_the_tie_break() -> None:
         ("Bob", 1, True),
         ("Ann", 0, False),
     ]
+
+
+# --- a zone already scored, corrected -----------------------------------------------------------
+
+
+def amend_zone(number: int, spaces: int, water: int = 0, **tokens: int) -> dict[str, Any]:
+    return {"type": "amend_zone", "zone": number, "spaces": spaces, "water": water, "tokens": tokens}
+
+
+def five_zones() -> Session:
+    session = new_game()
+    to_scoring(session)
+    for spaces, ann, bob in ((8, 3, 1), (10, 5, 1), (6, 2, 2), (4, 0, 2), (7, 1, 3)):
+        session.apply(zone(spaces, 1, Ann=ann, Bob=bob))
+    return session
+
+
+def test_zone_2_of_5_is_corrected_in_place_without_undoing_zones_5_to_3() -> None:
+    session = five_zones()
+    assert scores(session) == {"Ann": 20, "Bob": 13}
+    sentence = session.apply(amend_zone(2, 9, 1, Ann=1, Bob=4))
+    assert str(sentence) == ("Zone 2 corrected: 9 spaces + 1 water, 1–4: Bob +10, "
+                             "not 10 spaces + 1 water, 5–1: Ann +11")
+    assert [counted.spaces for counted in session.state.zones] == [8, 9, 6, 4, 7]  # the later ones as they were
+    assert scores(session) == {"Ann": 9, "Bob": 23}
+    assert (session.state.zone_tokens_of("Ann"), session.state.zone_tokens_of("Bob")) == (7, 12)
+    assert [step.values for step in session.game.score_steps([session.state])][2] == (9, 10)
+    assert str(session.undo()).startswith("Zone 2 corrected")
+    assert scores(session) == {"Ann": 20, "Bob": 13}
+    session.redo()
+    again = Session.from_dict(session.to_dict())
+    assert again.state == session.state and scores(again) == {"Ann": 9, "Bob": 23}
+
+
+def test_a_zone_corrected_to_a_tie_says_so() -> None:
+    session = five_zones()
+    assert str(session.apply(amend_zone(1, 8, 1, Ann=2, Bob=2))) == (
+        "Zone 1 corrected: 8 spaces + 1 water, 2–2: tied, not 8 spaces + 1 water, 3–1: Ann +9")
+    assert scores(session) == {"Ann": 11, "Bob": 13}
+
+
+def test_a_zone_correction_is_refused_in_words_where_it_cannot_hold_and_changes_nothing() -> None:
+    session = five_zones()
+    before = session.state
+    assert fact_refuses(session, amend_zone(6, 5, Ann=1)) == "There is no zone 6 to correct: 5 zones are scored."
+    assert fact_refuses(session, amend_zone(2, 10, 1, Ann=5, Bob=1)) == "Zone 2 already reads so: nothing to correct."
+    assert fact_refuses(session, amend_zone(2, 3, Ann=2, Bob=2)) == "A zone of 3 spaces cannot hold 4 tokens."
+    # Ann's 20 tokens: the other zones count 6 of them, so zone 2 cannot count 15.
+    assert fact_refuses(session, amend_zone(2, 30, Ann=15)) == "Ann has placed 20 tokens, but the zones count 21."
+    assert "'zone' must be a whole number from 1 to 200, not 0" in refused(session, amend_zone(0, 5))
+    assert session.state == before
+
+
+def test_no_zone_is_corrected_before_one_is_scored_nor_after_the_end() -> None:
+    session = new_game()
+    to_scoring(session)
+    assert fact_refuses(session, amend_zone(1, 5, Ann=1)) == "There is no zone 1 to correct: 0 zones are scored."
+    session.apply(zone(5, Ann=1))
+    session.apply(SCORING_DONE)
+    assert "over" in refused(session, amend_zone(1, 5, Bob=1))

@@ -1,7 +1,7 @@
 """The table clock on a game screen: the playing time so far, and one tap to pause or run it.
 
-It sits in the strip with the last act and Undo, the same width whatever it shows (a tap
-never moves Undo). The time comes from the session's clock marks (companion/clock.py)
+It sits on the turn line under the title bar, the same width whatever it shows (a tap never
+moves what is beside it). The time comes from the session's clock marks (companion/clock.py)
 and is drawn again every `TICK_SECONDS` while the clock runs, by the component alone:
 nothing else on the page is redrawn or sent. Pausing and running it again go through
 `session.apply`, like every other change, so another screen or a restart sees the pause.
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from companion.app.view import View
 
 TICK_SECONDS = 15.0  # the time shows minutes: a quarter of one is the most it lags
-WIDTH = 112  # "10 h 59" and its icon; fixed, so a tap never moves Undo beside it
+WIDTH = 112  # "10 h 59" and its icon; fixed, so a tap never moves the turn line beside it
 
 register(
     "en",

@@ -26,11 +26,12 @@ SHEET_PADDING = 16
 SHEET_WIDE_WIDTH = 600.0  # a sheet's inputs in a wide window: a dialog, not a phone's width or the window's
 SHEET_WIDE_HEIGHT = 560.0  # and at most this tall there, so a tall window shows a dialog, not a wall
 QUIET = ft.Colors.ON_SURFACE_VARIANT
+MUTED_BG = ft.Colors.with_opacity(0.08, ft.Colors.ON_SURFACE)  # a refused button's tint, either theme
 ERROR_BG = ft.Colors.ERROR_CONTAINER
 INFO_BG = ft.Colors.SECONDARY_CONTAINER
 NOTICE_SLOT_HEIGHT = 60  # a sheet keeps this room for a refusal, so it never pushes its buttons
 NOTICE_HEIGHT = 72  # a screen's room for a refusal or warning: four lines, more scroll inside it
-STRIP_HEIGHT = 48  # the last act and Undo
+STRIP_HEIGHT = 56  # the last act in up to three lines (two cut a long one at 412 px), and Undo
 WIDE = 900  # from this width (a desktop window, a tablet) a game's parts stand side by side
 WIDE_CONTENT = 960  # the widest a screen of lists and forms grows: lines stay readable
 
@@ -138,12 +139,19 @@ def action(
     else:
         side = ft.BorderSide(1, ft.Colors.PRIMARY) if filled else None
     # A button not for now keeps its outline and says so in quieter words, that still read as
-    # well as any text (a faded button's words did not: 2.2:1).
+    # well as any text (a faded button's words did not: 2.2:1). Colour alone was not enough,
+    # and it reversed between themes (near-white words in dark looked stronger than the green
+    # ones): its words are struck through and it sits on a grey tint, alike in both themes,
+    # and neither changes its size.
     style = ft.ButtonStyle(
         padding=ft.Padding.symmetric(horizontal=0 if compact else 12, vertical=8),
         side=side,
         color=QUIET if muted else (ft.Colors.ON_PRIMARY if filled else None),
-        bgcolor=ft.Colors.PRIMARY if filled else None,
+        bgcolor=ft.Colors.PRIMARY if filled else (MUTED_BG if muted else None),
+        # Given whole in every state: a button style's text style replaces the theme's rather
+        # than adding to it, so a muted one alone lost its weight and moved the sheet by 2 px.
+        text_style=ft.TextStyle(size=14, weight=ft.FontWeight.W_500, letter_spacing=0.1,
+                                decoration=ft.TextDecoration.LINE_THROUGH if muted else None),
     )
     # One kind of button whatever its state, filled by its style: a button that changed kind
     # would be a new control, and a second tap at the same spot would reach one that is gone.
@@ -243,11 +251,8 @@ def top_bar(view: View, title: str, subtitle: str | None = None, *, rules: str =
     undo_label = t(view, "ui.undo.what", sentence=undo) if undo else t(view, "ui.undo.nothing")
     redo_label = t(view, "ui.redo.what", sentence=redo) if redo else t(view, "ui.redo.nothing")
     # One line, whatever the icons beside it leave: "TransAmerica" beside six icons on a phone.
-    # The subtitle too: wrapped ("Manche 2 · / Fatima / commence") it made the bar taller and moved the icons.
     heading: list[ft.Control] = [ft.Text(title, size=16, weight=ft.FontWeight.BOLD, max_lines=1,
                                          overflow=ft.TextOverflow.ELLIPSIS)]
-    if subtitle:
-        heading.append(ft.Text(subtitle, size=13, key="subtitle", max_lines=1, overflow=ft.TextOverflow.ELLIPSIS))
     read_only = view.read_only() is not None
     # A phone that joined follows this game only: no way back to the host's other games.
     back = None if view.guest is not None else icon_button(ft.Icons.ARROW_BACK, t(view, "ui.back_home"),
@@ -255,10 +260,10 @@ def top_bar(view: View, title: str, subtitle: str | None = None, *, rules: str =
     share = icon_button(ft.Icons.QR_CODE_2 if view.shared is None else ft.Icons.CAST_CONNECTED,
                         t(view, "ui.share"), view.act.share_game if view.shared is None else
                         lambda: view.act.open_panel("share"), key="share") if view.can_share else None
-    return ft.Row(
+    bar = ft.Row(
         present(
             back,
-            ft.Column(heading, spacing=0, expand=True),
+            ft.Column(heading, spacing=0, expand=True, alignment=ft.MainAxisAlignment.CENTER),
             share,
             icon_button(ft.Icons.UNDO, undo_label, lambda: view.act.undo(tapped="undo"), key="undo",
                         disabled=read_only or not session.can_undo),
@@ -271,6 +276,14 @@ def top_bar(view: View, title: str, subtitle: str | None = None, *, rules: str =
         height=TARGET,
         key="top-bar",
     )
+    # Whose turn it is gets a line of its own with the clock: beside five icons on a phone it
+    # was cut ("Round 1 · Ann's …"), and the clock beside the last act cut that at two lines.
+    turn = ft.Text(subtitle or "", size=14, weight=ft.FontWeight.W_600, key="subtitle", max_lines=1,
+                   overflow=ft.TextOverflow.ELLIPSIS)
+    line = ft.Row(present(ft.Container(turn, expand=True, alignment=ft.Alignment.CENTER_LEFT,
+                                       padding=ft.Padding.only(left=8)), clock_chip(view)),
+                  height=TARGET, spacing=0, key="turn-line")
+    return ft.Column([bar, line], spacing=0, key="top")
 
 
 def guest_banner(view: View) -> ft.Control | None:
@@ -292,12 +305,13 @@ def undo_strip(view: View) -> ft.Control:
         words, colour = t(view, "ui.log.last", sentence=session.undo_sentence), None
     if session.clock.paused and not session.is_over:
         words, colour = t(view, "ui.clock.paused_note"), None
-    last = ft.Text(words, size=13, color=colour, key="last-act", max_lines=2, overflow=ft.TextOverflow.ELLIPSIS)
+    last = ft.Text(words, size=13, color=colour, key="last-act", max_lines=3, overflow=ft.TextOverflow.ELLIPSIS)
     # Always there and always this tall: appearing after the first act, or wrapping a long
     # sentence, it pushed End turn up under the finger.
     undo = ft.TextButton(t(view, "ui.undo"), on_click=lambda _: view.act.undo(tapped="undo-last"), key="undo-last",
                          height=TARGET, disabled=not session.can_undo)
-    return ft.Container(ft.Row(present(ft.Container(last, expand=True), clock_chip(view), undo),
+    # Aligned, so the words take their own width (a test reads from it that they are whole).
+    return ft.Container(ft.Row([ft.Container(last, expand=True, alignment=ft.Alignment.CENTER_LEFT), undo],
                                vertical_alignment=ft.CrossAxisAlignment.CENTER),
                         height=STRIP_HEIGHT, key="undo-strip")
 

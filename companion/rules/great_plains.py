@@ -43,6 +43,7 @@ TOKENS = 20
 SPIRITS_PER_KIND = 3
 MAX_ZONE_SPACES = 200
 MAX_ZONE_WATER = 50
+MAX_ZONES = 200  # far more prairies than a board has; a zone number past the scored ones is refused in words
 OPTIONS = ("fox", "first")
 
 
@@ -230,6 +231,37 @@ def zone(state: GreatPlainsState, event: dict[str, Any]) -> tuple[GreatPlainsSta
     return state, Message("great_plains.log.zone", {**params, "winner": winner, "points": new_zone.points})
 
 
+def amend_zone(state: GreatPlainsState, event: dict[str, Any]) -> tuple[GreatPlainsState, Message]:
+    """A zone already scored, its figures replaced in place (the table miscounted zone 2 of
+    5): the zones after it stay as they were recorded, and the tokens all zones count are
+    checked again against what each player placed."""
+    number, spaces, water, counts = event["zone"], event["spaces"], event["water"], event["tokens"]
+    if number > len(state.zones):
+        raise RuleError("great_plains.amend_no_zone", zone=number, count=len(state.zones))
+    was = state.zones[number - 1]
+    if sum(counts.values()) > spaces:
+        raise RuleError("great_plains.zone_crowded", spaces=spaces, tokens=sum(counts.values()))
+    now = Zone(spaces, water, tuple(counts.get(player, 0) for player in state.players))
+    if now == was:
+        raise RuleError("great_plains.amend_same", zone=number)
+    counted = tuple(before - old + new for before, old, new in zip(state.counted, was.tokens, now.tokens, strict=True))
+    for seat, player in enumerate(state.players):
+        if counted[seat] > state.tokens[seat]:
+            raise RuleError("great_plains.zone_too_many", player=player, placed=state.tokens[seat],
+                            counted=counted[seat])
+    zones = (*state.zones[:number - 1], now, *state.zones[number:])
+    return replace(state, zones=zones, counted=counted), Message(
+        "great_plains.log.amend_zone", {"zone": number, "now": _zone_words(now, state), "was": _zone_words(was, state)})
+
+
+def _zone_words(counted: Zone, state: GreatPlainsState) -> Message:
+    params = {"spaces": counted.spaces, "water": counted.water, "score": _score(*counted.tokens)}
+    if counted.winner_seat is None:
+        return Message("great_plains.zone_words_tied", params)
+    return Message("great_plains.zone_words", {**params, "winner": state.players[counted.winner_seat],
+                                               "points": counted.points})
+
+
 def _score(first: int, second: int) -> Message:
     return Message("great_plains.score", {"first": first, "second": second})
 
@@ -318,6 +350,16 @@ EVENTS: dict[str, EventKind[GreatPlainsState]] = {
         zone,
         label="great_plains.event.zone",
     ),
+    "amend_zone": EventKind(
+        {
+            "zone": IntField(1, MAX_ZONES, label="great_plains.field.zone"),
+            "spaces": IntField(1, MAX_ZONE_SPACES, label="great_plains.field.spaces"),
+            "water": IntField(0, MAX_ZONE_WATER, label="great_plains.field.water"),
+            "tokens": PerPlayerField(IntField(0, TOKENS), every=False, label="great_plains.field.tokens"),
+        },
+        amend_zone,
+        label="great_plains.event.amend_zone",
+    ),
     "scoring_done": EventKind({}, scoring_done, label="great_plains.event.scoring_done"),
     "end_game": STOP_IN_PLACE,
 }
@@ -349,6 +391,13 @@ MESSAGES = {
     "great_plains.log.zone_tied": "Zone {number}: {spaces} {spaces:space|spaces} + {water} water, {score}: "
     "tied, nobody scores",
     "great_plains.score": "{first}–{second}",
+    "great_plains.amend_no_zone": "There is no zone {zone} to correct: {count} {count:zone is|zones are} scored.",
+    "great_plains.amend_same": "Zone {zone} already reads so: nothing to correct.",
+    "great_plains.log.amend_zone": "Zone {zone} corrected: {now}, not {was}",
+    "great_plains.zone_words": "{spaces} {spaces:space|spaces} + {water} water, {score}: {winner} +{points}",
+    "great_plains.zone_words_tied": "{spaces} {spaces:space|spaces} + {water} water, {score}: tied",
+    "great_plains.event.amend_zone": "Correct a zone",
+    "great_plains.field.zone": "Zone",
     "great_plains.status": "{player}'s turn · tokens {placed}/{total}",
     "great_plains.status.scoring": "Scoring the prairies · {first} {first_points} · {second} {second_points}",
     "great_plains.event.place_cave": "Place cave",

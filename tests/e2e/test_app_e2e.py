@@ -368,7 +368,7 @@ def test_great_plains_full_game(app: CompanionApp) -> None:
     ui.screenshot("10-great-plains-tribes")
     for placed in range(3, 40):  # 3 tokens are down; Bob places the 4th
         tap(ui, f"Place token · {('Ann', 'Bob')[placed % 2]}")
-    see(ui, "All tokens placed · scoring the prairies", "Last: Bob placed a token (20 of 20)")
+    see(ui, "Scoring the prairies", "Last: Bob placed a token (20 of 20)")
     # Every token down: each tribe's big number is its points now, not "0 tokens left".
     assert ui.page.get_by_text(exact("points (every token placed)")).count() == 2
     assert not ui.has_text(exact("tokens left (placed 20/20)"))
@@ -386,7 +386,7 @@ def test_great_plains_full_game(app: CompanionApp) -> None:
     see(ui, "Fox (Ann) scores 7.")
     ui.screenshot("11-great-plains-zone-sheet")
     tap(ui, "Add zone")
-    see(ui, "Zone 1: 6 spaces +1 water · 3–1 · Fox +7", "Fox 7 · Snake 0")
+    see(ui, "Zone 1: 6 spaces +1 water · 3–1 · Fox +7", "1 zone won", "0 zones won")
 
     tap(ui, "+ Zone")
     see(ui, "Add a prairie zone")
@@ -394,7 +394,8 @@ def test_great_plains_full_game(app: CompanionApp) -> None:
     tap(ui, "2", nth=3)  # Snake tokens
     see(ui, "Snake (Bob) scores 6.")
     tap(ui, "Add zone")
-    see(ui, "Zone 2: 6 spaces · 0–2 · Snake +6", "Fox 7 · Snake 6")
+    see(ui, "Zone 2: 6 spaces · 0–2 · Snake +6")
+    assert ui.page.get_by_text(exact("1 zone won")).count() == 2
     tap(ui, "Scoring done")
     see(ui, "Game over", "Ann (Fox) wins 7–6")
     ui.screenshot("12-great-plains-result")

@@ -66,7 +66,7 @@ def test_scoring_shows_add_zone_whole_and_in_view(browsers: Browsers, tmp_path_f
         ui = open_watched(browsers, server.url, viewport=viewport)
         try:
             open_from_home(ui, "Great Plains · Ann and Bob")
-            see(ui, "All tokens placed · scoring the prairies")
+            see(ui, "Scoring the prairies")
             add = find(view(ui).buttons, "+ Zone")
             assert add is not None and add.height >= 48 and add.width >= 48, add
             assert in_view(add) and add.bottom <= viewport["height"], add

@@ -136,7 +136,7 @@ def test_a_whole_great_plains_game(ui: FlutterPage) -> None:
     finger.tap("Place token · Ann")
     for placed in range(3, 40):
         finger.tap(f"Place token · {('Ann', 'Bob')[placed % 2]}")
-    see(ui, "All tokens placed · scoring the prairies")
+    see(ui, "Scoring the prairies")
 
     for spaces, water, fox, snake in ((6, 1, 3, 1), (4, 0, 0, 2)):
         finger.tap("+ Zone")
@@ -148,7 +148,12 @@ def test_a_whole_great_plains_game(ui: FlutterPage) -> None:
         if snake:
             finger.pick("Snake tokens", snake)
         finger.tap("Add zone")
-    see(ui, "Fox 7 · Snake 4")
+    see(ui, "Zone 2: 4 spaces · 0–2 · Snake +4")
+    # Zone 1 corrected from its line (a Fox token more), zone 2 left as it was.
+    finger.tap("Zone 1: 6 spaces +1 water · 3–1 · Fox +7")
+    finger.pick("Fox tokens", 4)
+    finger.tap("Save zone 1 corrected")
+    see(ui, "Zone 1: 6 spaces +1 water · 4–1 · Fox +7", "Zone 2: 4 spaces · 0–2 · Snake +4")
     finger.tap("Scoring done")
     see(ui, "Ann (Fox) wins 7–4")
     still(finger, "Great Plains")

@@ -107,7 +107,7 @@ ZONES = [  # spaces, water, Fox tokens, Snake tokens, the line the zone gets
 
 def test_a_great_plains_zone_takes_six_taps_at_most(ui: FlutterPage) -> None:
     open_from_home(ui, "Great Plains · Ann and Bob")
-    see(ui, "All tokens placed · scoring the prairies")
+    see(ui, "Scoring the prairies")
     counted = Counted(ui)
     spent = []
     for spaces, water, fox, snake, line in ZONES:

@@ -92,6 +92,9 @@ def sheet(view: View) -> ft.DialogControl | None:
         return w.log_panel(view)
     if view.ui.panel == "zone":
         return zone_panel(view, state)
+    if view.ui.panel == "amend_zone" and state.scoring and 1 <= int(view.ui.draft.get("zone", 0)) <= len(
+            state.zones):
+        return zone_panel(view, state, amending=int(view.ui.draft["zone"]))
     return None
 
 
@@ -131,9 +134,16 @@ def tribe_panel(view: View, state: GreatPlainsState, player: str) -> ft.Control:
     if state.scoring or state.over:  # counting the prairies: the points are what matters now
         big, big_key = str(state.points_of(player)), f"total-{key}"
         small = w.t(view, "ui.great_plains.points_word", count=state.points_of(player))
+        # The caves and points lines say what decides now, each figure once (the points were
+        # said three times: here, in words below, and in the totals under the panels).
+        won = sum(1 for zone in state.zones if zone.winner_seat == seat)
+        line_a, key_a = w.t(view, "ui.great_plains.zones_won", count=won), f"zones-won-{key}"
+        line_b, key_b = w.t(view, "ui.great_plains.spirits_kept", count=sum(held.values())), f"kept-{key}"
     else:
         big, big_key = str(TOKENS - state.tokens[seat]), f"tokens-left-{key}"
         small = w.t(view, "ui.great_plains.tokens_left", placed=state.tokens[seat], total=TOKENS)
+        line_a, key_a = w.t(view, "ui.great_plains.caves", placed=state.caves[seat], total=CAVES), f"caves-{key}"
+        line_b, key_b = points, f"points-{key}"
     return ft.Container(
         ft.Column([
             one_line(w.t(view, "ui.great_plains.playing", tribe=tribe_name) if current else tribe_name, 18,
@@ -141,9 +151,8 @@ def tribe_panel(view: View, state: GreatPlainsState, player: str) -> ft.Control:
             one_line(player, 16),
             w.big_number(big, key=big_key),
             one_line(small, 13),
-            one_line(w.t(view, "ui.great_plains.caves", placed=state.caves[seat], total=CAVES), 14,
-                     key=f"caves-{key}"),
-            one_line(points, 16, bold=True, key=f"points-{key}"),
+            one_line(line_a, 14, key=key_a),
+            one_line(line_b, 16, bold=True, key=key_b),
             *spirit_buttons,
         ], spacing=2, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
         # One border width for both: a thicker one for the player to play moved what is inside.
@@ -155,10 +164,27 @@ def tribe_panel(view: View, state: GreatPlainsState, player: str) -> ft.Control:
 
 def turn_area(view: View, state: GreatPlainsState) -> ft.Control:
     """The turn's buttons, in a room as tall for caves, tokens and the scoring that follows:
-    the scoring below them stays where it is when the last token is placed."""
-    content = (turn_actions(view, state) if not state.scoring
-               else w.text(w.t(view, "ui.great_plains.scoring_hint"), 15, key="scoring-hint"))
+    the scoring below them stays where it is when the last token is placed. While the table
+    counts, the room holds the zones counted, newest first, each a tap from its correction:
+    on a phone they were below the fold, under the panels and the totals."""
+    if not state.scoring:
+        content = turn_actions(view, state)
+    elif not state.zones:  # at the last token: words, nothing to tap under the finger that placed it
+        content = w.text(w.t(view, "ui.great_plains.scoring_hint"), 15, key="scoring-hint")
+    else:
+        zones = [w.action(zone_line(view, state, number, zone), functools.partial(open_amend_zone, view, state, number),
+                          key=f"zone-{number}", describe=w.t(view, "ui.great_plains.amend_tip", number=number))
+                 for number, zone in reversed(list(enumerate(state.zones, start=1)))]
+        content = ft.Column([w.text(w.t(view, "ui.great_plains.amend_hint"), 13, colour=w.QUIET, key="amend-hint"),
+                             *zones], spacing=4, scroll=ft.ScrollMode.AUTO, key="zones",
+                            horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
     return ft.Container(content, height=TURN_AREA_HEIGHT, key="turn-area")
+
+
+def open_amend_zone(view: View, state: GreatPlainsState, number: int) -> None:
+    counted = state.zones[number - 1]
+    view.act.open_panel("amend_zone", zone=number, spaces=counted.spaces, water=counted.water,
+                        tokens=dict(zip(state.players, counted.tokens, strict=True)))
 
 
 def turn_actions(view: View, state: GreatPlainsState) -> ft.Control:
@@ -215,12 +241,12 @@ def scoring(view: View, state: GreatPlainsState) -> ft.Control:
         heading.append(w.action(w.t(view, "ui.great_plains.add_zone"),
                                 lambda: view.act.open_panel("zone", spaces=1, water=0, tokens={}), key="add-zone"))
     rows: list[ft.Control] = [ft.Row(heading, vertical_alignment=ft.CrossAxisAlignment.CENTER)]
-    totals = " · ".join(f"{name(state.tribe(p), view.language)} {state.points_of(p)}" for p in state.players)
-    rows.append(w.big_number(totals, key="totals"))
-    if state.over:
+    if state.over:  # while the table counts, the panels give the points and the turn's room the zones
+        totals = " · ".join(f"{name(state.tribe(p), view.language)} {state.points_of(p)}" for p in state.players)
+        rows.append(w.big_number(totals, key="totals"))
         rows.append(winner(view, state))
-    rows.extend(w.text(zone_line(view, state, number, zone), 15, key=f"zone-{number}")
-                for number, zone in enumerate(state.zones, start=1))
+        rows.extend(w.text(zone_line(view, state, number, zone), 15, key=f"zone-{number}")
+                    for number, zone in enumerate(state.zones, start=1))
     return ft.Column(rows, spacing=6)
 
 
@@ -252,7 +278,9 @@ def winner(view: View, state: GreatPlainsState) -> ft.Control:
                         border_radius=10)
 
 
-def zone_panel(view: View, state: GreatPlainsState) -> ft.DialogControl:
+def zone_panel(view: View, state: GreatPlainsState, amending: int | None = None) -> ft.DialogControl:
+    """A zone's figures, a tap each; `amending` a zone already counted, the same sheet holds its
+    figures and saves a correction in place (zone 2 of 5 was fixed by undoing 5, 4, 3 and 2)."""
     draft = view.ui.draft
     spaces, water = int(draft.get("spaces", 1)), int(draft.get("water", 0))
     tokens: dict[str, int] = dict(draft.get("tokens") or {})
@@ -277,12 +305,17 @@ def zone_panel(view: View, state: GreatPlainsState) -> ft.DialogControl:
         winner = state.players[preview.winner_seat]
         rows.append(w.text(w.t(view, "ui.great_plains.preview_win", tribe=name(state.tribe(winner), view.language),
                                player=winner, points=preview.points), 15, bold=True, key="zone-preview"))
-    event = {"type": "zone", "spaces": spaces, "water": water,
-             "tokens": {player: tokens.get(player, 0) for player in state.players}}
-    return w.sheet(view, w.t(view, "ui.great_plains.zone_title"), rows, key="zone-panel",
+    event: dict[str, Any] = {"type": "zone", "spaces": spaces, "water": water,
+                             "tokens": {player: tokens.get(player, 0) for player in state.players}}
+    title, save = w.t(view, "ui.great_plains.zone_title"), w.t(view, "ui.great_plains.zone_save")
+    if amending:
+        event = {**event, "type": "amend_zone", "zone": amending}
+        title = w.t(view, "ui.great_plains.amend_title", number=amending)
+        save = w.t(view, "ui.great_plains.amend_save", number=amending)
+    # A resting icon: a refusal swaps it for its mark and the button keeps its size.
+    return w.sheet(view, title, rows, key="zone-panel",
                    footer=[w.rules_button(view, "zone", key="rules-zone"),
-                           w.event_button(view, w.t(view, "ui.great_plains.zone_save"), event, key="zone-save",
-                                          primary=True)])
+                           w.event_button(view, save, event, key="zone-save", primary=True, icon=ft.Icons.CHECK)])
 
 
 # --- set-up ---------------------------------------------------------------------------
