@@ -327,7 +327,7 @@ register(SOURCE_LANGUAGE, {
     "ui.great_plains.amend_title": "Correct zone {number}",
     "ui.great_plains.amend_save": "Save zone {number} corrected",
     "ui.great_plains.amend_tip": "Correct zone {number}",
-    "ui.great_plains.amend_hint": "Zones counted, newest first; tap one to correct it.",
+    "ui.great_plains.amend_hint": "Zones counted, in order; tap one to correct it.",
     # --- after the game: a game's detail, statistics, export and import -----------------
     "ui.detail.title": "Finished game",
     "ui.detail.show": "Chart, log, BG Stats",

@@ -165,8 +165,9 @@ def tribe_panel(view: View, state: GreatPlainsState, player: str) -> ft.Control:
 def turn_area(view: View, state: GreatPlainsState) -> ft.Control:
     """The turn's buttons, in a room as tall for caves, tokens and the scoring that follows:
     the scoring below them stays where it is when the last token is placed. While the table
-    counts, the room holds the zones counted, newest first, each a tap from its correction:
-    on a phone they were below the fold, under the panels and the totals."""
+    counts, the room holds the zones counted, each a tap from its correction (on a phone they
+    were below the fold, under the panels and the totals). In the order counted: a new zone
+    joins below, and the line a finger may rest on never turns into another zone's."""
     if not state.scoring:
         content = turn_actions(view, state)
     elif not state.zones:  # at the last token: words, nothing to tap under the finger that placed it
@@ -174,7 +175,7 @@ def turn_area(view: View, state: GreatPlainsState) -> ft.Control:
     else:
         zones = [w.action(zone_line(view, state, number, zone), functools.partial(open_amend_zone, view, state, number),
                           key=f"zone-{number}", describe=w.t(view, "ui.great_plains.amend_tip", number=number))
-                 for number, zone in reversed(list(enumerate(state.zones, start=1)))]
+                 for number, zone in enumerate(state.zones, start=1)]
         content = ft.Column([w.text(w.t(view, "ui.great_plains.amend_hint"), 13, colour=w.QUIET, key="amend-hint"),
                              *zones], spacing=4, scroll=ft.ScrollMode.AUTO, key="zones",
                             horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
