@@ -1,6 +1,9 @@
-"""How the suite is shared out with `pytest -n 2` (the README's command): every browser test
-(tests/e2e) on one worker, one after the other (one Chromium at a time: they measure what is
-drawn and how fast it settles), every other test on whichever worker is free."""
+"""How the suite is shared out with `pytest -n 2` (the README's command): the browser tests
+(tests/e2e) on one worker, one after the other (they watch what is drawn and wait for it to
+settle: one Chromium drawing the app at a time), every other test on whichever worker is
+free. The phone build's tests and the big import are the exception: they draw little, wait
+on their own server or file, and took a fifth of that worker's time, so each file goes to
+whichever worker is free, as a whole (a file's fixtures are set up once)."""
 
 from __future__ import annotations
 
@@ -9,12 +12,16 @@ from typing import Any
 from xdist.scheduler import LoadScopeScheduling
 
 BROWSER_TESTS = "tests/e2e/"
+ON_THEIR_OWN = ("tests/e2e/test_phone_e2e.py", "tests/e2e/test_big_archive_e2e.py")
 
 
 class BrowserTestsTogether(LoadScopeScheduling):
-    """A test's scope is itself, but for the browser tests, which share one."""
+    """A test's scope is itself, but for the browser tests, which share one (but `ON_THEIR_OWN`, a file each)."""
 
     def _split_scope(self, nodeid: str) -> str:
+        own = next((name for name in ON_THEIR_OWN if nodeid.startswith(name + "::")), None)
+        if own is not None:
+            return own
         return BROWSER_TESTS if nodeid.startswith(BROWSER_TESTS) else nodeid
 
 

@@ -541,7 +541,8 @@ def choice(label: str, chosen: bool, on_tap: Callable[[], None], *, key: str, ex
 
 
 def number_field(view: View, label: str, path: tuple[str, ...], *, key: str, low: int, high: int,
-                 width: float = 96, on_number: Callable[[int], None] | None = None) -> ft.Control:
+                 width: float = 96, on_number: Callable[[int], None] | None = None,
+                 spoken: str | None = None) -> ft.Control:
     """A number typed on the phone's number pad, for what the chips beside it do not reach.
 
     Each keystroke is kept and the sheet drawn again, so what a button beside it would
@@ -567,7 +568,10 @@ def number_field(view: View, label: str, path: tuple[str, ...], *, key: str, low
 
     number = parse_number(shown)
     wrong = shown.strip() not in ("", "-") and (number is None or not low <= number <= high)
-    return ft.TextField(label=label, value=shown, key=key, width=width, dense=True,
+    # A screen reader reads the field by `spoken` (what it is the number of: "Spaces, another
+    # number"), where the eye has the heading beside it and reads "Other".
+    return ft.TextField(label=ft.Text(label, semantics_label=spoken) if spoken else label, value=shown, key=key,
+                        width=width, dense=True,
                         keyboard_type=ft.KeyboardType.NUMBER,
                         input_filter=ft.InputFilter(regex_string=r"^-?[0-9]{0,4}$" if low < 0 else r"^[0-9]{0,4}$"),
                         error=t(view, "ui.number.range", low=low, high=high) if wrong else None, on_change=typed)
@@ -598,8 +602,11 @@ def count_picker(view: View, label: str, path: tuple[str, ...], values: Sequence
     in the field beside the label for any other. The chips read the live draft."""
     chosen = view.draft_get(path, default)
     heading = ft.Row([ft.Text(label, size=16, weight=ft.FontWeight.BOLD, color=colour, expand=True),
-                      number_field(view, t(view, "ui.number.other"), path, key=f"{key}-typed", low=low, high=high)],
+                      number_field(view, t(view, "ui.number.other"), path, key=f"{key}-typed", low=low, high=high,
+                                   spoken=t(view, "ui.number.other_for", what=label))],
                      vertical_alignment=ft.CrossAxisAlignment.CENTER)
+    if describe is None:  # a chip reads "6"; a screen reader moving from chip to chip needs "Spaces: 6"
+        describe = lambda value: t(view, "ui.number.chip", what=label, value=chip_label(value))  # noqa: E731
     picker = chips(view, values, chosen, functools.partial(pick_number, view, path), key=key, label=chip_label,
                    describe=describe)
     return ft.Column([heading, picker], spacing=4, key=f"{key}-picker")

@@ -12,6 +12,7 @@ import pytest
 from clock_helpers import played_between
 from finger import Finger
 from harness import Browsers, FlutterPage, serve_cli
+from labels import problems
 from store_helpers import put
 from test_app_e2e import see
 from test_nothing_moves import still
@@ -75,3 +76,31 @@ def test_the_detail_the_statistics_and_a_player_s_page_stay_still(ui: FlutterPag
     finger.tap("TransAmerica")
     see(ui, "2 games played · rounds per game: 2")
     still(finger, "After the game")
+
+
+def test_every_screen_is_read_aloud_with_its_meaning(ui: FlutterPage) -> None:
+    """Home, New game, the statistics, a player's page, a game's detail, Your games and the
+    settings, each as a screen reader reads it (`labels.problems`: every control named in words,
+    no two alike); the game screens and their sheets are read by the sheet crawl."""
+    finger = Finger(ui)
+    unheard: list[str] = []
+    see(ui, "Companion")
+    unheard += problems(ui, "Home")
+    for opens, shows, where in (("+ New game", "New game", "New game"),
+                                ("Statistics", "2 games played", "Statistics"),
+                                ("Your games: export, import, backups", "Every game (JSON)", "Your games"),
+                                ("Settings", "Settings", "Settings")):
+        finger.tap(opens)
+        see(ui, shows)
+        unheard += problems(ui, where)
+        if where == "Statistics":
+            finger.tap("Details", nth=0)
+            see(ui, "Time played: 2 h over 2 games")
+            unheard += problems(ui, "a player's page")
+            finger.tap("Back to the statistics")
+        finger.tap(re.compile(r"^(Back to all games|Close|Back)$"))
+        see(ui, "Companion")
+    finger.tap(re.compile(r"^TransAmerica · Bob, Ann and Cid"))
+    see(ui, "First player: Bob")
+    unheard += problems(ui, "a game's detail")
+    assert not unheard, "\n".join(unheard)

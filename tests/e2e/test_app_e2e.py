@@ -81,10 +81,13 @@ def tap(ui: FlutterPage, label: str, *, nth: int | None = None) -> None:
         (buttons if nth is None else buttons.nth(nth)).click()
 
 
-def type_number(ui: FlutterPage, text: str, *, nth: int = 0, label: str = "Other") -> None:
-    """Type a number into the ``nth`` field labelled ``label`` (a sheet's "Other" beside its chips),
-    again if Flutter wiped it (focusing a field sometimes resets it a moment after typing)."""
-    field = ui.page.locator(f'input[aria-label="{label}"]').nth(nth)
+def type_number(ui: FlutterPage, text: str, *, nth: int = 0, label: str | None = None) -> None:
+    """Type a number into the ``nth`` field labelled ``label``, by default a sheet's "Other" beside
+    its chips (read by a screen reader as "Amount, another number"), again if Flutter wiped it
+    (focusing a field sometimes resets it a moment after typing)."""
+    found = (f'input[aria-label="{label}"]' if label is not None
+             else 'input[aria-label="Other"], input[aria-label$=", another number"]')
+    field = ui.page.locator(found).nth(nth)
     for _ in range(5):
         with explained(f"no number field {label!r} (#{nth + 1})", ui):
             field.click()

@@ -28,6 +28,7 @@ from typing import Any
 
 import pytest
 from harness import SCREENSHOTS_DIR, Browsers, FlutterPage, open_browsers, require_browser, serve_cli
+from labels import problems
 from seeds import great_plains_spirits, heartland_long, nothing, seed
 from watch import SCREEN, Button, View, find, frames, open_from_home, open_watched, reveal, server_view, settle, view
 
@@ -156,6 +157,7 @@ class Crawler:
     baseline: str = ""  # the top bar's Undo label at the start: the game as seeded
     over: bool = False  # the game screen showed the end of the game (Play again)
     broken: bool = False  # the crawl failed: the page may be stuck
+    unheard: list[str] = field(default_factory=list)  # what a screen reader would get wrong, by sheet
     _seen: View | None = None  # what the page showed when last looked at, until the next tap
 
     # --- what is shown, what is meant --------------------------------------------------
@@ -316,6 +318,7 @@ class Crawler:
     def crawl(self) -> None:
         """Every button of the game screen; every sheet one opens, explored."""
         self.baseline = self.undo_label()
+        self.unheard += problems(self.ui, f"{self.game.id}, the game screen")
         start = [b for b in self.look().layer(SCREEN) if not b.disabled and not NOT_CRAWLED.match(b.label)]
         for button in start:
             if button.label in self.memory.tried and button.label not in self.memory.opens:
@@ -354,6 +357,7 @@ class Crawler:
         self.memory.explored.add(node)
         leads = self.memory.leads.setdefault(node, set())
         title = self.look().title or ""
+        self.unheard += problems(self.ui, f"{self.game.id}, {title!r}")
         pending = [Tap(b.label, b.nth, title) for b in self.sheet_buttons(title)]
         tried: set[str] = set()
         while pending:
@@ -422,3 +426,6 @@ def test_every_sheet_shows_what_the_server_means(served: tuple[Browsers, Path, s
             PAGES.pop().page.context.close()
     print(f"{game.card}: {len(crawler.transitions)} taps checked in {time.monotonic() - started:.1f}s; "
           f"sheets {sorted(crawler.found)}")
+    # Read as a screen reader reads them: every control of the screen and of each sheet has a
+    # name with its meaning in words, no two alike.
+    assert not crawler.unheard, "\n".join(dict.fromkeys(crawler.unheard))

@@ -2,9 +2,10 @@
 
 Tried by a table: beside the title bar's five icons the turn read "Round 1 · Ann's …", and the
 "Last: …" line beside the clock and Undo was cut at two lines (in English too; French
-sentences run longer, and a six-player round's never fits: every one is whole in the log). Text cut with an ellipsis fills
-all the width it is given; whole text takes its own width (the turn line) or fewer lines than
-its limit (the last act): that is what is read here, from Flutter's own boxes."""
+sentences run longer, and a six-player round's never fits: every one is whole in the log).
+Text cut with an ellipsis fills all the width it is given; whole text takes its own width
+(the turn line) or fewer lines than its limit (the last act): that is what is read here,
+from Flutter's own boxes."""
 
 from __future__ import annotations
 
@@ -16,7 +17,6 @@ from harness import Browsers, serve_cli
 from test_app_e2e import see
 from watch import find, open_watched, press, settle, view
 
-from companion.app import clock_chip
 from companion.app.data import AppData
 from companion.app.screens import great_plains, heartland, transamerica
 from companion.store import Store

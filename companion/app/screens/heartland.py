@@ -444,7 +444,8 @@ def cargo_panel(view: View, state: HeartlandState) -> ft.DialogControl:
     for good in GOODS:
         typed = w.number_field(view, w.t(view, "ui.number.other"), ("typed_cubes", good), key=f"cargo-{good}-typed",
                                low=-MAX_CARGO_CORRECTION, high=MAX_CARGO_CORRECTION,
-                               on_number=functools.partial(type_cargo, view, good))
+                               on_number=functools.partial(type_cargo, view, good),
+                               spoken=w.t(view, "ui.number.other_for", what=good_name(view, good)))
         rows.append(ft.Row([w.text(w.t(view, "ui.heartland.on_truck", good=good_name(view, good),
                                        count=truck.carried(good)), 15, bold=True, key=f"carried-{good}", expand=True),
                             typed], vertical_alignment=ft.CrossAxisAlignment.CENTER))

@@ -162,8 +162,10 @@ def period_filter(view: View, period: str) -> ft.Control:
     """All time, the last 30 days, this year, last year, then each earlier year games were played in."""
     choices = [(name, w.t(view, f"ui.stats.period.{name}")) for name in PERIODS]
     choices.extend((str(year), str(year)) for year in earlier_years(view))
+    # An earlier year's button reads "2023": a screen reader says what it picks.
     return ft.Row([filter_button(view, label, period == name, f"stats-period-{name}",
-                                 lambda name=name: choose(view, period=name, **{"from": None, "to": None}))
+                                 lambda name=name: choose(view, period=name, **{"from": None, "to": None}),
+                                 tip=w.t(view, "ui.stats.period.of_year", year=name) if name.isdigit() else None)
                    for name, label in choices], wrap=True, spacing=6, run_spacing=6, key="stats-periods")
 
 
@@ -210,7 +212,7 @@ def earlier_years(view: View) -> list[int]:
     return sorted((year for year in years if year < before), reverse=True)
 
 
-def filter_button(view: View, label: str, picked: bool, key: str, on_tap: Any) -> ft.Control:
+def filter_button(view: View, label: str, picked: bool, key: str, on_tap: Any, tip: str | None = None) -> ft.Control:
     """A filter: the chosen one filled and ticked (not told by colour alone). Every filter has
     an icon, ticked or an empty ring, so choosing one changes no filter's width and the row
     stays where the finger is."""
@@ -219,7 +221,7 @@ def filter_button(view: View, label: str, picked: bool, key: str, on_tap: Any) -
                            color=ft.Colors.ON_PRIMARY if picked else None,
                            bgcolor=ft.Colors.PRIMARY if picked else None)
     return ft.OutlinedButton(content=label, icon=ft.Icons.CHECK_CIRCLE if picked else ft.Icons.RADIO_BUTTON_UNCHECKED,
-                             key=key, height=w.BUTTON_HEIGHT, style=style, on_click=lambda _: on_tap())
+                             key=key, height=w.BUTTON_HEIGHT, style=style, on_click=lambda _: on_tap(), tooltip=tip)
 
 
 def overview(view: View, statistics: Statistics) -> str:

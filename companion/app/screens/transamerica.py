@@ -170,7 +170,9 @@ def end_round_panel(view: View, state: TransAmericaState, amending: int | None =
             w.text(w.t(view, "ui.transamerica.before_after", before=before, after=after), 15, bold=after <= 0,
                    key=f"after-{key}"),
             w.number_field(view, w.t(view, "ui.number.other"), ("missing", player), key=f"missing-{key}-typed",
-                           low=0, high=MAX_MISSING),
+                           low=0, high=MAX_MISSING,
+                           spoken=w.t(view, "ui.number.other_for", what=w.t(view, "ui.transamerica.missed_by",
+                                                                               player=player))),
         ], vertical_alignment=ft.CrossAxisAlignment.CENTER))
         rows.append(w.chips(view, MISSING_CHIPS, missing[player],
                             functools.partial(w.pick_number, view, ("missing", player)), key=f"missing-{key}",
