@@ -133,6 +133,19 @@ async def pick_count(screen: Screen, key: str, count: int) -> int:
     return 1
 
 
+async def exported(screen: Screen, key: str, timeout: float = 20.0) -> None:
+    """Tap an export button and wait until the export it started is done (it runs off the page's
+    thread): the sheet says where it was saved, or the notice says why not."""
+    before = screen.text_of("export-saved") if screen.exists("export-saved") else None
+    await screen.tap(key)
+
+    def done() -> bool:
+        saved = screen.text_of("export-saved") if screen.exists("export-saved") else None
+        return (saved is not None and saved != before) or notice(screen) is not None
+
+    await wait_for(done, timeout=timeout)
+
+
 async def imported(screen: Screen, data: Any, timeout: float = 20.0) -> str:
     """The report line once the import the last tap started is done (it runs off the page's thread)."""
     await screen.settle()

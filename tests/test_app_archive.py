@@ -13,7 +13,7 @@ from typing import Any
 
 import openpyxl
 import pytest
-from app_helpers import imported, notice, table
+from app_helpers import exported, imported, notice, table
 from flet_harness import Screen, wait_for
 from test_app_stats import play_transamerica
 
@@ -36,7 +36,7 @@ async def test_export_every_game_into_the_data_folder_and_save_a_copy(tmp_path: 
     async with Screen(make_main(data), methods={"save_file": lambda _, args: saved.append(args)},
                       page_props=DESKTOP) as screen:
         await screen.tap("archive")
-        await screen.tap("export-json")
+        await exported(screen, "export-json")
         shown = screen.text_of("export-saved")
         assert shown.startswith(f"Saved in {tmp_path / 'data' / 'exports'}")
         path = Path(shown.removeprefix("Saved in "))
@@ -48,11 +48,11 @@ async def test_export_every_game_into_the_data_folder_and_save_a_copy(tmp_path: 
         assert copy["file_name"] == path.name
         assert json.loads(copy["src_bytes"])["sessions"][0]["id"] == game_id
 
-        await screen.tap("export-csv")
+        await exported(screen, "export-csv")
         csv_path = Path(screen.text_of("export-saved").removeprefix("Saved in "))
         assert csv_path.read_text(encoding="utf-8-sig").splitlines()[0].startswith("session_id,title,date,time")
 
-        await screen.tap("export-xlsx")
+        await exported(screen, "export-xlsx")
         xlsx_path = Path(screen.text_of("export-saved").removeprefix("Saved in "))
         assert xlsx_path.suffix == ".xlsx" and xlsx_path.parent == csv_path.parent
         (header, *_) = openpyxl.load_workbook(xlsx_path)["Results"].iter_rows(values_only=True)
@@ -262,7 +262,7 @@ async def test_the_sheet_says_what_is_being_imported_while_the_games_are_replaye
         await wait_for(lambda: screen.exists("import-busy"))
         assert screen.text_of("import-busy") == (
             "Importing games.json (3.0 MB): every game is replayed by the rules first…")
-        await screen.tap("export-csv")  # the page answers meanwhile
+        await exported(screen, "export-csv")  # the page answers meanwhile
         assert screen.exists("export-saved")
         release.set()
         assert await imported(screen, data) == "1 imported · 0 already here · 0 refused"
@@ -286,3 +286,73 @@ async def test_a_day_whose_backup_cannot_be_saved_says_so_on_home_once_and_block
         assert screen.exists("new-game")  # a line on Home, no dialog to dismiss
         await screen.tap("new-game")  # and nothing is in the way
         assert screen.exists("start")
+
+
+@table
+async def test_a_long_import_shows_how_far_it_is_and_a_second_import_waits_its_turn_in_words(tmp_path: Path) -> None:
+    elsewhere = disk_app(tmp_path / "other")
+    for players in (["Kim", "Lou"], ["Max", "Ned"]):
+        play_transamerica(elsewhere, players, {players[0]: 0, players[1]: 13})
+    _, chosen = elsewhere.export("json")
+
+    def pick(_: Any, __: dict[str, Any]) -> list[dict[str, Any]]:
+        return [{"id": 1, "name": "games.json", "size": len(chosen), "bytes": chosen}]
+
+    data = disk_app(tmp_path / "data")
+    halfway, release = threading.Event(), threading.Event()
+    real = data.import_archive
+
+    def paused_after_the_first_game(archive: bytes, language: str, progress: Any) -> Any:
+        def told(stage: str, done: int, total: int) -> None:
+            progress(stage, done, total)
+            if (stage, done) == ("replaying", 1):
+                halfway.set()
+                release.wait(10)
+
+        return real(archive, language, told)
+
+    data.import_archive = paused_after_the_first_game  # type: ignore[method-assign]
+    async with Screen(make_main(data), methods={"pick_files": pick}, page_props=DESKTOP) as screen:
+        await screen.tap("archive")
+        await screen.tap("import-pick")
+        await wait_for(lambda: halfway.is_set() and screen.exists("progress-import"))
+        assert screen.text_of("progress-import") == "Replaying by the rules: 1 of 2 games"
+        assert screen.find("progress-bar-import").value == 0.5
+        await screen.tap("import-pick")  # another import meanwhile: said, not queued unsaid
+        assert notice(screen) == "An import is under way: import the next file once it is done."
+        release.set()
+        assert await imported(screen, data) == "2 imported · 0 already here · 0 refused"
+        assert not screen.exists("progress-import")
+
+
+@table
+async def test_a_long_export_shows_how_far_it_is_and_the_page_answers_meanwhile(tmp_path: Path) -> None:
+    data = disk_app(tmp_path / "data")
+    for players in (["Kim", "Lou"], ["Max", "Ned"], ["Oli", "Pia"]):
+        play_transamerica(data, players, {players[0]: 0, players[1]: 13})
+    halfway, release = threading.Event(), threading.Event()
+    real = data.save_export
+
+    def paused_after_two_games(kind: str, session_ids: Any, progress: Any) -> str:
+        def told(stage: str, done: int, total: int) -> None:
+            progress(stage, done, total)
+            if done == 2:
+                halfway.set()
+                release.wait(10)
+
+        return real(kind, session_ids, told)
+
+    data.save_export = paused_after_two_games  # type: ignore[method-assign]
+    async with Screen(make_main(data), page_props=DESKTOP) as screen:
+        await screen.tap("archive")
+        await screen.tap("export-json")
+        # The second game's step comes right after the first's: shown a moment later, not lost.
+        await wait_for(lambda: halfway.is_set() and screen.exists("progress-export")
+                       and screen.text_of("progress-export") == "Exporting: 2 of 3 games")
+        await screen.tap("export-json")  # a second export of the same meanwhile
+        assert notice(screen) == "An export is under way: export again once it is done."
+        release.set()
+        await wait_for(lambda: screen.exists("export-saved"))
+        assert not screen.exists("progress-export")
+        path = Path(screen.text_of("export-saved").removeprefix("Saved in "))
+        assert len(json.loads(path.read_bytes())["sessions"]) == 3

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import flet as ft
-from app_helpers import app_screen, memory_app, notice, start_game, table
+from app_helpers import app_screen, exported, memory_app, notice, start_game, table
 from flet.messaging.protocol import Message, MessageAction
 from flet.pubsub.pubsub_hub import PubSubHub
 from flet_harness import Screen, wait_for
@@ -292,7 +292,7 @@ async def restarted_after(directory: Path, *keys: str) -> AsyncIterator[tuple[Sc
     finished_game(directory)
     async with app_screen(reopen(directory)) as screen:
         for key in keys:
-            await screen.tap(key)
+            await (exported(screen, key) if key.startswith("export-") else screen.tap(key))
         before = screen.texts()
     async with app_screen(reopen(directory)) as screen:
         yield screen, before

@@ -312,3 +312,19 @@ def test_an_import_refuses_the_names_new_game_refuses_naming_the_name(players: l
     assert report.imported == [] and store.sessions() == []
     (refusal,) = report.refused
     assert refusal.reason == said
+
+
+def test_a_long_export_and_import_say_how_far_they_are_game_by_game() -> None:
+    source = Store.in_memory()
+    for players in (["Ann", "Bob"], ["Cid", "Dee"], ["Eve", "Fay"]):
+        finished_transamerica(source, players, [{players[0]: 0, players[1]: 13}])
+    told: list[tuple[str, int, int]] = []
+    data = export_json(source, progress=lambda *step: told.append(step))
+    assert told == [("exporting", 1, 3), ("exporting", 2, 3), ("exporting", 3, 3)]
+
+    told.clear()
+    damaged = json.loads(data)
+    damaged["sessions"][1]["events"] = "not a list"  # refused while replayed: still counted as done
+    report = import_json(Store.in_memory(), json.dumps(damaged).encode(), progress=lambda *step: told.append(step))
+    assert len(report.imported) == 2 and len(report.refused) == 1
+    assert told == [("replaying", 1, 3), ("replaying", 2, 3), ("replaying", 3, 3), ("saving", 0, 2), ("saving", 2, 2)]

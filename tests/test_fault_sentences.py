@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_helpers import imported, notice, table
+from app_helpers import exported, imported, notice, table
 from flet_harness import Screen
 from test_faults import fail_with, snapshot
 
@@ -123,7 +123,7 @@ async def test_the_archive_sheet_says_which_operation_the_full_disk_refused(
         await screen.tap("archive")
         before = files(directory)
         monkeypatch.setattr(os, "replace", fail_with(errno.ENOSPC))
-        await screen.tap("export-json")
+        await exported(screen, "export-json")
         assert notice(screen) == f"The export could not be saved: {FULL}."
         await screen.tap("import-pick")
         assert await imported(screen, data) == "0 imported · 0 already here · 1 refused"

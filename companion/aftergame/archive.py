@@ -46,7 +46,7 @@ import io
 import json
 import time
 import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from datetime import time as dt_time
@@ -151,21 +151,28 @@ def stored_form(store: Store, summary: SessionSummary) -> dict[str, Any]:
     }
 
 
-def export_json(store: Store, session_ids: Iterable[str] | None = None) -> bytes:
+# Long work says how far it is: (stage, done, total), stage "exporting", "replaying" or "saving".
+Progress = Callable[[str, int, int], None]
+
+
+def export_json(store: Store, session_ids: Iterable[str] | None = None, progress: Progress | None = None) -> bytes:
     """The archive of the listed sessions (all of them by default), oldest first.
 
     A session that cannot be read now (damaged, saved by a newer version) is left out:
     the list says why it is missing.
     """
     wanted = None if session_ids is None else set(session_ids)
+    summaries = [summary for summary in sorted(store.listing(), key=lambda summary: (summary.created, summary.id))
+                 if wanted is None or summary.id in wanted]
     sessions = []
-    for summary in sorted(store.listing(), key=lambda summary: (summary.created, summary.id)):
-        if wanted is not None and summary.id not in wanted:
-            continue
+    for done, summary in enumerate(summaries, start=1):
         try:
             sessions.append(stored_form(store, summary))
         except StoreError:
             continue
+        finally:
+            if progress is not None:
+                progress("exporting", done, len(summaries))
     return encode({"format": FORMAT, "version": VERSION, "sessions": sessions})
 
 
@@ -380,12 +387,13 @@ class _Incoming(NamedTuple):
 
 
 def import_json(store: Store, data: bytes, *, failed: str = "archive.not_imported", restore: bool = False,
-                language: str = messages.SOURCE_LANGUAGE) -> ImportReport:
+                language: str = messages.SOURCE_LANGUAGE, progress: Progress | None = None) -> ImportReport:
     """Add the games of an archive to the store; see the module's docstring for what is refused.
 
     `failed`: what each game's refusal says when the disk refuses to take them (its `{reason}`).
     `restore`: a backup coming back: a game here that differs from it is left as it is.
-    `language`: the table's, for the title of a copy ("Friday (copy)")."""
+    `language`: the table's, for the title of a copy ("Friday (copy)").
+    `progress`: told each game replayed, then the games being saved."""
     try:
         entries = _archive_sessions(data)
         _check_ids_once(entries)
@@ -400,9 +408,16 @@ def import_json(store: Store, data: bytes, *, failed: str = "archive.not_importe
         except _Refused as refusal:
             label = _label(entry, number)
             report.refused.append(Refusal.of(label, refusal.message, _entry_named(entry)))
+        if progress is not None:
+            progress("replaying", number, len(entries))
     to_write, to_replace = _sort_out(store, incoming, report, restore, language)
+    saving = len(to_write) + len(to_replace)
+    if progress is not None and saving:
+        progress("saving", 0, saving)
     _write(store, to_write, report, failed)
     _replace(store, to_replace, report, failed)
+    if progress is not None and saving:
+        progress("saving", saving, saving)
     return report
 
 

@@ -14,12 +14,13 @@ import logging
 import os
 import secrets
 import sys
+import time
 from datetime import date
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import flet as ft
 
-from companion.aftergame.archive import MAX_IMPORT_BYTES, THE_FILE, ImportReport, Refusal, megabytes, too_big
+from companion.aftergame.archive import MAX_IMPORT_BYTES, THE_FILE, ImportReport, Progress, Refusal, megabytes, too_big
 from companion.app import incoming
 from companion.session import Session
 from companion.store import StoreError
@@ -100,15 +101,56 @@ class AfterGame:
 
     # --- your games: export, import, backups ----------------------------------------------
 
-    def export(self, kind: str) -> None:
-        """Write the export into the data folder's exports/ (every platform has one) and say where."""
+    async def export(self, kind: str) -> None:
+        """Write the export into the data folder's exports/ (every platform has one) and say where.
+        Off the page (10,000 games take 20 s), the sheet showing how far it is meanwhile."""
         act = self.act
+        if "export" in act.data.progress:
+            act.show_notice(act.t("ui.archive.busy_export"))
+            return
+        act.data.progress["export"] = ["exporting", 0, 0]
+        act.state.changed()
         try:
-            path = act.data.save_export(kind)
+            path = await off_the_page(act.data.save_export, kind, None, self._progress("export"))
         except StoreError as error:
             act.show_notice(act.say(error))
             return
+        finally:
+            act.data.progress.pop("export", None)
+            act.state.changed()
         act.set_draft(saved=path, kind=kind, report=None)
+
+    def _progress(self, work: str) -> Progress:
+        """How far `work` ("import", "export") is, from whichever thread does it, shown on this
+        page at most every `PROGRESS_EVERY_S` (each showing redraws the sheet): the latest step
+        told, a moment later if one was just shown, and its start and end at once."""
+        act = self.act
+        loop = asyncio.get_running_loop()
+        shown_at = 0.0
+        latest: tuple[str, int, int] = ("", 0, 0)
+        pending = False
+
+        def show() -> None:
+            nonlocal shown_at, pending
+            pending, shown_at = False, time.monotonic()
+            if work in act.data.progress:  # not after the work is over (a late step from its thread)
+                act.data.progress[work] = list(latest)
+                act.state.changed()
+
+        def told(stage: str, done: int, total: int) -> None:
+            nonlocal latest, pending
+            latest = (stage, done, total)
+            if pending:  # a showing is due: it shows this step
+                return
+            wait = 0.0 if done in (0, total) else max(0.0, shown_at + PROGRESS_EVERY_S - time.monotonic())
+            if sys.platform == "emscripten":  # the work runs on the page's own thread there: no timers meanwhile
+                if not wait:
+                    show()
+                return
+            pending = True
+            loop.call_soon_threadsafe(loop.call_later, wait, show)
+
+        return told
 
     async def save_copy(self, kind: str) -> None:
         """The platform's save dialog (a download in a browser) for a copy wherever the player wants it."""
@@ -127,11 +169,16 @@ class AfterGame:
 
     async def pick_and_import(self) -> None:
         act = self.act
+        if act.data.importing:  # one import at a time: the second would wait behind the first's lock unsaid
+            act.show_notice(act.t("ui.archive.busy_import"))
+            return
         act.data.importing += 1  # from the tap on: the pick, the reading and the import
         try:
             await self._pick_and_import()
         finally:
             act.data.importing -= 1
+            act.data.progress.pop("import", None)
+            act.state.changed()
 
     async def _pick_and_import(self) -> None:
         act = self.act
@@ -175,11 +222,16 @@ class AfterGame:
         loop = asyncio.get_running_loop()
         done: asyncio.Future[str | None] = loop.create_future()
 
+        told = self._progress("import")
+        act.data.progress["import"] = ["receiving", 0, picked.size]
+
         def on_upload(event: ft.FilePickerUploadEvent) -> None:  # from whichever thread Flet calls it on
             if event.error:
                 loop.call_soon_threadsafe(_settle, done, str(event.error))
             elif event.progress is not None and event.progress >= 1:
                 loop.call_soon_threadsafe(_settle, done, None)
+            elif event.progress is not None:  # the bytes the browser has sent so far
+                told("receiving", int(event.progress * picked.size), picked.size)
 
         picker.on_upload = on_upload
         picker.update()  # the client reports an upload's progress only to a picker that listens
@@ -205,6 +257,9 @@ class AfterGame:
     async def import_export(self, name: str) -> None:
         """Import an archive kept in the data folder's exports/ (where no file picker is)."""
         act = self.act
+        if act.data.importing:
+            act.show_notice(act.t("ui.archive.busy_import"))
+            return
         act.data.importing += 1
         try:
             try:
@@ -215,14 +270,17 @@ class AfterGame:
             await self._import(name, data)
         finally:
             act.data.importing -= 1
+            act.data.progress.pop("import", None)
+            act.state.changed()
 
     async def _import(self, name: str, data: bytes) -> None:
         """Import off the page's thread (30 MB of games take a while to replay), the sheet saying
         what is being imported meanwhile; then the report."""
         act = self.act
         act.set_draft(importing=[name, megabytes(len(data))], report=None, saved=None)  # the size as shown
+        act.data.progress["import"] = ["replaying", 0, 0]
         try:
-            report = await off_the_page(act.data.import_archive, data, act.state.language)
+            report = await off_the_page(act.data.import_archive, data, act.state.language, self._progress("import"))
         finally:
             act.state.ui.draft.pop("importing", None)
         self.report(report)
@@ -244,6 +302,7 @@ REPORT_CASES = ("updated", "kept", "copies", "changed")  # what the report names
 
 
 UPLOAD_TTL_S = 600  # how long a picked file may take to reach the server
+PROGRESS_EVERY_S = 0.25  # long work's progress shown at most this often: a phone's socket is not flooded
 
 
 def upload_url(page: ft.Page, name: str) -> str | None:

@@ -105,6 +105,8 @@ class AppData:
             translations(language)
         self._lock = threading.RLock()
         self.importing = 0  # imports under way from a page (the archive sheet says so meanwhile)
+        # How far the long work under way is, by kind ("import", "export"): [stage, done, total].
+        self.progress: dict[str, list[Any]] = {}
         self._users: dict[str, int] = {}
         self._sessions: dict[str, Session] = {}
         self._status_cache: dict[str, tuple[float, dict[str, str]]] = {}
@@ -331,27 +333,30 @@ class AppData:
             raise StoreError("store.not_found", id=session_id)
         return bgstats.play_url(self.peek(session_id), summary)
 
-    def export(self, kind: str, session_ids: list[str] | None = None) -> tuple[str, bytes]:
+    def export(self, kind: str, session_ids: list[str] | None = None,
+               progress: archive.Progress | None = None) -> tuple[str, bytes]:
         """(file name, content) of an export, `kind` "json" (the chosen games, all by default), "csv", "xlsx" or
-        "bgsplay"."""
+        "bgsplay"; `progress` is told each game written into a JSON one."""
         if kind == "csv":
             return archive.export_name("csv"), archive.export_csv(self.store).encode("utf-8")
         if kind == "xlsx":
             return archive.export_name("xlsx"), archive.export_xlsx(self.store)
         if kind == bgstats.EXTENSION:  # every finished game as BG Stats plays
             return archive.export_name(bgstats.EXTENSION), bgstats.export_plays(self.store)
-        return archive.export_name("json"), archive.export_json(self.store, session_ids)
+        return archive.export_name("json"), archive.export_json(self.store, session_ids, progress)
 
-    def save_export(self, kind: str, session_ids: list[str] | None = None) -> str:
+    def save_export(self, kind: str, session_ids: list[str] | None = None,
+                    progress: archive.Progress | None = None) -> str:
         """Write an export into the data folder's exports/ and return its path (where no file dialog is offered)."""
-        name, data = self.export(kind, session_ids)
+        name, data = self.export(kind, session_ids, progress)
         return archive.save_export(self.store, name, data)
 
-    def import_archive(self, data: bytes, language: str = "en") -> archive.ImportReport:
+    def import_archive(self, data: bytes, language: str = "en",
+                       progress: archive.Progress | None = None) -> archive.ImportReport:
         """Add an archive's games; never raises: the report names what was refused and why.
-        `language`: the table's, for the title of a game added as a copy."""
+        `language`: the table's, for the title of a game added as a copy; `progress`: told how far it is."""
         with self._lock:
-            return archive.import_json(self.store, data, language=language)
+            return archive.import_json(self.store, data, language=language, progress=progress)
 
     def backup_if_due(self, today: date | None = None) -> str | None:
         """Keep today's backup unless there is one (call once a start, off the UI thread); never raises."""

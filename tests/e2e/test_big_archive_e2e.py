@@ -1,7 +1,7 @@
 """A 30 MB archive imported in Chromium, through the web build's file chooser: the
 file travels as one signed upload, not on the page's socket (which uvicorn closed past
-16 MiB without a word); the sheet says what is being imported while the games are
-replayed, and the report counts every game. A file over the limit is refused at once in
+16 MiB without a word); the sheet says what is being imported and how far it is (the
+games replayed, counted), and the report counts every game. A file over the limit is refused at once in
 a sentence giving it; an upload that fails is said in words."""
 
 from __future__ import annotations
@@ -57,6 +57,8 @@ def test_a_30_mb_archive_imports_in_the_browser(app: CompanionApp, tmp_path: Pat
     chooser.value.set_files(str(chosen))
     ui.wait_for_text(re.compile(r"^Importing thirty\.json \(30\.\d MB\): every game is replayed"), timeout_ms=60_000)
     shown = time.monotonic() - started
+    # How far it is, in counts (the games replayed; the bytes before, while the file travels).
+    ui.wait_for_text(re.compile(rf"^Replaying by the rules: \d+ of {count} games$"), timeout_ms=120_000)
     ui.screenshot("big-archive-01-importing")
     ui.wait_for_text(exact(f"{count} imported · 0 already here · 0 refused"), timeout_ms=300_000)
     print(f"\n{size / 2**20:.1f} MB, {count} games: 'Importing' shown after {shown:.1f} s, "

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
+from companion.aftergame.archive import megabytes
 from companion.aftergame.stats import PlayerStats, Statistics
 from companion.app import wide
 from companion.app import widgets as w
@@ -365,15 +366,17 @@ def archive_sheet(view: View) -> ft.DialogControl | None:
     body: list[ft.Control] = [w.text(w.t(view, "ui.archive.export"), 16, bold=True)]
     body.append(ft.Row([
         ft.OutlinedButton(w.t(view, "ui.archive.export_json"), key="export-json", height=w.TARGET,
-                          icon=ft.Icons.SAVE_ALT, on_click=lambda _: view.act.after.export("json")),
+                          icon=ft.Icons.SAVE_ALT, on_click=lambda _: export(view, "json")),
         ft.OutlinedButton(w.t(view, "ui.archive.export_csv"), key="export-csv", height=w.TARGET,
-                          icon=ft.Icons.TABLE_CHART_OUTLINED, on_click=lambda _: view.act.after.export("csv")),
+                          icon=ft.Icons.TABLE_CHART_OUTLINED, on_click=lambda _: export(view, "csv")),
         ft.OutlinedButton(w.t(view, "ui.archive.export_xlsx"), key="export-xlsx", height=w.TARGET,
-                          icon=ft.Icons.GRID_ON, on_click=lambda _: view.act.after.export("xlsx")),
+                          icon=ft.Icons.GRID_ON, on_click=lambda _: export(view, "xlsx")),
         ft.OutlinedButton(w.t(view, "bgstats.export"), key="export-bgsplay", height=w.TARGET,
                           tooltip=w.t(view, "bgstats.export.tip"), icon=ft.Icons.OPEN_IN_NEW,
-                          on_click=lambda _: view.act.after.export("bgsplay")),
+                          on_click=lambda _: export(view, "bgsplay")),
     ], wrap=True, spacing=8, run_spacing=8))
+    if "export" in view.data.progress:
+        body.append(progress_line(view, "export"))
     if draft.get("saved"):
         body.append(w.text(w.t(view, "ui.archive.saved", path=draft["saved"]), 15, key="export-saved"))
         body.append(ft.TextButton(w.t(view, "ui.archive.save_copy"), key="export-copy", height=w.TARGET,
@@ -394,6 +397,8 @@ def archive_sheet(view: View) -> ft.DialogControl | None:
     if isinstance(importing, list) and len(importing) == 2 and view.data.importing:  # (a reload's draft: gone)
         body.append(w.text(w.t(view, "ui.archive.importing", name=importing[0], size=importing[1]), 15,
                            key="import-busy"))
+    if "import" in view.data.progress:
+        body.append(progress_line(view, "import"))
     if draft.get("report"):
         body.extend(report_lines(view, draft["report"]))
     body.append(w.text(w.t(view, "ui.archive.backups"), 16, bold=True))
@@ -409,6 +414,23 @@ def archive_sheet(view: View) -> ft.DialogControl | None:
                           on_click=lambda _, name=backup.name: view.act.after.restore_backup(name)),
         ]))
     return w.sheet(view, w.t(view, "ui.archive"), body, key="archive-panel")
+
+
+def export(view: View, kind: str) -> None:
+    view.act.page.run_task(view.act.after.export, kind)  # off the page: a big export takes a while
+
+
+def progress_line(view: View, work: str) -> ft.Control:
+    """How far an export or import is: a bar and its counts (bytes received, games replayed or
+    written); a bar that runs without counts while the games are saved in one write."""
+    stage, done, total = view.data.progress[work]
+    if stage == "receiving":
+        words = w.t(view, "ui.archive.progress.receiving", done=megabytes(done), total=megabytes(total))
+    else:
+        words = w.t(view, f"ui.archive.progress.{stage}", done=done, total=total)
+    exact = total > 0 and stage != "saving"
+    return ft.Column([ft.ProgressBar(value=done / total if exact else None, key=f"progress-bar-{work}"),
+                      w.text(words, 14, key=f"progress-{work}")], spacing=4, key=f"progress-{work}-line")
 
 
 def exported_archives(view: View) -> list[str]:
