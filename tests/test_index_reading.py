@@ -190,10 +190,11 @@ def test_games_saved_renamed_and_deleted_leave_the_other_entries_byte_for_byte(t
     kept = store.new("heartland", ["Ann", "Bob"], {"target": 40})
     kept_id = kept.id
     store.close_session(kept_id)
-    # An entry written by hand with white space and an unknown field: the app leaves it as it is.
+    # An entry written by hand (with no checksum, as an earlier version wrote them), with white
+    # space and an unknown field: the app leaves it as it is.
     raw = (tmp_path / "index.json").read_bytes()
-    entry_text = raw[raw.index(b'{"game"'):raw.index(b"}", raw.index(b'{"game"')) + 1]
-    hand = entry_text[:-1] + b', "note" : "by hand"}'
+    entry_text = raw[raw.index(b'{"check"'):raw.index(b"}", raw.index(b'{"check"')) + 1]
+    hand = b"{" + entry_text[len(b'{"check":"01234567",'):-1] + b', "note" : "by hand"}'
     (tmp_path / "index.json").write_bytes(raw.replace(entry_text, hand))
     again = Store(tmp_path)
     other = again.new("transamerica", ["Cy", "Di"], {})

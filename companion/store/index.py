@@ -39,7 +39,7 @@ from companion.store.file_format import FORMAT, META, Data, may_hold_lone_surrog
 from companion.store.folders import Folder, Signature
 from companion.store.index_file import SESSIONS_TABLE
 from companion.store.index_storage import INDEX, IndexStorage
-from companion.store.listing import SessionSummary, index_summaries, indexed_summary
+from companion.store.listing import SessionSummary, checked, index_summaries, indexed_summary
 from companion.store.quarantine import Quarantine
 from companion.store.results import FinalResult, result_doc, result_of
 from companion.store.session_file import session_file
@@ -214,7 +214,8 @@ class Index:
             raise StoreError("store.locked")
         try:
             self.entries()
-            puts = {**self._noted(), **(puts or {})}
+            puts = {session_id: checked(session_id, entry) for session_id, entry in {**self._noted(),
+                                                                                      **(puts or {})}.items()}
             table = self._db.table(SESSIONS_TABLE)
             new = {session_id: entry for session_id, entry in puts.items() if session_id not in self.listed}
             if new:
