@@ -356,3 +356,25 @@ async def test_a_long_export_shows_how_far_it_is_and_the_page_answers_meanwhile(
         assert not screen.exists("progress-export")
         path = Path(screen.text_of("export-saved").removeprefix("Saved in "))
         assert len(json.loads(path.read_bytes())["sessions"]) == 3
+
+
+@table
+async def test_an_export_not_counted_in_games_says_it_is_under_way_in_words(tmp_path: Path) -> None:
+    data = disk_app(tmp_path / "data")
+    play_transamerica(data, ["Kim", "Lou"], {"Kim": 0, "Lou": 13})
+    release = threading.Event()
+    real = data.save_export
+
+    def slow(kind: str, session_ids: Any, progress: Any) -> str:
+        release.wait(10)
+        return real(kind, session_ids, progress)
+
+    data.save_export = slow  # type: ignore[method-assign]
+    async with Screen(make_main(data), page_props=DESKTOP) as screen:
+        await screen.tap("archive")
+        await screen.tap("export-csv")
+        await wait_for(lambda: screen.exists("progress-export"))
+        assert screen.text_of("progress-export") == "Exporting…"  # not "0 of 0 games"
+        release.set()
+        await wait_for(lambda: screen.exists("export-saved"))
+        assert not screen.exists("progress-export")

@@ -426,6 +426,8 @@ def progress_line(view: View, work: str) -> ft.Control:
     stage, done, total = view.data.progress[work]
     if stage == "receiving":
         words = w.t(view, "ui.archive.progress.receiving", done=megabytes(done), total=megabytes(total))
+    elif not total:  # started, not counted yet (a CSV or Excel export is counted in no games)
+        words = w.t(view, f"ui.archive.progress.{stage}_start")
     else:
         words = w.t(view, f"ui.archive.progress.{stage}", done=done, total=total)
     exact = total > 0 and stage != "saving"
