@@ -71,7 +71,7 @@ def make_main(data: AppData, sharing: Sharing | None = None, language: str | Non
             follow_connection(page, sharing, guest)
         page.on_locale_change = lambda event: app.language.device_locales(event.locales)
         keep_awake(page)
-        app.mount(mirror)
+        app.mount(mirror.follow if mirror is not None else None)
         act.resume()
         page.run_task(app.language.learn_device_locales)
         # Once the first screen is out; a failure is drawn on this page's Home when it is known.
