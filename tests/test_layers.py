@@ -1,9 +1,11 @@
 """How the package is built, checked on its source: the rules core is pure, each layer imports
-only those below it (so no cycles between them), and screens draw without writing anything."""
+only those below it (so no cycles between them), no module of the app leans on one that leans
+on it, and screens draw without writing anything."""
 
 from __future__ import annotations
 
 import ast
+import itertools
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -146,3 +148,94 @@ def test_inside_a_package_modules_build_one_way() -> None:
                     name, target) not in INNER_ONE_WAY:
                 wrong.append(f"{name} imports {target}")
     assert wrong == []
+
+
+# --- no circle inside the app ----------------------------------------------------------------
+
+APP = "companion.app"
+
+
+def app_edges(name: str, tree: ast.Module, is_package: bool = False) -> Iterator[tuple[str, int]]:
+    """The modules of the app (its files) that `name` leans on, each with the line of the import.
+
+    Every import statement counts, wherever it is: at the top, inside a function (deferred, it
+    still runs: the knot is only hidden) and under TYPE_CHECKING (a type a module names is part
+    of what it builds on: intents.py and after_intents.py were knotted only so). Relative
+    imports are resolved. `from P import x` reads x off the package P, so it leans on P's
+    `__init__` as well as on P.x; `import P.x` (or `from P.x import y`) runs P's `__init__`
+    first, except from inside P, where P is already running."""
+    here = name.split(".") if is_package else name.split(".")[:-1]  # the importer's package
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            named = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:  # relative: each dot past the first is one package up
+                base = ".".join([*here[:len(here) - node.level + 1], *filter(None, [node.module])])
+            named = [base, *(f"{base}.{alias.name}" for alias in node.names)]
+        else:
+            continue
+        for target in named:
+            parts = target.split(".")
+            runs = [".".join(parts[:end]) for end in range(1, len(parts))]  # the packages on its way
+            for module in [target, *(package for package in runs if not f"{name}.".startswith(f"{package}."))]:
+                if module != name and (module == APP or module.startswith(f"{APP}.")) and is_file(module):
+                    yield module, node.lineno
+
+
+def is_file(module: str) -> bool:
+    path = PACKAGE.parent.joinpath(*module.split("."))
+    return path.with_suffix(".py").exists() or (path / "__init__.py").exists()
+
+
+def circles(graph: dict[str, dict[str, int]]) -> list[str]:
+    """Each circle a depth-first walk meets, as `a:line -> b:line -> a` (the line of each import)."""
+    found: list[str] = []
+    done: set[str] = set()
+    path: list[str] = []
+
+    def walk(module: str) -> None:
+        path.append(module)
+        for target in sorted(graph.get(module, {})):
+            if target in path:
+                loop = [*path[path.index(target):], target]
+                found.append(" -> ".join(f"{one}:{graph[one][after]}" for one, after in itertools.pairwise(loop))
+                             + f" -> {target}")
+            elif target not in done:
+                walk(target)
+        path.pop()
+        done.add(module)
+
+    for module in sorted(graph):
+        if module not in done:
+            walk(module)
+    return found
+
+
+def app_graph() -> dict[str, dict[str, int]]:
+    graph: dict[str, dict[str, int]] = {}
+    for path in sorted((PACKAGE / "app").rglob("*.py")):
+        name = module_name(path)
+        edges = graph.setdefault(name, {})
+        for target, line in app_edges(name, ast.parse(path.read_text(encoding="utf-8")), path.name == "__init__.py"):
+            edges.setdefault(target, line)
+    return graph
+
+
+def test_the_import_graph_sees_deferred_relative_and_package_imports() -> None:
+    source = ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from companion.app.view import View\n"
+              "def later():\n    from . import widgets\n    from .registry import game_screen\n"
+              "from companion.app.web.door import Door\n")
+    edges = dict(app_edges("companion.app.screens.home", ast.parse(source)))
+    assert edges == {"companion.app.view": 3, "companion.app.screens": 5, "companion.app.screens.registry": 6,
+                     "companion.app.web": 7, "companion.app.web.door": 7}
+    # From inside its package, `from P.x import y` leans on P.x only: P is what imported it.
+    inside = ast.parse("from companion.app.web.door import Door\n")
+    assert dict(app_edges("companion.app.web.join", inside)) == {"companion.app.web.door": 1}
+    assert "companion.app.shell" in app_graph()["companion.app.main"]
+
+
+def test_no_circle_inside_the_app() -> None:
+    """A module of the app never leans, even through others, on one that leans on it."""
+    found = circles(app_graph())
+    assert not found, "circles:\n" + "\n".join(found)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-import companion.app.screens  # noqa: F401  # the game screens register their colour rules (Great Plains' tribes)
+import companion.app.screens.registry  # noqa: F401  # the game screens register their colour rules (Great Plains' tribes)
 from companion import RuleError, Session
 from companion.app import theme, widgets
 

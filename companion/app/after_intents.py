@@ -16,7 +16,7 @@ import secrets
 import sys
 import time
 from datetime import date
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import flet as ft
 
@@ -29,14 +29,39 @@ from companion.text.messages import Described, Message, RuleError
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from companion.app.intents import Intents
+    from companion.app.data import AppData
+    from companion.app.state import PageState
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 
+class PageActs(Protocol):
+    """What after the game builds on: the page's intents (`intents.Intents`, which make an
+    `AfterGame` of themselves), named here so that this module need not import them."""
+
+    page: ft.Page
+    state: PageState
+    data: AppData
+
+    def t(self, message_id: str, **params: Any) -> str: ...
+
+    def say(self, error: Exception) -> str: ...
+
+    def show_notice(self, text: str, *, error: bool = True, tapped: str | None = None,
+                    override: dict[str, Any] | None = None) -> None: ...
+
+    def set_draft(self, *, quiet: bool = False, **values: Any) -> None: ...
+
+    def go(self, screen: str, where: dict[str, Any]) -> None: ...
+
+    def go_home(self) -> None: ...
+
+    def close_panel(self) -> None: ...
+
+
 class AfterGame:
-    def __init__(self, act: Intents) -> None:
+    def __init__(self, act: PageActs) -> None:
         self.act = act
 
     # --- a finished game looked back on -----------------------------------------------------

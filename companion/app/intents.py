@@ -19,7 +19,7 @@ from companion.app.language import LanguageChoice
 from companion.app.share import Role, ShareError, display_code
 from companion.app.share_glue import ShareGlue
 from companion.app.stale import StaleGuard
-from companion.app.state import REOPEN, Look, PageState, UiState, sheet_numbers
+from companion.app.state import Look, PageState, UiState, sheet_numbers
 from companion.session import Session, StaleError
 from companion.store import StoreError
 from companion.text import i18n
@@ -27,6 +27,11 @@ from companion.text.messages import Message, RuleError
 
 if TYPE_CHECKING:
     from companion.app.data import AppData
+
+# How a screen without a game open for play comes back after a restart: each such screen
+# registers (screen name -> reopen(intents, its remembered place)); False when it cannot.
+# Here, beside the intents that call it, so that state.py need not know of them.
+REOPEN: dict[str, Callable[[Intents, dict[str, Any]], bool]] = {}
 
 
 class Intents:

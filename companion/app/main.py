@@ -13,10 +13,11 @@ from typing import Any
 
 import flet as ft
 
-from companion.app import flet_diff, screens, theme
+from companion.app import flet_diff, theme
 from companion.app.big_blocks import give_back_big_blocks
 from companion.app.data import AppData
 from companion.app.intents import Intents
+from companion.app.screens import dispatch
 from companion.app.share import Sharing, current_guest
 from companion.app.shell import PageApp
 from companion.store import Store, default_data_dir
@@ -42,7 +43,7 @@ def make_main(data: AppData, sharing: Sharing | None = None, language: str | Non
     if sharing is not None:  # Flet's messaging, which it needs, loads compiled msgpack: not in the phone build
         from companion.app.mirror import Mirror
 
-        mirror = Mirror(data, sharing, screens.build, screens.sheet)
+        mirror = Mirror(data, sharing, dispatch.build, dispatch.sheet)
     data.on_game_over = backups.check
     run_started = time.time()  # a language chosen on a device before this run gives way to `language`
     give_back_big_blocks()
@@ -57,7 +58,7 @@ def make_main(data: AppData, sharing: Sharing | None = None, language: str | Non
         page.window.width, page.window.height = 480, 900
         page.window.min_width, page.window.min_height = 360, 560
         guest = current_guest.get() if sharing is not None else None
-        app = PageApp(page, data, screens.build, screens.sheet, sharing=sharing, guest=guest, language=language,
+        app = PageApp(page, data, dispatch.build, dispatch.sheet, sharing=sharing, guest=guest, language=language,
                       run_started=run_started)
         act = app.act
         # A dropped socket (a phone's screen locked, Wi-Fi blinked, a reload) keeps the page's
@@ -71,7 +72,7 @@ def make_main(data: AppData, sharing: Sharing | None = None, language: str | Non
             follow_connection(page, sharing, guest)
         page.on_locale_change = lambda event: app.language.device_locales(event.locales)
         keep_awake(page)
-        app.mount(mirror)
+        app.mount(mirror.follow if mirror is not None else None)
         act.resume()
         page.run_task(app.language.learn_device_locales)
         # Once the first screen is out; a failure is drawn on this page's Home when it is known.

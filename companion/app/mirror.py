@@ -39,6 +39,7 @@ from flet.messaging.session import Session
 from companion.app.flet_diff import walked_fields
 from companion.app.share import Sharing
 from companion.app.share_glue import ShareGlue
+from companion.app.shell import Draw, DrawSheet, PageApp
 from companion.app.stale import Drawn, StaleGuard
 from companion.app.widgets import WIDE
 from companion.session import StaleError
@@ -46,7 +47,6 @@ from companion.text import i18n
 
 if TYPE_CHECKING:
     from companion.app.data import AppData
-    from companion.app.shell import Draw, DrawSheet, PageApp
 
 log = logging.getLogger(__name__)
 _encode = configure_encode_object_for_msgpack(BaseControl)  # type: ignore[no-untyped-call]  # untyped in flet
@@ -162,8 +162,6 @@ class Lead:
         contextvars.copy_context().run(self._start, language)
 
     def _start(self, language: str) -> None:
-        from companion.app.shell import PageApp  # shell puts followers up through this module
-
         _context_page.set(self.page)
         mirror = self.mirror
         app = self.app = PageApp(self.page, mirror.data, mirror.screen, mirror.sheet, sharing=mirror.sharing,
@@ -209,6 +207,10 @@ class Mirror:
             with contextlib.suppress(RuntimeError):  # a connection without threads of its own
                 executor = connection.executor
             self.wires = (connection.pubsubhub, connection.loop, executor)
+
+    def follow(self, app: PageApp) -> bool:
+        """A phone's page, on mounting: True when it shows a lead's drawing (`PageApp.mount` asks)."""
+        return Follower(self, app).follow()  # it keeps hearing the page, to follow again when alike
 
     def lead(self, key: Key) -> Lead:
         lead = self.leads.get(key)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import flet as ft
 from flet.controls.context import _context_page
@@ -19,10 +19,15 @@ from companion.app.share import Share, Sharing
 from companion.app.state import PageState
 from companion.text import i18n
 
-if TYPE_CHECKING:
-    from companion.app.intents import Intents
-
 VIEWER_REFUSAL = i18n.t("ui.share.viewer")  # in English; a page says it in its own language
+
+
+class Listener(Protocol):
+    """What the glue tells the page (its `intents.Intents`, which build on this module)."""
+
+    def changed_elsewhere(self, session_id: str) -> None: ...
+
+    async def share_changed(self) -> None: ...
 
 
 class ShareGlue:
@@ -33,9 +38,9 @@ class ShareGlue:
         self.guest = guest  # a joined phone's id (it follows the shared game only); None: the host's page
         self._context = contextvars.copy_context()
         self._stops: list[Callable[[], None]] = []
-        self._intents: Intents | None = None
+        self._intents: Listener | None = None
 
-    def listen(self, intents: Intents) -> None:
+    def listen(self, intents: Listener) -> None:
         """Hear the table from now on: roles and shares changing, games changed on other pages."""
         self._intents = intents
         self.page.pubsub.subscribe(self._game_changed)

@@ -24,7 +24,6 @@ from companion.app.view import View
 
 if TYPE_CHECKING:
     from companion.app.data import AppData
-    from companion.app.mirror import Mirror
 
 __all__ = ["LANGUAGE", "SHEET_SLOT", "THEME", "VIEWER_REFUSAL", "PageApp", "Root"]
 
@@ -84,18 +83,16 @@ class PageApp:
         self.state.language = self.language.pick()
         share.listen(self.act)
 
-    def mount(self, mirror: Mirror | None = None) -> None:
-        """Draw the page; with `mirror`, a phone on the shared game shows the drawing it shares with phones alike."""
+    def mount(self, follow: Callable[[PageApp], bool] | None = None) -> None:
+        """Draw the page; with `follow` (`Mirror.follow`: mirror.py builds on this module, not the
+        reverse), a phone on the shared game shows the drawing it shares with phones alike."""
         if self.act.share.guest is not None:  # before the first draw: a phone's first frame is the shared game
             self.act.follow_shared_game()
             self.act.keep_guest_on_its_screens()
         self.language.localise_page(self.state.language)
         self.act.look_again()
-        if mirror is not None and self.act.share.guest is not None:
-            from companion.app.mirror import Follower
-
-            if Follower(mirror, self).follow():  # it keeps hearing the page, to follow again when alike
-                return
+        if follow is not None and self.act.share.guest is not None and follow(self):
+            return
         self.render_own()
 
     def render_own(self) -> None:

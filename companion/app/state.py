@@ -8,16 +8,12 @@ it; screens read it through `view.View`.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import flet as ft
 
 from companion.session import Session
-
-if TYPE_CHECKING:
-    from companion.app.intents import Intents
 
 sheet_numbers = itertools.count(1)
 
@@ -61,8 +57,3 @@ class Look:
 
     language: str = "en"
     dark: bool = False
-
-
-# How a screen without a game open for play comes back after a restart: each such screen
-# registers (screen name -> reopen(intents, its remembered place)); False when it cannot.
-REOPEN: dict[str, Callable[[Intents, dict[str, Any]], bool]] = {}

@@ -16,15 +16,14 @@ import flet as ft
 from companion.aftergame import stats
 from companion.app import dates, wide
 from companion.app import widgets as w
+from companion.app.intents import REOPEN, Intents
 from companion.app.screens import home, rules
 from companion.app.screens.registry import game_screen
-from companion.app.state import REOPEN
 from companion.session import Session
 from companion.store import StoreError
 from companion.text.messages import SOURCE_LANGUAGE, register
 
 if TYPE_CHECKING:
-    from companion.app.intents import Intents
     from companion.app.view import View
     from companion.store import SessionSummary  # what statistics count a game by
 

@@ -11,14 +11,13 @@ import flet as ft
 from companion.aftergame.stats import GameRecord, PlayerPage, Rival
 from companion.app import dates, wide
 from companion.app import widgets as w
+from companion.app.intents import REOPEN, Intents
 from companion.app.screens import stats
-from companion.app.state import REOPEN
 from companion.rules import GAMES
 from companion.text.messages import SOURCE_LANGUAGE, register
 from companion.text.numbers import whole
 
 if TYPE_CHECKING:
-    from companion.app.intents import Intents
     from companion.app.view import View
 
 register(SOURCE_LANGUAGE, {

@@ -19,13 +19,12 @@ from companion.aftergame.stats import PlayerStats, Statistics
 from companion.app import wide
 from companion.app import widgets as w
 from companion.app.after_intents import REPORT_CASES, message_of
-from companion.app.state import REOPEN
+from companion.app.intents import REOPEN, Intents
 from companion.rules import GAMES
 from companion.text.messages import SOURCE_LANGUAGE, register
 from companion.text.numbers import fixed, whole
 
 if TYPE_CHECKING:
-    from companion.app.intents import Intents
     from companion.app.view import View
 
 register(SOURCE_LANGUAGE, {

@@ -39,7 +39,7 @@ from starlette.datastructures import Headers
 from starlette.responses import PlainTextResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from companion.app.web import frames
+import companion.app.web.frames as frames  # its module, not the package: web/__init__ imports this one
 
 log = logging.getLogger(__name__)
 

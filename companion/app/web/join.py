@@ -40,8 +40,8 @@ from starlette.requests import cookie_parser
 from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.types import Receive, Scope, Send
 
+import companion.app.web.frames as frames  # its module, not the package: web/__init__ imports this one
 from companion.app.share import Share, ShareError, Sharing, current_guest
-from companion.app.web import frames
 from companion.app.web.door import ASSETS_DIR, Door, client_address, refuse_socket, secured, security_headers
 from companion.text import i18n
 from companion.text.messages import Message as Sentence  # starlette's Message is an ASGI message
