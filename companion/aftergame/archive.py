@@ -26,11 +26,21 @@ changes a game here lost from the end of its log (a damaged file opens as the ga
 its last readable change). Any other game here that differs from the backup was changed
 since, and is left as it is (the report says so).
 
+A backup also holds the table's choices kept beside the games, as its side files hold them
+(`"aliases"`, `"counted"`, `"copies"`: the maps of players.json, counted.json, copies.json;
+an earlier version ignores them). A restore brings back the entries missing here of a side
+file that is missing, or that was found damaged after the backup was made (its note in
+quarantine/ is newer than the backup); an entry here is left as it is, and a side file
+that was not damaged is left alone (a rename undone since the backup stays undone).
+
 Files this module writes, in the data folder (each atomically)::
 
     exports/companion-<date>-<time>.json|.csv   what the player exported (-2, -3… when the name is taken)
-    copies.json                                 {"format": "companion-copies", "version": 1,
+    copies.json                                 {"crc32": checksum, "format": "companion-copies",
+                                                 "version": 1, "count": n,
                                                  "copies": {copy id: id of the game it copies}}
+                                                 (store/side_file.py: an earlier version's has no
+                                                 checksum nor count)
     backups/companion-<date>.json               one archive a day while the app is used, the last 7 kept
 
 A backup is the same archive, streamed: each game is copied from its file as it is saved
@@ -63,6 +73,7 @@ from companion.store.file_format import encode, holds_lone_surrogate, may_hold_l
 from companion.store.folders import Folder
 from companion.store.listing import SESSION_ID, new_session_id
 from companion.store.session_file import MAX_TITLE, is_time, loaded_title
+from companion.store.side_file import SideKind, entries_of
 from companion.text import messages
 from companion.text.messages import Message, RuleError, quoted
 from companion.text.numbers import fixed, whole
@@ -84,6 +95,9 @@ BACKUPS_KEPT = 7
 BACKUP_PREFIX = "companion-"
 COPIES = "copies.json"
 COPIES_FORMAT = "companion-copies"
+COPIES_FILE = SideKind(COPIES, "copies", lambda key, value: isinstance(value, str) and SESSION_ID.fullmatch(key)
+                       is not None, (("format", COPIES_FORMAT), ("version", 1)))
+SIDE_KINDS = (stats.ALIAS_FILE, stats.COUNTED_FILE, COPIES_FILE)  # what a backup keeps beside the games
 
 messages.register(
     "en",
@@ -239,7 +253,7 @@ ResultRow = tuple[str, str, date, dt_time, int, bool, str, str, str, int, float,
 
 def result_rows(store: Store, language: str = messages.SOURCE_LANGUAGE) -> Iterator[ResultRow]:
     """The values of each row of the results exports (`CSV_COLUMNS`), typed."""
-    copies = read_copies(store.folder)
+    copies = read_copies(store)
     for summary in sorted(store.finished(), key=lambda summary: (summary.created, summary.id)):
         result = summary.result
         if result is None:
@@ -359,6 +373,8 @@ class ImportReport:
     copies: list[Named] = field(default_factory=list)  # the logs part ways: ours kept, the file's added as a copy
     changed: list[Named] = field(default_factory=list)  # a restore: changed since the backup, left as it is
     refused: list[Refusal] = field(default_factory=list)
+    # A restore: the side files whose lost entries came back, (file name, how many came back).
+    side: list[tuple[str, int]] = field(default_factory=list)
 
     @property
     def already_here(self) -> int:
@@ -387,15 +403,18 @@ class _Incoming(NamedTuple):
 
 
 def import_json(store: Store, data: bytes, *, failed: str = "archive.not_imported", restore: bool = False,
-                language: str = messages.SOURCE_LANGUAGE, progress: Progress | None = None) -> ImportReport:
+                language: str = messages.SOURCE_LANGUAGE, progress: Progress | None = None,
+                backed_up: float | None = None) -> ImportReport:
     """Add the games of an archive to the store; see the module's docstring for what is refused.
 
     `failed`: what each game's refusal says when the disk refuses to take them (its `{reason}`).
     `restore`: a backup coming back: a game here that differs from it is left as it is.
     `language`: the table's, for the title of a copy ("Friday (copy)").
-    `progress`: told each game replayed, then the games being saved."""
+    `progress`: told each game replayed, then the games being saved.
+    `backed_up`: a restore: when the backup was made (its side files then come back too)."""
     try:
-        entries = _archive_sessions(data)
+        document = _archive_document(data)
+        entries = document["sessions"]
         _check_ids_once(entries)
     except _Refused as refusal:
         return ImportReport(refused=[Refusal.of(THE_FILE, refusal.message)])
@@ -416,9 +435,41 @@ def import_json(store: Store, data: bytes, *, failed: str = "archive.not_importe
         progress("saving", 0, saving)
     _write(store, to_write, report, failed)
     _replace(store, to_replace, report, failed)
+    if restore and backed_up is not None:
+        _restore_side(store, document, backed_up, report, failed)
     if progress is not None and saving:
         progress("saving", saving, saving)
     return report
+
+
+def _restore_side(store: Store, document: dict[str, Any], backed_up: float, report: ImportReport,
+                  failed: str) -> None:
+    """Bring back the entries a side file lost since the backup (see the module's docstring)."""
+    try:
+        notes = store.quarantine_notes()
+    except (OSError, StoreError):
+        notes = []  # notes unreadable: only a missing side file takes the backup's entries
+    damaged = {note.file for note in notes if not note.session and note.kind and note.time > backed_up}
+    for kind in SIDE_KINDS:
+        found = document.get(kind.key)
+        kept = entries_of(found, kind) if isinstance(found, dict) else {}
+        if not kept or not (kind.name in damaged or not store.folder.exists(kind.name)):
+            continue
+        back: list[int] = []
+
+        def merged(here: dict[str, Any], kept: dict[str, Any] = kept, back: list[int] = back) -> dict[str, Any]:
+            missing = {key: value for key, value in kept.items() if key not in here}
+            back.append(len(missing))
+            return {**here, **missing}
+
+        try:
+            store.side_files.update(kind, merged)
+        except OSError as error:
+            report.refused.append(Refusal.of(kind.name, Message(failed, {"reason": os_reason(error, store.directory)})))
+            continue
+        store.side_files.forget(kind.name)  # what it lost since the backup is back: Home no longer tells it
+        if back[0]:
+            report.side.append((kind.name, back[0]))
 
 
 def _write(store: Store, to_write: list[tuple[_Incoming, str, str, str | None]], report: ImportReport,
@@ -453,7 +504,8 @@ def _replace(store: Store, to_replace: list[_Incoming], report: ImportReport, fa
         report.updated.append(Named(item.session_id, item.named()))
 
 
-def _archive_sessions(data: bytes) -> list[Any]:
+def _archive_document(data: bytes) -> dict[str, Any]:
+    """The archive's document, its "sessions" a list; _Refused otherwise."""
     if not isinstance(data, (bytes, bytearray)):
         raise _Refused("archive.not_bytes")
     if len(data) > MAX_IMPORT_BYTES:
@@ -476,10 +528,9 @@ def _archive_sessions(data: bytes) -> list[Any]:
         raise _Refused("archive.no_version")
     if version > VERSION:
         raise _Refused("archive.newer", version=version, known=VERSION)
-    sessions = document.get("sessions")
-    if not isinstance(sessions, list):
+    if not isinstance(document.get("sessions"), list):
         raise _Refused("archive.no_sessions")
-    return sessions
+    return document
 
 
 def _depth_exceeds(value: Any, limit: int) -> bool:
@@ -656,7 +707,7 @@ def _sort_out(store: Store, incoming: list[_Incoming], report: ImportReport, res
     listed = store.listing()
     present = {summary.id: summary for summary in listed}
     copies_of: dict[str, list[str]] = {}
-    for copy_id, original in read_copies(store.folder).items():
+    for copy_id, original in read_copies(store).items():
         copies_of.setdefault(original, []).append(copy_id)
     # A copy imported by an earlier version keeps the game, players and creation time of what it copied.
     alike: dict[tuple[str, tuple[str, ...], float], list[str]] = {}
@@ -762,27 +813,17 @@ def _peeked(store: Store, session_id: str) -> Session | None:
 # --- copies: a game of a file that parted ways with ours, kept beside it ---------------------
 
 
-def read_copies(folder: Folder) -> dict[str, str]:
+def read_copies(source: Store | Folder) -> dict[str, str]:
     """The copies an import added: {copy id: the id of the game it is a copy of}; {} when none or unreadable.
 
     Statistics leave the copies out (the game is counted once, as ours); Home lists them,
-    their title saying they are a copy."""
-    try:
-        raw = folder.read(COPIES)
-        document = json.loads(raw) if raw else {}
-    except (OSError, ValueError):
-        return {}
-    found = document.get("copies") if isinstance(document, dict) else None
-    if not isinstance(found, dict):
-        return {}
-    return {key: value for key, value in found.items()
-            if isinstance(key, str) and isinstance(value, str) and SESSION_ID.fullmatch(key)}
+    their title saying they are a copy. A damaged file reads what it can and is told (stats.py)."""
+    return stats.side_files(source).read(COPIES_FILE)
 
 
 def _note_copies(store: Store, new: dict[str, str]) -> None:
     with _speaking(store, "store.not_put"):
-        kept = {**read_copies(store.folder), **new}
-        store.folder.write(COPIES, encode({"format": COPIES_FORMAT, "version": 1, "copies": kept}))
+        store.side_files.update(COPIES_FILE, lambda kept: {**kept, **new})
 
 
 # --- backups -----------------------------------------------------------------------
@@ -844,7 +885,12 @@ def backup_chunks(store: Store) -> Iterator[bytes]:
             yield chunk if first else b"," + chunk
             first = False
         time.sleep(0)  # let a tap's thread have the interpreter
-    yield b"]}"
+    yield b"]"
+    for kind in SIDE_KINDS:  # the table's choices beside the games, as their files hold them
+        entries = store.side_files.read(kind)
+        if entries:
+            yield b',"' + kind.key.encode() + b'":' + encode(entries)
+    yield b"}"
 
 
 def _backup_entry(store: Store, summary: SessionSummary) -> bytes | None:
@@ -866,14 +912,15 @@ def _backup_entry(store: Store, summary: SessionSummary) -> bytes | None:
 
 def restore_backup(store: Store, name: str) -> ImportReport:
     """Import a backup: its games not here come back; a game here is left as it is (`changed` when it
-    differs from the backup)."""
+    differs from the backup); the entries a side file lost since the backup come back (`side`)."""
     if _backup_day(name) is None:
         return ImportReport(refused=[Refusal.of(name, Message("archive.not_a_backup"))])
     with _speaking(store, "archive.backup_unreadable"):
+        made = store.folder.stat(f"{BACKUPS}/{name}")
         data = store.folder.read(f"{BACKUPS}/{name}")
-    if data is None:
+    if data is None or made is None:
         return ImportReport(refused=[Refusal.of(name, Message("archive.no_backup"))])
-    return import_json(store, data, failed="archive.not_restored", restore=True)
+    return import_json(store, data, failed="archive.not_restored", restore=True, backed_up=made[2] / 1e9)
 
 
 def _backup_day(name: str) -> date | None:

@@ -207,4 +207,4 @@ def export_plays(store: Store, session_ids: Iterable[str] | None = None) -> byte
             games.append((store.peek(summary.id), summary))
         except StoreError:
             continue
-    return encode(play_file(games, counted=stats.read_counted(store.folder), copies=archive.read_copies(store.folder)))
+    return encode(play_file(games, counted=stats.read_counted(store), copies=archive.read_copies(store)))

@@ -11,6 +11,11 @@ game can be left out ("leave out of statistics"). Those choices are kept in the 
 as `counted.json` (`set_counted`), beside the games, never in their logs: what was played
 stays as it was, and the choice can be taken back.
 
+Both files carry a checksum; a damaged one reads what can still be read, is copied into
+quarantine/ before anything writes over it, and Home names what it lost (see
+store/side_file.py). Each function takes the store (whose list tells the loss) or, in
+tests, a bare data folder.
+
 A game's length in time is read through `duration_of` alone.
 
 `score_series(session)` is one game's chart, in the steps the game itself gives
@@ -29,11 +34,11 @@ from typing import Any, NamedTuple
 from companion.rules import GAMES
 from companion.rules.base import Step, _clean_name, _clean_saved_name, name_key
 from companion.session import Session
-from companion.store import SessionSummary, StoreError
+from companion.store import SessionSummary, Store, StoreError
 from companion.store.errors import os_reason
-from companion.store.file_format import decode, encode
+from companion.store.side_file import SideFiles, SideKind
 from companion.store.storage import Folder
-from companion.text.messages import RuleError, has_lone_surrogate, register
+from companion.text.messages import RuleError, register
 
 ALIASES = "players.json"
 COUNTED = "counted.json"
@@ -41,6 +46,14 @@ MAX_ALIAS_STEPS = 64
 
 register("en", {"stats.not_renamed": "The new name could not be saved: {reason}.",
                 "stats.not_counted": "The choice could not be saved: {reason}."})
+
+ALIAS_FILE = SideKind(ALIASES, "aliases", lambda key, name: isinstance(name, str))
+COUNTED_FILE = SideKind(COUNTED, "counted", lambda key, value: type(value) is bool)
+
+
+def side_files(source: Store | Folder) -> SideFiles:
+    """The side files of a store (its list tells a damaged one), or of a bare data folder."""
+    return source.side_files if isinstance(source, Store) else SideFiles(source)
 
 
 # --- players -----------------------------------------------------------------------
@@ -58,41 +71,42 @@ def player_key(name: str) -> str:
             return name_key(name)
 
 
-def read_aliases(folder: Folder) -> dict[str, str]:
-    """The renames kept in the data folder: a player's key -> the name they go by now ({} when none)."""
-    try:
-        raw = folder.read(ALIASES)
-        found = decode(raw) if raw else {}
-    except (OSError, ValueError, RecursionError):
-        return {}  # a courtesy file: unreadable, the names stand as played
-    aliases = found.get("aliases") if isinstance(found, dict) else None
-    if not isinstance(aliases, dict):
-        return {}
+def read_aliases(source: Store | Folder) -> dict[str, str]:
+    """The renames kept in the data folder: a player's key -> the name they go by now ({} when none).
+
+    Unreadable, the names stand as played (a damaged file is told, see the module's docstring)."""
+    return _keyed(side_files(source).read(ALIAS_FILE))
+
+
+def _keyed(aliases: dict[str, str]) -> dict[str, str]:
     # Keyed again as names are compared now: a file written when only case and Unicode form
     # were set aside ("ａｎｎ") still finds its player ("ann").
-    return {player_key(key): name for key, name in aliases.items()
-            if isinstance(key, str) and isinstance(name, str) and not has_lone_surrogate(key + name)}
+    return {player_key(key): name for key, name in aliases.items()}
 
 
-def rename_player(folder: Folder, old: str, new: str) -> dict[str, str]:
+def rename_player(source: Store | Folder, old: str, new: str) -> dict[str, str]:
     """From now on `old` is counted as `new` (their games merge); returns the alias map saved.
 
-    StoreError when the data folder refuses the file; RuleError when `new` is not a name.
+    StoreError when the data folder refuses the file (or it is damaged and cannot be copied
+    aside first); RuleError when `new` is not a name.
     """
     name = _clean_name(new)[0]
-    aliases = read_aliases(folder)
-    old_key, new_key = player_key(old), player_key(name)
-    aliases.pop(new_key, None)  # `new` is a name of its own again (renaming back undoes a rename)
-    if old_key != new_key:
-        aliases[old_key] = name
-    for key, target in list(aliases.items()):  # those renamed to `old` before follow it
-        if player_key(target) == old_key:
-            aliases[key] = name
+
+    def renamed(saved: dict[str, str]) -> dict[str, str]:
+        aliases = _keyed(saved)
+        old_key, new_key = player_key(old), player_key(name)
+        aliases.pop(new_key, None)  # `new` is a name of its own again (renaming back undoes a rename)
+        if old_key != new_key:
+            aliases[old_key] = name
+        for key, target in list(aliases.items()):  # those renamed to `old` before follow it
+            if player_key(target) == old_key:
+                aliases[key] = name
+        return aliases
+
     try:
-        folder.write(ALIASES, encode({"aliases": aliases}))
+        return side_files(source).update(ALIAS_FILE, renamed)
     except OSError as error:
         raise StoreError("stats.not_renamed", reason=os_reason(error)) from error
-    return aliases
 
 
 def _resolve(name: str, aliases: Mapping[str, str]) -> tuple[str, str | None]:
@@ -109,34 +123,30 @@ def _resolve(name: str, aliases: Mapping[str, str]) -> tuple[str, str | None]:
 # --- which games count -----------------------------------------------------------------
 
 
-def read_counted(folder: Folder) -> dict[str, bool]:
-    """The table's choices: a game's id -> counted in statistics or not ({} when none)."""
-    try:
-        raw = folder.read(COUNTED)
-        found = decode(raw) if raw else {}
-    except (OSError, ValueError, RecursionError):
-        return {}  # unreadable: every game counts as by default (stopped ones left out)
-    counted = found.get("counted") if isinstance(found, dict) else None
-    if not isinstance(counted, dict):
-        return {}
-    return {key: value for key, value in counted.items() if isinstance(key, str) and type(value) is bool}
+def read_counted(source: Store | Folder) -> dict[str, bool]:
+    """The table's choices: a game's id -> counted in statistics or not ({} when none).
+
+    Unreadable, every game counts as by default (stopped ones left out)."""
+    return side_files(source).read(COUNTED_FILE)
 
 
-def set_counted(folder: Folder, summary: SessionSummary, counted: bool) -> dict[str, bool]:
+def set_counted(source: Store | Folder, summary: SessionSummary, counted: bool) -> dict[str, bool]:
     """Count the game in statistics or leave it out, from now on; returns the choices saved.
 
     A choice equal to the default (a stopped game left out, any other counted) is dropped, so
-    taking a choice back leaves no trace. StoreError when the data folder refuses the file.
+    taking a choice back leaves no trace. StoreError when the data folder refuses the file
+    (or it is damaged and cannot be copied aside first).
     """
-    choices = read_counted(folder)
-    choices.pop(summary.id, None)
-    if counted != counts_by_default(summary):
-        choices[summary.id] = counted
+    def chosen(choices: dict[str, bool]) -> dict[str, bool]:
+        choices.pop(summary.id, None)
+        if counted != counts_by_default(summary):
+            choices[summary.id] = counted
+        return choices
+
     try:
-        folder.write(COUNTED, encode({"counted": choices}))
+        return side_files(source).update(COUNTED_FILE, chosen)
     except OSError as error:
         raise StoreError("stats.not_counted", reason=os_reason(error)) from error
-    return choices
 
 
 def is_stopped(summary: SessionSummary) -> bool:

@@ -319,7 +319,8 @@ class AfterGame:
         named = {case: [message_data(game.named) for game in getattr(report, case)] for case in REPORT_CASES}
         self.act.set_draft(report={"imported": len(report.imported), "duplicates": report.already_here, **named,
                                    "refused": [[message_data(refusal.named) if refusal.named else refusal.session,
-                                                message_data(refusal.why)] for refusal in report.refused]},
+                                                message_data(refusal.why)] for refusal in report.refused],
+                                   "side": [list(back) for back in report.side]},
                            saved=None)
 
 

@@ -115,6 +115,7 @@ class AppData:
         self._ui_state = UiStateFile(store.folder)
         self._search = Search()
         self._home_kept: tuple[SessionList, list[str], list[SessionSummary], list[SessionSummary]] | None = None
+        self._sides_checked = False  # the side files read once for Home (see `check_side_files`)
 
     # --- sessions ---------------------------------------------------------------------
 
@@ -164,6 +165,9 @@ class AppData:
         From the store's summaries (`Store.listing`): its cost does not grow with the archive
         but for one pass over the summaries.
         """
+        if not self._sides_checked:  # once: the first Home tells a damaged side file
+            self._sides_checked = True
+            self.check_side_files()
         try:
             listing = self.store.listing()
         except StoreError as error:
@@ -189,6 +193,13 @@ class AppData:
         then finds it ready instead of waiting for a look at every game's file."""
         with contextlib.suppress(Exception):  # only a head start: the first screen reads it anyway
             self.home()
+
+    def check_side_files(self) -> None:
+        """Read the side files (renames, choices, copies), so that Home tells a damaged one from
+        the first time it is drawn rather than once statistics are first asked; never raises."""
+        with contextlib.suppress(Exception):  # a courtesy: each is read again when it is needed
+            for kind in archive.SIDE_KINDS:
+                self.store.side_files.read(kind)
 
     def delete(self, session_id: str) -> None:
         """Delete a game no screen has open; SessionInUse while one does (here or in another process)."""
@@ -268,7 +279,7 @@ class AppData:
 
     def originals(self) -> list[SessionSummary]:
         """The finished games but the copies an import added beside a game (each is that game again)."""
-        copies = archive.read_copies(self.store.folder)
+        copies = archive.read_copies(self.store)
         return [summary for summary in self.finished() if summary.id not in copies]
 
     def statistics(self, game: str | None = None, since: float | None = None, until: float | None = None
@@ -276,27 +287,27 @@ class AppData:
         """Statistics of the finished games of `game` (None: all) started in [since, until), renames applied,
         the games the table left out (and stopped ones it did not count) left out."""
         return stats.statistics(self.originals(), game=game, since=since, until=until,
-                                aliases=stats.read_aliases(self.store.folder), counted=self.counted())
+                                aliases=stats.read_aliases(self.store), counted=self.counted())
 
     def statistics_by_game(self, since: float | None = None, until: float | None = None
                            ) -> dict[str, stats.Statistics]:
         return stats.statistics_by_game(self.originals(), since=since, until=until,
-                                        aliases=stats.read_aliases(self.store.folder), counted=self.counted())
+                                        aliases=stats.read_aliases(self.store), counted=self.counted())
 
     def player_page(self, name: str, game: str | None = None, since: float | None = None,
                     until: float | None = None) -> stats.PlayerPage | None:
         """One player's figures over the games counted (None when they played none of them)."""
         return stats.player_page(self.originals(), name, game=game, since=since, until=until,
-                                 aliases=stats.read_aliases(self.store.folder), counted=self.counted())
+                                 aliases=stats.read_aliases(self.store), counted=self.counted())
 
     def counted(self) -> dict[str, bool]:
         """The table's choices of games counted in statistics or left out (see `stats.set_counted`)."""
-        return stats.read_counted(self.store.folder)
+        return stats.read_counted(self.store)
 
     def set_counted(self, summary: SessionSummary, counted: bool) -> None:
         """Count a finished game in statistics or leave it out; StoreError (a sentence) when it cannot be saved."""
         with self._lock:
-            stats.set_counted(self.store.folder, summary, counted)
+            stats.set_counted(self.store, summary, counted)
 
     def finished_summary(self, session_id: str) -> SessionSummary | None:
         return next((summary for summary in self.finished() if summary.id == session_id), None)
@@ -304,7 +315,7 @@ class AppData:
     def rename_player(self, old: str, new: str) -> None:
         """Count `old`'s games as `new`'s from now on; StoreError or RuleError (a sentence) when it cannot."""
         with self._lock:
-            stats.rename_player(self.store.folder, old, new)
+            stats.rename_player(self.store, old, new)
 
     def score_series(self, session_id: str) -> stats.ScoreSeries:
         """The chart of a game (StoreError when it cannot be read)."""

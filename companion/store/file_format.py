@@ -132,9 +132,36 @@ def document_bytes(data: Data, *, checksum: bool = False) -> bytes:
     if not checksum:
         return encode(data)
     meta = {**data[META]["1"], CHECKSUM: _ZEROS.decode()}
-    raw = encode({META: {"1": meta}, **{name: table for name, table in data.items() if name != META}})
-    start = raw.find(_CHECKSUM_FIELD + _ZEROS) + len(_CHECKSUM_FIELD)  # in `_meta`: the first table
+    return _stamped(encode({META: {"1": meta}, **{name: table for name, table in data.items() if name != META}}))
+
+
+def sealed_bytes(fields: dict[str, Any]) -> bytes:
+    """One JSON object whose first field is its own checksum (`"crc32"`, as a session document
+    carries one): the CRC-32 of these bytes with those eight digits as zeros (the side files)."""
+    return _stamped(encode({CHECKSUM: _ZEROS.decode(), **{name: value for name, value in fields.items()
+                                                         if name != CHECKSUM}}))
+
+
+def seal_holds(raw: bytes) -> bool | None:
+    """Whether bytes `sealed_bytes` wrote are as written: None when they do not start with a
+    checksum (an earlier version's file, or one damaged there), else whether it matches."""
+    start = 1 + len(_CHECKSUM_FIELD)
+    if not raw.startswith(b"{" + _CHECKSUM_FIELD) or raw[start + 8:start + 9] != b'"' \
+            or not _HEX8.fullmatch(raw[start:start + 8].decode("latin-1")):
+        return None
+    return _stamp_matches(raw, start)
+
+
+def _stamped(raw: bytes) -> bytes:
+    """`raw` with the zeros of its first checksum field replaced by the CRC-32 of `raw`."""
+    start = raw.find(_CHECKSUM_FIELD + _ZEROS) + len(_CHECKSUM_FIELD)
     return raw[:start] + b"%08x" % zlib.crc32(raw) + raw[start + len(_ZEROS):]
+
+
+def _stamp_matches(raw: bytes, start: int) -> bool:
+    """Whether the eight hex digits at `start` are the CRC-32 of `raw` with them as zeros."""
+    zeroed = raw[:start] + _ZEROS + raw[start + len(_ZEROS):]
+    return zlib.crc32(zeroed) == int(raw[start:start + len(_ZEROS)], 16)
 
 
 class Damage(NamedTuple):
@@ -243,9 +270,7 @@ def _altered(document: bytes, data: Data) -> Damage | None:
     at = document.find(_CHECKSUM_FIELD + value.encode() + b'"')
     if at < 0:
         return changed
-    start = at + len(_CHECKSUM_FIELD)
-    zeroed = document[:start] + _ZEROS + document[start + len(_ZEROS):]
-    return None if zlib.crc32(zeroed) == int(value, 16) else changed
+    return None if _stamp_matches(document, at + len(_CHECKSUM_FIELD)) else changed
 
 
 def _apply_records(data: Data, tail: bytes, plain: bool, salvage: bool) -> tuple[int, Damage | None]:

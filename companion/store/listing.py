@@ -90,8 +90,8 @@ class QuarantineNote:
     reason: str
     time: float
     session: str = ""  # the game whose file was copied aside ("" for a file moved whole)
-    lost: int = 0  # changes of that game that could not be read
-    kind: str = ""  # "" (moved whole), or the kind of damage of a file copied aside
+    lost: int = 0  # changes of that game (entries of a side file) that could not be read
+    kind: str = ""  # "" (moved whole), or the kind of damage of a file copied aside (a side file's: side_file.py)
 
 
 class SessionList(list[SessionSummary]):
@@ -101,6 +101,8 @@ class SessionList(list[SessionSummary]):
     - `notes`: the notes of those files (see `Store.quarantine_notes()` for all of them);
     - `losses`: the games that opened with what could be read of a damaged file, one note
       each (its copy kept in quarantine/, what it lost);
+    - `side_losses`: the side files (players.json, counted.json, copies.json) that read damaged,
+      one note each (its copy kept in quarantine/, what it lost: see store/side_file.py);
     - `newer`: ids of sessions saved by a newer version of Companion (left untouched);
     - `problem`: why the list could not be read at all (a sentence), else None.
     """
@@ -110,6 +112,7 @@ class SessionList(list[SessionSummary]):
     newer: tuple[str, ...]
     problem: str | None
     losses: tuple[QuarantineNote, ...]
+    side_losses: tuple[QuarantineNote, ...]
 
     def __init__(
         self,
@@ -118,6 +121,7 @@ class SessionList(list[SessionSummary]):
         newer: Iterable[str] = (),
         problem: str | None = None,
         losses: Iterable[QuarantineNote] = (),
+        side_losses: Iterable[QuarantineNote] = (),
     ) -> None:
         super().__init__(items)
         self.notes = tuple(notes)
@@ -125,6 +129,7 @@ class SessionList(list[SessionSummary]):
         self.newer = tuple(newer)
         self.problem = problem
         self.losses = tuple(losses)
+        self.side_losses = tuple(side_losses)
 
 
 def summary_of(session_id: str, entry: Any, modified: float, shared: Shared | None = None,

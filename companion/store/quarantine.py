@@ -3,6 +3,8 @@
     quarantine/<name>            a file that could not be read at all, moved there whole
     quarantine/<id>.json.<hash>  a session file as it was when it opened with a loss (a record
                                  damaged or cut short), copied there before anything rewrites it
+    quarantine/<side>.<hash>     a side file (players.json, counted.json, copies.json) as it was when
+                                 it read damaged, copied there before anything writes over it
     quarantine/<…>.why.json      the note: where it was, why, when, and what the game lost
 
 Nothing here ever overwrites a file: a name taken gets a number. A note is a courtesy: one
@@ -35,6 +37,7 @@ class Quarantine:
         self._directory = directory
         self.notes: list[QuarantineNote] = []  # files this store moved aside
         self.losses: dict[str, QuarantineNote] = {}  # games opened with what could be read (see `keep_aside`)
+        self.side_losses: dict[str, QuarantineNote] = {}  # side files read damaged, by name (see `keep_side`)
         self.loss_count = 0  # notes of losses taken so far: the listing is worked out again when it grows
 
     def move(self, name: str, reason: str) -> None:
@@ -78,6 +81,27 @@ class Quarantine:
                 raise StoreError("store.not_kept_aside", reason=os_reason(error, self._directory)) from error
         self.losses[session_id] = note
         self.loss_count += 1
+
+    def keep_side(self, name: str, damage: Damage, raw: bytes) -> None:
+        """Copy a side file that read damaged into quarantine/ as it was, with a note (once per
+        content), and tell the list what it lost (`SessionList.side_losses`). The loss is told
+        even when the copy cannot be written (OSError then: the file must not be written over)."""
+        target = f"{QUARANTINE}/{name}.{hashlib.sha256(raw).hexdigest()[:16]}"
+        note = QuarantineNote(file=name, moved_to=target, reason=damage.reason, time=time.time(),
+                              lost=damage.lost, kind=damage.kind)
+        told = self.side_losses.get(name)
+        if told is None or told.moved_to != target:  # read again as it was: nothing new to tell
+            self.side_losses[name] = note
+            self.loss_count += 1
+        if not (self._folder.exists(target) and self._folder.exists(target + NOTE_SUFFIX)):
+            self._folder.ensure(QUARANTINE)
+            self._folder.write(target, raw)
+            self._folder.write(target + NOTE_SUFFIX, encode(asdict(note)))
+
+    def forget_side(self, name: str) -> None:
+        """What a side file lost was brought back: its loss is no longer told."""
+        if self.side_losses.pop(name, None) is not None:
+            self.loss_count += 1
 
     def forget_loss(self, session_id: str) -> None:
         """A game deleted: its loss is no longer told."""

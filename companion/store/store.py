@@ -13,7 +13,11 @@ Layout of a data folder::
     pending/<id>            empty marker: the index may lag behind this session file
     quarantine/<name>       a damaged file, moved aside, and <name>.why.json saying why; or
                             <id>.json.<digest>: a session file as it was when it opened with a
-                            loss (a record damaged or cut short), copied before any rewrite
+                            loss (a record damaged or cut short), copied before any rewrite; or
+                            <side>.<digest>: a side file as it was when it read damaged
+    players.json, counted.json, copies.json
+                            the table's choices beside the games (companion/aftergame), each
+                            with its checksum (side_file.py)
     locks/<id>.lock         OS lock held while a session is open for writing
     locks/index.lock        OS lock held while the index is edited
     locks/put.lock          OS lock held while sessions played elsewhere are written (`put_many`)
@@ -28,6 +32,7 @@ session file's also holds its document's checksum). Each opens with TinyDB and
     index.py        the list of games: index.json as summaries, edited by records
     repair.py       reading session files that may be damaged; the index brought in line
     quarantine.py   damaged files set aside, with notes
+    side_file.py    the side files: checked, a damaged one kept aside and told
     storage.py      the TinyDB storage: a write becomes a record of what changed (changes.py)
     index_storage.py  the index's storage (entries never parsed but where a record touches them)
     compactor.py    files rewritten whole in the background when idle
@@ -55,7 +60,9 @@ and keeps them.
 
 Damage: a session file whose end cannot be read (a record damaged, or cut short by a power
 cut) or whose document fails its checksum opens with what can be read; the file as it was
-is copied to quarantine/ first and `SessionList.losses` says which game lost what.
+is copied to quarantine/ first and `SessionList.losses` says which game lost what. A damaged
+side file (`side_files`, side_file.py) reads what it can, is copied there too, and
+`SessionList.side_losses` says what it lost.
 
 Faults: every OSError ends as a `StoreError` whose sentence says what the disk refused
 (`check_usable()` tries the folder once, at start). A change the disk refuses changes
@@ -99,6 +106,7 @@ from companion.store.quarantine import QUARANTINE, Quarantine
 from companion.store.repair import Repair
 from companion.store.results import FinalResult, final_result
 from companion.store.session_file import SESSIONS, check_title, session_file
+from companion.store.side_file import SideFiles
 from companion.text.messages import quoted
 
 __all__ = ["QuarantineNote", "SessionList", "SessionSummary", "Store", "new_session_id"]
@@ -143,6 +151,7 @@ class Store:
             self._journal = Journal(self._folder, self._index, self.compactor, self._speaking, self._mutex)
             self._journal.status = status
             self._repair = Repair(self._folder, self._index, self._journal, self._quarantine, self._speaking)
+            self.side_files = SideFiles(self._folder, self._quarantine)  # the table's choices beside the games
             # listing()'s last answer, the same list while nothing changed (Home's cards are kept by it):
             # 1.0 ms instead of 2.3 ms at 10,000 games, 0.14 against 0.27 ms at 1,000.
             self._listing_kept: tuple[Any, int, int, int, SessionList] | None = None
@@ -425,7 +434,7 @@ class Store:
 
     def _list(self, summaries: list[SessionSummary]) -> SessionList:
         return SessionList(summaries, self._quarantine.notes, sorted(self._repair.newer),
-                           losses=self._quarantine.losses.values())
+                           losses=self._quarantine.losses.values(), side_losses=self._quarantine.side_losses.values())
 
     def listing(self) -> SessionList:
         """What `sessions()` gives, from what this store knows: no file is looked at but the index

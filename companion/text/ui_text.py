@@ -121,6 +121,31 @@ register(SOURCE_LANGUAGE, {
     "kept in {path}.",
     "ui.home.lost_altered": "{game}: its saved file was changed on the disk and may not be exactly as played; the "
     "damaged file is kept in {path}.",
+    # A side file read damaged (store/side_file.py): which one, and what statistics lost with it.
+    "ui.home.side.players.damaged": "Renamed players (players.json): {count} {count:rename|renames} could not be "
+    "read, so {count:that player appears|those players appear} under the name they played with. The damaged file is "
+    "kept in {path}; restoring an earlier backup brings back what it lost.",
+    "ui.home.side.players.unknown": "Renamed players (players.json): the file was damaged and its renames could not "
+    "all be read; a player whose rename was lost appears under the name they played with. The damaged file is kept "
+    "in {path}; restoring an earlier backup brings back what it lost.",
+    "ui.home.side.players.altered": "Renamed players (players.json): the file was changed on the disk; its renames "
+    "were read but may not be exactly as made. The damaged file is kept in {path}.",
+    "ui.home.side.counted.damaged": "Games counted in statistics (counted.json): {count} {count:choice|choices} to "
+    "count a game or leave it out could not be read, so {count:that game counts|those games count} as by default. "
+    "The damaged file is kept in {path}; restoring an earlier backup brings back what it lost.",
+    "ui.home.side.counted.unknown": "Games counted in statistics (counted.json): the file was damaged and its choices "
+    "to count a game or leave it out could not all be read; a game whose choice was lost counts as by default. The "
+    "damaged file is kept in {path}; restoring an earlier backup brings back what it lost.",
+    "ui.home.side.counted.altered": "Games counted in statistics (counted.json): the file was changed on the disk; "
+    "its choices were read but may not be exactly as made. The damaged file is kept in {path}.",
+    "ui.home.side.copies.damaged": "Imported copies (copies.json): {count} {count:game|games} imported as a copy "
+    "{count:is|are} no longer known as such and may be counted twice in statistics. The damaged file is kept in "
+    "{path}; restoring an earlier backup brings back what it lost.",
+    "ui.home.side.copies.unknown": "Imported copies (copies.json): the file was damaged and the games imported as a "
+    "copy could not all be read; one whose note was lost may be counted twice in statistics. The damaged file is "
+    "kept in {path}; restoring an earlier backup brings back what it lost.",
+    "ui.home.side.copies.altered": "Imported copies (copies.json): the file was changed on the disk; its copies were "
+    "read but may not be exactly as imported. The damaged file is kept in {path}.",
     "ui.home.newer": "{count} saved {count:game was|games were} made by a newer version of Companion: update the app "
     "to see {count:it|them}. Nothing was changed.",
     "ui.home.won": "{players} won {score}",
@@ -410,6 +435,12 @@ register(SOURCE_LANGUAGE, {
     "ui.archive.copies": "Added as a copy, {game}: it parts ways with the one here, which is kept; "
                          "statistics count the game once.",
     "ui.archive.changed": "Left as it is, {game}: it changed since the backup.",
+    "ui.archive.side_restored.players": "Brought back from the backup: {count} {count:rename|renames} that "
+                                        "players.json had lost.",
+    "ui.archive.side_restored.counted": "Brought back from the backup: {count} {count:choice|choices} to count a "
+                                        "game or leave it out that counted.json had lost.",
+    "ui.archive.side_restored.copies": "Brought back from the backup: {count} {count:note|notes} of a game "
+                                       "imported as a copy that copies.json had lost.",
     "ui.archive.backups": "Backups (one a day the app is used, the last 7 kept)",
     "ui.archive.no_backups": "No backup yet: one is made each day the app is used.",
     "ui.archive.restore": "Restore",

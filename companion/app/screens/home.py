@@ -122,6 +122,7 @@ def notes(view: View, listing: Any) -> list[ft.Control]:
                    colour=ft.Colors.ON_ERROR_CONTAINER),
             bgcolor=w.ERROR_BG, padding=10, border_radius=8))
     found.extend(loss(view, listing, note) for note in getattr(listing, "losses", ()))
+    found.extend(side_loss(view, note) for note in getattr(listing, "side_losses", ()))
     failure = view.data.backup_failure
     if failure is not None:  # the day's backup: said, never in the way
         found.append(ft.Container(
@@ -142,6 +143,15 @@ def loss(view: View, listing: Any, note: Any) -> ft.Control:
     kept = note.moved_to if view.data.store.directory is None else str(view.data.store.directory / note.moved_to)
     line = w.t(view, f"ui.home.lost_{note.kind}", game=game, count=note.lost, path=kept)
     return ft.Container(w.text(line, 14, key=f"lost-{note.session}", colour=ft.Colors.ON_ERROR_CONTAINER),
+                        bgcolor=w.ERROR_BG, padding=10, border_radius=8)
+
+
+def side_loss(view: View, note: Any) -> ft.Control:
+    """Which side file read damaged, what statistics lost with it, and where the file as it was is kept."""
+    label = stats.SIDE_FILES.get(note.file, "players")
+    kept = note.moved_to if view.data.store.directory is None else str(view.data.store.directory / note.moved_to)
+    line = w.t(view, f"ui.home.side.{label}.{note.kind}", count=note.lost, path=kept)
+    return ft.Container(w.text(line, 14, key=f"side-lost-{label}", colour=ft.Colors.ON_ERROR_CONTAINER),
                         bgcolor=w.ERROR_BG, padding=10, border_radius=8)
 
 

@@ -439,6 +439,10 @@ def exported_archives(view: View) -> list[str]:
     return view.data.exports()
 
 
+# The side files by the word their sentences are kept under (Home's note, a restore's report).
+SIDE_FILES = {"players.json": "players", "counted.json": "counted", "copies.json": "copies"}
+
+
 def report_lines(view: View, report: dict[str, Any]) -> list[ft.Control]:
     refused = report.get("refused") or []
     lines: list[ft.Control] = [
@@ -449,6 +453,11 @@ def report_lines(view: View, report: dict[str, Any]) -> list[ft.Control]:
     for case in REPORT_CASES:  # each game here that the file's differed from, by what became of it
         lines.extend(w.text(w.t(view, f"ui.archive.{case}", game=said(view, game)), 14, key=f"{case}-{number}")
                      for number, game in enumerate(report.get(case) or [], start=1))
+    for name, count in report.get("side") or []:  # a restore: what a damaged side file had lost, back
+        label = SIDE_FILES.get(name)
+        if label is not None:
+            lines.append(w.text(w.t(view, f"ui.archive.side_restored.{label}", count=count), 14,
+                                key=f"side-restored-{label}"))
     lines.extend(w.text(w.t(view, "ui.archive.refused", session=said(view, session), reason=said(view, reason)), 14,
                         colour=ft.Colors.ERROR, key=f"refused-{number}")
                  for number, (session, reason) in enumerate(refused, start=1))
