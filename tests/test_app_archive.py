@@ -7,6 +7,7 @@ from __future__ import annotations
 import errno
 import json
 import threading
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -288,6 +289,26 @@ async def test_a_day_whose_backup_cannot_be_saved_says_so_on_home_once_and_block
         assert screen.exists("start")
 
 
+def paused_at(work: Callable[..., Any], pause: Callable[[str, int], bool]
+              ) -> tuple[Callable[..., Any], threading.Event, threading.Event]:
+    """`work` (whose last argument is its progress), held at the first step `pause` picks until
+    released: the wrapped work, the event set when it is held, and the one that releases it."""
+    held, release = threading.Event(), threading.Event()
+
+    def wrapped(*args: Any) -> Any:
+        *others, progress = args
+
+        def told(stage: str, done: int, total: int) -> None:
+            progress(stage, done, total)
+            if not held.is_set() and pause(stage, done):
+                held.set()
+                release.wait(10)
+
+        return work(*others, told)
+
+    return wrapped, held, release
+
+
 @table
 async def test_a_long_import_shows_how_far_it_is_and_a_second_import_waits_its_turn_in_words(tmp_path: Path) -> None:
     elsewhere = disk_app(tmp_path / "other")
@@ -299,19 +320,8 @@ async def test_a_long_import_shows_how_far_it_is_and_a_second_import_waits_its_t
         return [{"id": 1, "name": "games.json", "size": len(chosen), "bytes": chosen}]
 
     data = disk_app(tmp_path / "data")
-    halfway, release = threading.Event(), threading.Event()
-    real = data.import_archive
-
-    def paused_after_the_first_game(archive: bytes, language: str, progress: Any) -> Any:
-        def told(stage: str, done: int, total: int) -> None:
-            progress(stage, done, total)
-            if (stage, done) == ("replaying", 1):
-                halfway.set()
-                release.wait(10)
-
-        return real(archive, language, told)
-
-    data.import_archive = paused_after_the_first_game  # type: ignore[method-assign]
+    data.import_archive, halfway, release = paused_at(  # type: ignore[method-assign]
+        data.import_archive, lambda stage, done: (stage, done) == ("replaying", 1))
     async with Screen(make_main(data), methods={"pick_files": pick}, page_props=DESKTOP) as screen:
         await screen.tap("archive")
         await screen.tap("import-pick")
@@ -330,19 +340,8 @@ async def test_a_long_export_shows_how_far_it_is_and_the_page_answers_meanwhile(
     data = disk_app(tmp_path / "data")
     for players in (["Kim", "Lou"], ["Max", "Ned"], ["Oli", "Pia"]):
         play_transamerica(data, players, {players[0]: 0, players[1]: 13})
-    halfway, release = threading.Event(), threading.Event()
-    real = data.save_export
-
-    def paused_after_two_games(kind: str, session_ids: Any, progress: Any) -> str:
-        def told(stage: str, done: int, total: int) -> None:
-            progress(stage, done, total)
-            if done == 2:
-                halfway.set()
-                release.wait(10)
-
-        return real(kind, session_ids, told)
-
-    data.save_export = paused_after_two_games  # type: ignore[method-assign]
+    data.save_export, halfway, release = paused_at(  # type: ignore[method-assign]
+        data.save_export, lambda _, done: done == 2)
     async with Screen(make_main(data), page_props=DESKTOP) as screen:
         await screen.tap("archive")
         await screen.tap("export-json")
