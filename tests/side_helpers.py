@@ -1,7 +1,7 @@
 """The side files damaged on purpose: cut at a byte, or a bit flipped, then read and written again.
 
-`SideTable` is a data folder in memory whose three side files the app wrote (renames, games
-counted or left out, an imported copy); `after_damage` opens a copy of it with one side file
+`SideTable` is a data folder in memory whose four side files the app wrote (renames, games
+counted or left out, an imported copy, titles changed); `after_damage` opens a copy of it with one side file
 replaced and says what happened (tests/test_side_files.py and tests/bench/side_files.py)."""
 
 from __future__ import annotations
@@ -14,10 +14,11 @@ from companion.aftergame import archive, stats
 from companion.session import Session
 from companion.store import Store
 from companion.store.storage import MemoryFolder
+from companion.store.store import TITLES
 
 START = 1_764_612_000.0
 DAY = 86_400.0
-SIDE_FILES = (stats.ALIASES, stats.COUNTED, archive.COPIES)
+SIDE_FILES = (stats.ALIASES, stats.COUNTED, archive.COPIES, TITLES.name)
 
 
 def transamerica(players: list[str], rounds: list[dict[str, int]], stop: bool = False) -> Session:
@@ -68,6 +69,8 @@ class SideTable:
         finished = {summary.id: summary for summary in store.finished()}
         for session_id, counted in zip(self.ids[1:], (False, False, False, False, True), strict=True):
             stats.set_counted(store, finished[session_id], counted)
+        for day, (session_id, title) in enumerate(zip(self.ids, ("Friday", "Game night", "Rematch"), strict=False)):
+            store.rename(session_id, title, titled=START + day * DAY + 7_200)
         for session_id in self.ids[:3]:
             report = archive.import_json(store, parted(store, session_id, {"Ann": 0, "Bob": 7, "Cy": 3}))
             assert len(report.copies) == 1, report
@@ -83,6 +86,8 @@ class SideTable:
             stats.rename_player(store, "Eve", "Evelyne")
         elif name == stats.COUNTED:
             stats.set_counted(store, self.left_alone, False)
+        elif name == TITLES.name:
+            store.rename(self.ids[5], "Stopped early")
         else:
             report = archive.import_json(store, self.next_import)
             assert len(report.copies) == 1, report
@@ -110,7 +115,8 @@ class SideTable:
 
 
 READ: dict[str, Callable[[Any], dict[str, Any]]] = {
-    stats.ALIASES: stats.read_aliases, stats.COUNTED: stats.read_counted, archive.COPIES: archive.read_copies}
+    stats.ALIASES: stats.read_aliases, stats.COUNTED: stats.read_counted, archive.COPIES: archive.read_copies,
+    TITLES.name: lambda store: store.side_files.read(TITLES)}
 
 
 def cuts(raw: bytes) -> range:

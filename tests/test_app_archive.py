@@ -18,6 +18,7 @@ from app_helpers import exported, imported, notice, table
 from flet_harness import Screen, wait_for
 from test_app_stats import play_transamerica
 
+from companion.aftergame import stats
 from companion.app.data import AppData
 from companion.app.main import make_main
 from companion.store import Store
@@ -377,3 +378,32 @@ async def test_an_export_not_counted_in_games_says_it_is_under_way_in_words(tmp_
         release.set()
         await wait_for(lambda: screen.exists("export-saved"))
         assert not screen.exists("progress-export")
+
+
+@table
+async def test_an_import_says_which_title_it_took_which_rename_it_kept_and_what_choices_came(tmp_path: Path) -> None:
+    data = disk_app(tmp_path / "data")
+    game = play_transamerica(data, ["Ann", "Bob"], {"Ann": 0, "Bob": 13})
+    other = disk_app(tmp_path / "other")
+    other.import_archive(data.export("json")[1])
+    data.store.rename(game, "Friday")
+    other.store.rename(game, "Game night")  # changed later on the other device
+    stats.rename_player(data.store, "Bob", "Rob")
+    stats.rename_player(other.store, "Bob", "Robert")
+    stats.rename_player(other.store, "Ann", "Annie")
+    chosen = other.export("json")[1]
+
+    def pick(_: Any, __: dict[str, Any]) -> list[dict[str, Any]]:
+        return [{"id": 1, "name": "games.json", "size": len(chosen), "bytes": chosen}]
+
+    async with Screen(make_main(data), methods={"pick_files": pick}, page_props=DESKTOP) as screen:
+        await screen.tap("archive")
+        await screen.tap("import-pick")
+        assert await imported(screen, data) == "0 imported · 1 already here · 0 refused"
+        day = date.fromtimestamp(data.store.sessions()[0].created).isoformat()
+        assert screen.text_of("retitled-1") == (
+            f"Retitled, Game night ({day}, Ann and Bob): the file's title is the later change (it was Friday here).")
+        assert screen.text_of("name-kept-1") == "Bob is counted as Rob here and as Robert in the file: Rob is kept."
+        assert screen.text_of("side-taken-players") == "From the file: 1 rename of players."
+    assert [summary.title for summary in data.store.sessions()] == ["Game night"]
+    assert data.player_page("Annie") is not None and data.player_page("Rob") is not None

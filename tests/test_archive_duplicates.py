@@ -97,15 +97,48 @@ def test_the_same_game_is_a_duplicate_and_nothing_is_written() -> None:
     assert (report.imported, report.updated, report.kept, report.copies, report.refused) == ([], [], [], [], [])
 
 
-def test_a_game_only_retitled_in_the_file_is_kept_as_ours_and_named() -> None:
+def test_a_title_not_changed_later_in_the_file_is_kept_as_ours_and_named_by_it() -> None:
+    """A file that does not say when its title was changed (an earlier version's): the title here stays,
+    and the report names the game by it, with the file's title beside it."""
     store = Store.in_memory()
     session_id = put(store, ROUNDS[:2])
     entry = {**entry_of(store, session_id), "title": "Saturday"}
     report = import_json(store, file_of(entry))
-    assert report.imported == [] and report.duplicates == []
-    assert [(kept.session, kept.named.text()) for kept in report.kept] == [
-        (session_id, f"Saturday ({DAY}, Ann, Bob and Cy)")]
+    assert report.imported == [] and report.duplicates == [] and report.kept == [] and report.already_here == 1
+    assert [(kept.session, kept.named.text(), kept.other) for kept in report.titles_kept] == [
+        (session_id, f"Friday ({DAY}, Ann, Bob and Cy)", "Saturday")]
     assert [summary.title for summary in store.sessions()] == ["Friday"] and counted(store) == 1
+
+
+def test_a_title_changed_later_on_the_other_device_is_taken_and_said() -> None:
+    here, there = Store.in_memory(), Store.in_memory()
+    session_id = put(here, ROUNDS[:2])
+    import_json(there, export_json(here))
+    here.rename(session_id, "Friday night", titled=CREATED + 10_000)
+    there.rename(session_id, "Game night", titled=CREATED + 20_000)
+    report = import_json(here, export_json(there))
+    assert [(titled.session, titled.named.text(), titled.other) for titled in report.retitled] == [
+        (session_id, f"Game night ({DAY}, Ann, Bob and Cy)", "Friday night")]
+    assert [summary.title for summary in here.sessions()] == ["Game night"] and report.already_here == 1
+    # The other way round the title here is the later one: it stays, said; and the two now agree.
+    back = import_json(there, export_json(here))
+    assert back.retitled == [] and back.titles_kept == [] and back.duplicates == [session_id]
+    there.rename(session_id, "Older", titled=CREATED + 15_000)
+    kept = import_json(here, export_json(there))
+    assert [(titled.named.text(), titled.other) for titled in kept.titles_kept] == [
+        (f"Game night ({DAY}, Ann, Bob and Cy)", "Older")]
+    assert [summary.title for summary in here.sessions()] == ["Game night"]
+
+
+def test_a_game_played_on_and_retitled_here_keeps_its_title_when_the_file_plays_it_further() -> None:
+    here = Store.in_memory()
+    session_id = put(here, ROUNDS[:1])
+    further = played_elsewhere(here, session_id, ROUNDS[:2])
+    here.rename(session_id, "Renamed here")
+    report = import_json(here, file_of(further))
+    assert [updated.named.text() for updated in report.updated] == [f"Renamed here ({DAY}, Ann, Bob and Cy)"]
+    assert [summary.title for summary in here.sessions()] == ["Renamed here"]
+    assert here.peek(session_id).cursor == 2
 
 
 def test_a_game_further_along_here_is_kept_as_ours() -> None:

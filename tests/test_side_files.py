@@ -31,6 +31,7 @@ from companion.app.main import make_main
 from companion.store import Store, StoreError
 from companion.store.file_format import seal_holds
 from companion.store.storage import MemoryFolder
+from companion.store.store import TITLES
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
@@ -127,7 +128,7 @@ def test_a_flipped_bit_that_still_reads_as_json_is_told_not_read_quietly() -> No
     assert kept_aside(damaged) == {note.moved_to.removeprefix("quarantine/"): raw.replace(b"Robert", b"Robest")}
 
 
-@pytest.mark.parametrize("name", [stats.ALIASES, stats.COUNTED, archive.COPIES])
+@pytest.mark.parametrize("name", [stats.ALIASES, stats.COUNTED, archive.COPIES, TITLES.name])
 @pytest.mark.parametrize("damage", ["empty", "binary", "foreign JSON", "a list", "cut in two"])
 def test_a_side_file_that_does_not_read_is_told_and_kept_aside_before_it_is_written_over(
         side: SideTable, name: str, damage: str) -> None:

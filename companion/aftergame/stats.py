@@ -109,6 +109,51 @@ def rename_player(source: Store | Folder, old: str, new: str) -> dict[str, str]:
         raise StoreError("stats.not_renamed", reason=os_reason(error)) from error
 
 
+def is_player_name(name: Any) -> bool:
+    """Whether a rename's new name is one New game takes (an archive's renames are checked so)."""
+    try:
+        _clean_name(name)
+    except (RuleError, TypeError, AttributeError):
+        return False
+    return isinstance(name, str)
+
+
+def merge_aliases(here: Mapping[str, str], theirs: Mapping[str, str]
+                  ) -> tuple[dict[str, str], list[tuple[str, str, str]]]:
+    """Renames here and another device's (an archive's) as one map, and those it made otherwise:
+    (key, the name here or "" for their own, the name there), where the one here is kept. A rename that would close a
+    loop (Ann counted as Bob here, Bob as Ann there) is one made otherwise too. As `rename_player`
+    leaves them, each name is renamed straight to its last name (Ann → Bob there, Bob → Rob here:
+    Ann counts as Rob)."""
+    merged, kept = _keyed(dict(here)), []
+    for key, name in _keyed(dict(theirs)).items():
+        mine = merged.get(key)
+        if mine is not None:
+            if player_key(mine) != player_key(name):
+                kept.append((key, mine, name))
+            continue
+        trial = {**merged, key: name}
+        if _last_name(key, trial) is None:
+            kept.append((key, "", name))  # here the player keeps their own name
+            continue
+        merged = trial
+    return {key: _last_name(key, merged) or name for key, name in merged.items()}, kept
+
+
+def _last_name(key: str, aliases: Mapping[str, str]) -> str | None:
+    """The name a rename's chain from `key` ends at; None when it loops."""
+    current, name, seen = key, aliases[key], set()
+    for _ in range(MAX_ALIAS_STEPS):
+        seen.add(current)
+        following = player_key(name)
+        if following == current or following not in aliases:
+            return name
+        if following in seen:
+            return None
+        current, name = following, aliases[following]
+    return None
+
+
 def _resolve(name: str, aliases: Mapping[str, str]) -> tuple[str, str | None]:
     """(key, name given by a rename or None) of the player `name` stands for."""
     key, renamed = player_key(name), None

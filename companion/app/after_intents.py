@@ -320,11 +320,16 @@ class AfterGame:
         self.act.set_draft(report={"imported": len(report.imported), "duplicates": report.already_here, **named,
                                    "refused": [[message_data(refusal.named) if refusal.named else refusal.session,
                                                 message_data(refusal.why)] for refusal in report.refused],
-                                   "side": [list(back) for back in report.side]},
+                                   "side": [list(back) for back in report.side],
+                                   "taken": [list(taken) for taken in report.taken],
+                                   **{case: [[message_data(game.named), game.other] for game in getattr(report, case)]
+                                      for case in TITLE_CASES},
+                                   "names_kept": [list(kept) for kept in report.names_kept]},
                            saved=None)
 
 
 REPORT_CASES = ("updated", "kept", "copies", "changed")  # what the report names game by game, in this order
+TITLE_CASES = ("retitled", "titles_kept")  # a game whose title differed: named with the other title
 
 
 UPLOAD_TTL_S = 600  # how long a picked file may take to reach the server

@@ -101,7 +101,7 @@ class SessionList(list[SessionSummary]):
     - `notes`: the notes of those files (see `Store.quarantine_notes()` for all of them);
     - `losses`: the games that opened with what could be read of a damaged file, one note
       each (its copy kept in quarantine/, what it lost);
-    - `side_losses`: the side files (players.json, counted.json, copies.json) that read damaged,
+    - `side_losses`: the side files (players.json, counted.json, copies.json, titles.json) that read damaged,
       one note each (its copy kept in quarantine/, what it lost: see store/side_file.py);
     - `newer`: ids of sessions saved by a newer version of Companion (left untouched);
     - `problem`: why the list could not be read at all (a sentence), else None.

@@ -3,7 +3,7 @@
     quarantine/<name>            a file that could not be read at all, moved there whole
     quarantine/<id>.json.<hash>  a session file as it was when it opened with a loss (a record
                                  damaged or cut short), copied there before anything rewrites it
-    quarantine/<side>.<hash>     a side file (players.json, counted.json, copies.json) as it was when
+    quarantine/<side>.<hash>     a side file (players.json, counted.json, copies.json, titles.json) as it was when
                                  it read damaged, copied there before anything writes over it
     quarantine/<…>.why.json      the note: where it was, why, when, and what the game lost
 

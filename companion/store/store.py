@@ -18,6 +18,7 @@ Layout of a data folder::
     players.json, counted.json, copies.json
                             the table's choices beside the games (companion/aftergame), each
                             with its checksum (side_file.py)
+    titles.json             when each game's title was last changed (`TITLES`, written by `rename`)
     locks/<id>.lock         OS lock held while a session is open for writing
     locks/index.lock        OS lock held while the index is edited
     locks/put.lock          OS lock held while sessions played elsewhere are written (`put_many`)
@@ -105,13 +106,17 @@ from companion.store.listing import SESSION_ID, QuarantineNote, SessionList, Ses
 from companion.store.quarantine import QUARANTINE, Quarantine
 from companion.store.repair import Repair
 from companion.store.results import FinalResult, final_result
-from companion.store.session_file import SESSIONS, check_title, session_file
-from companion.store.side_file import SideFiles
+from companion.store.session_file import SESSIONS, check_title, is_time, session_file
+from companion.store.side_file import SideFiles, SideKind
 from companion.text.messages import quoted
 
 __all__ = ["QuarantineNote", "SessionList", "SessionSummary", "Store", "new_session_id"]
 
 PUT_LOCK = f"{LOCKS}/put.lock"
+# When each game's title was last changed, {id: seconds since the epoch}: an import, and a game
+# played on two devices, keep the later title (aftergame/archive.py). Written beside the games,
+# never in their files (an earlier version would take an unknown field there for damage).
+TITLES = SideKind("titles.json", "titled", lambda key, value: SESSION_ID.fullmatch(key) is not None and is_time(value))
 
 
 class Store:
@@ -373,8 +378,9 @@ class Store:
             with contextlib.suppress(OSError):
                 self._folder.remove(f"{LOCKS}/{session_id}.lock")
 
-    def rename(self, session_id: str, title: str) -> None:
-        """Give a session a title ("" to let the UI compose one)."""
+    def rename(self, session_id: str, title: str, titled: float | None = None) -> None:
+        """Give a session a title ("" to let the UI compose one), changed at `titled` (now by
+        default; an import passes the time it was changed on the other device)."""
         clean_title = check_title(title)
         _check_id(session_id)
         with self._mutex:
@@ -403,6 +409,14 @@ class Store:
             finally:
                 if borrowed:
                     entry.lock.release()
+        self.note_titled({session_id: time.time() if titled is None else titled})
+
+    def note_titled(self, times: Mapping[str, float]) -> None:
+        """Keep when these games' titles were last changed (`TITLES`): the file's time says when
+        it was last played, not retitled, and an import takes the later title. Not kept when the
+        disk refuses: the title is saved, and an import then keeps the title here."""
+        with contextlib.suppress(OSError):
+            self.side_files.update(TITLES, lambda kept: {**kept, **times})
 
     # ------------------------------------------------------------------ the list
 

@@ -146,6 +146,14 @@ register(SOURCE_LANGUAGE, {
     "kept in {path}; restoring an earlier backup brings back what it lost.",
     "ui.home.side.copies.altered": "Imported copies (copies.json): the file was changed on the disk; its copies were "
     "read but may not be exactly as imported. The damaged file is kept in {path}.",
+    "ui.home.side.titles.damaged": "Title changes (titles.json): when {count} {count:title was|titles were} changed "
+    "could not be read; an import may then give {count:that game|those games} the other device's title. The damaged "
+    "file is kept in {path}; restoring an earlier backup brings back what it lost.",
+    "ui.home.side.titles.unknown": "Title changes (titles.json): the file was damaged and when titles were changed "
+    "could not all be read; an import may then give such a game the other device's title. The damaged file is kept "
+    "in {path}; restoring an earlier backup brings back what it lost.",
+    "ui.home.side.titles.altered": "Title changes (titles.json): the file was changed on the disk; when titles were "
+    "changed was read but may not be exactly as saved. The damaged file is kept in {path}.",
     "ui.home.newer": "{count} saved {count:game was|games were} made by a newer version of Companion: update the app "
     "to see {count:it|them}. Nothing was changed.",
     "ui.home.won": "{players} won {score}",
@@ -435,12 +443,22 @@ register(SOURCE_LANGUAGE, {
     "ui.archive.copies": "Added as a copy, {game}: it parts ways with the one here, which is kept; "
                          "statistics count the game once.",
     "ui.archive.changed": "Left as it is, {game}: it changed since the backup.",
+    "ui.archive.retitled": "Retitled, {game}: the file's title is the later change (it was {title} here).",
+    "ui.archive.titles_kept": "Kept as it is here, {game}: the title here is kept; the file's, {title}, is not a "
+                              "later change.",
+    "ui.archive.name_kept": "{player} is counted as {here} here and as {file} in the file: {here} is kept.",
+    "ui.archive.side_taken.players": "From the file: {count} {count:rename|renames} of players.",
+    "ui.archive.side_taken.counted": "From the file: {count} {count:choice|choices} to count a game or leave it out.",
+    "ui.archive.side_taken.copies": "From the file: {count} {count:note|notes} of a game imported as a copy, so "
+                                    "statistics count each game once.",
     "ui.archive.side_restored.players": "Brought back from the backup: {count} {count:rename|renames} that "
                                         "players.json had lost.",
     "ui.archive.side_restored.counted": "Brought back from the backup: {count} {count:choice|choices} to count a "
                                         "game or leave it out that counted.json had lost.",
     "ui.archive.side_restored.copies": "Brought back from the backup: {count} {count:note|notes} of a game "
                                        "imported as a copy that copies.json had lost.",
+    "ui.archive.side_restored.titles": "Brought back from the backup: when {count} {count:title was|titles were} "
+                                       "changed, which titles.json had lost.",
     "ui.archive.backups": "Backups (one a day the app is used, the last 7 kept)",
     "ui.archive.no_backups": "No backup yet: one is made each day the app is used.",
     "ui.archive.restore": "Restore",

@@ -18,7 +18,7 @@ from companion.aftergame.archive import megabytes
 from companion.aftergame.stats import PlayerStats, Statistics
 from companion.app import wide
 from companion.app import widgets as w
-from companion.app.after_intents import REPORT_CASES, message_of
+from companion.app.after_intents import REPORT_CASES, TITLE_CASES, message_of
 from companion.app.intents import REOPEN, Intents
 from companion.rules import GAMES
 from companion.text.messages import SOURCE_LANGUAGE, register
@@ -440,7 +440,7 @@ def exported_archives(view: View) -> list[str]:
 
 
 # The side files by the word their sentences are kept under (Home's note, a restore's report).
-SIDE_FILES = {"players.json": "players", "counted.json": "counted", "copies.json": "copies"}
+SIDE_FILES = {"players.json": "players", "counted.json": "counted", "copies.json": "copies", "titles.json": "titles"}
 
 
 def report_lines(view: View, report: dict[str, Any]) -> list[ft.Control]:
@@ -453,11 +453,19 @@ def report_lines(view: View, report: dict[str, Any]) -> list[ft.Control]:
     for case in REPORT_CASES:  # each game here that the file's differed from, by what became of it
         lines.extend(w.text(w.t(view, f"ui.archive.{case}", game=said(view, game)), 14, key=f"{case}-{number}")
                      for number, game in enumerate(report.get(case) or [], start=1))
-    for name, count in report.get("side") or []:  # a restore: what a damaged side file had lost, back
-        label = SIDE_FILES.get(name)
-        if label is not None:
-            lines.append(w.text(w.t(view, f"ui.archive.side_restored.{label}", count=count), 14,
-                                key=f"side-restored-{label}"))
+    for case in TITLE_CASES:
+        lines.extend(w.text(w.t(view, f"ui.archive.{case}", game=said(view, game), title=other), 14,
+                            key=f"{case}-{number}")
+                     for number, (game, other) in enumerate(report.get(case) or [], start=1))
+    for number, (player, here, there) in enumerate(report.get("names_kept") or [], start=1):
+        lines.append(w.text(w.t(view, "ui.archive.name_kept", player=player, here=here, file=there), 14,
+                            key=f"name-kept-{number}"))
+    for case, words in (("side", "side_restored"), ("taken", "side_taken")):
+        for name, count in report.get(case) or []:  # a restore: what a damaged side file lost; an import: what came
+            label = SIDE_FILES.get(name)
+            if label is not None:
+                lines.append(w.text(w.t(view, f"ui.archive.{words}.{label}", count=count), 14,
+                                    key=f"{words.replace('_', '-')}-{label}"))
     lines.extend(w.text(w.t(view, "ui.archive.refused", session=said(view, session), reason=said(view, reason)), 14,
                         colour=ft.Colors.ERROR, key=f"refused-{number}")
                  for number, (session, reason) in enumerate(refused, start=1))
