@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from couch_helpers import couch_server, database  # noqa: F401 - the sync tests' server and database, for any file
 from xdist.scheduler import LoadScopeScheduling
 
 BROWSER_TESTS = "tests/e2e/"

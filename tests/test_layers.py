@@ -21,6 +21,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"companion.session", "companion.session_states"}),  # one game's log; the states it keeps
     frozenset({"companion.store"}),  # saved games
     frozenset({"companion.aftergame"}),  # after the game: archive, statistics, BG Stats
+    frozenset({"companion.sync"}),  # your games on every device: a CouchDB database
     frozenset({"companion.app", "companion.browser", "companion.publish"}),  # screens and doors
     frozenset({"companion.cli", "companion.__main__", "companion"}),  # ways in; the package's own names
 )

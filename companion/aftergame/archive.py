@@ -776,6 +776,31 @@ def _read_entry(entry: Any, suspect: bool = True) -> _Incoming:
     return _Incoming(session, session_id, loaded_title(title), created, updated)
 
 
+class GameRefused(Exception):
+    """A game another device sent (an archive's entry, a synced document's) that is not taken: `message` says why."""
+
+    def __init__(self, message: Message) -> None:
+        self.message = message
+        super().__init__(message.text())
+
+
+Incoming = _Incoming
+
+
+def read_game(entry: Any) -> Incoming:
+    """A game as an archive holds it, checked as an import checks it (replayed by the rules);
+    GameRefused with the reason otherwise."""
+    try:
+        return _read_entry(entry)
+    except _Refused as refusal:
+        raise GameRefused(refusal.message) from None
+
+
+def relation(ours: Session, theirs: Session) -> str:
+    """How another device's game stands to ours: "same", "behind" (theirs extends ours), "ahead" or "apart"."""
+    return _relation(ours.to_dict(), theirs.to_dict())
+
+
 def _check_session_fields(entry: dict[str, Any]) -> None:
     """What `Session.from_dict` checks of a saved game's shape, said here in the table's language
     (its own sentences are for the data folder, in English)."""

@@ -346,6 +346,10 @@ class Store:
     ) -> None:
         self.close()
 
+    def is_open(self, session_id: str) -> bool:
+        """Whether this store has the game open for writing (on a screen): nothing replaces it meanwhile."""
+        return session_id in self._journal.open
+
     def delete(self, session_id: str) -> None:
         """Delete a session for good (closing it first if this store has it open)."""
         _check_id(session_id)
