@@ -1,5 +1,6 @@
 """Command line: `companion [--web] [--share] [--share-host ADDRESS] [--port N] [--data DIR] [--lang en|fr|es]`,
-and `companion publish DIR` (the phone app as a static site: companion/publish).
+`companion publish DIR` (the phone app as a static site: companion/publish), and `companion sync URL`
+(one round of sync with a CouchDB database: companion/sync).
 
 Every problem ends as one line on stderr and exit code 1 (2 for a bad argument), never a
 traceback: the data folder, the port and the address to share on are checked before the
@@ -32,7 +33,8 @@ log = logging.getLogger(__name__)
 def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="companion", description="A table-side companion for board games.",
                                      epilog="companion publish DIR builds the phone app: a static site that runs "
-                                            "offline (see companion publish --help).")
+                                            "offline (see companion publish --help); companion sync URL runs one "
+                                            "round of sync with a CouchDB database (companion sync --help).")
     parser.add_argument("--web", action="store_true", help="serve the app to a browser on 127.0.0.1 instead "
                                                            "of opening a window")
     parser.add_argument("--port", type=int, default=8550, help="the web port, on 127.0.0.1 and on the shared "
@@ -59,6 +61,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from companion.publish import main as publish
 
             return publish(list(argv[1:]))
+        if argv and argv[0] == "sync":  # `companion sync URL`: one round of sync with a CouchDB database
+            from companion.sync.command import main as sync
+
+            return sync(list(argv[1:]))
         return run(parse(argv))
     except KeyboardInterrupt:  # Ctrl-C before the server took over the signal
         return 130

@@ -268,10 +268,10 @@ class Round:
                     self._take(doc)
             done += len(changes)
             if self.progress is not None:
-                self.progress("taking", done, done + pending)
+                self.progress("taking", done, done + max(pending, BATCH if len(changes) == BATCH else 0))
             self.state.seq = last
             self._save()  # what was taken stays taken: a round cut here goes on from there
-            if not changes or not pending:
+            if len(changes) < BATCH:  # the last page ("pending" is not said by every server)
                 return
 
     def _take(self, doc: dict[str, Any]) -> None:

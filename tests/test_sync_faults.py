@@ -1,0 +1,125 @@
+"""A server that fails, lies or goes away: every fault of sync is one sentence, the games here
+stay as they were, and the next round takes up where the cut one stopped."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+import store_helpers
+from couch_helpers import CouchServer
+
+from companion.session import Session
+from companion.store import Store
+from companion.sync import couch as couch_module
+from companion.sync.couch import Couch, SyncError, urllib_transport
+from companion.sync.engine import sync_round
+
+CREATED = 1_700_000_000.0
+
+
+def game(number: int) -> Session:
+    session = Session.new("transamerica", ["Ann", "Bob"])
+    session.apply({"type": "end_round", "missing": {"Ann": 0, "Bob": number % 13}})
+    return session
+
+
+def folder_with(games: int) -> Store:
+    store = Store.in_memory()
+    for number in range(games):
+        store_helpers.put(store, game(number), created=CREATED + number)
+    return store
+
+
+def answering(*answers: tuple[int, Any]) -> Any:
+    """A server that gives these answers in turn (bytes as they are, anything else as JSON)."""
+    queue = list(answers)
+
+    def transport(method: str, url: str, headers: Mapping[str, str], body: bytes | None,
+                  timeout: float) -> tuple[int, bytes]:
+        status, answer = queue.pop(0) if len(queue) > 1 else queue[0]
+        return status, answer if isinstance(answer, bytes) else json.dumps(answer).encode()
+
+    return transport
+
+
+WELCOME_DB = (200, {"db_name": "games", "doc_count": 0})
+
+
+@pytest.mark.parametrize(("answers", "said"), [
+    ([(401, {"error": "unauthorized"})], "refused the user name or the password"),
+    ([(500, b"<html>oops</html>")], "failed (HTTP 500); sync will try again"),
+    ([(200, b"<html>a captive portal</html>")], "does not answer as CouchDB does (its answer is not JSON)"),
+    ([(200, ["not", "a", "database"])], "does not answer as CouchDB does"),
+    ([WELCOME_DB, (404, {"error": "not_found"}), WELCOME_DB, (201, [{"ok": True, "id": "companion", "rev": "1-a"}]),
+      (200, {"results": "many", "last_seq": 3})], "its list of changes is not one"),
+    ([WELCOME_DB, (404, {"error": "not_found"}), WELCOME_DB, (507, {"error": "insufficient_storage"})],
+     "is full: it takes nothing more"),
+    ([(200, b"[" * 100_000)], "its answer is not JSON"),
+])
+def test_a_server_that_fails_or_lies_is_one_sentence_and_nothing_here_changes(answers: list[tuple[int, Any]],
+                                                                               said: str) -> None:
+    store = folder_with(2)
+    before = [(s.id, s.title, s.updated) for s in store.sessions()]
+    with pytest.raises(SyncError) as caught:
+        sync_round(store, Couch("http://127.0.0.1:5984", "games", transport=answering(*answers)))
+    assert said in str(caught.value) and "\n" not in str(caught.value)
+    assert [(s.id, s.title, s.updated) for s in store.sessions()] == before
+
+
+def test_an_answer_too_big_is_refused_before_it_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(couch_module, "MAX_ANSWER_BYTES", 1_000)
+    with pytest.raises(SyncError) as caught:
+        Couch("http://127.0.0.1:5984", "games", transport=answering((200, b" " * 2_000))).welcome()
+    assert "sent more than 0 MB at once; none of it was taken" in str(caught.value)
+
+
+@pytest.mark.parametrize(("error", "said"), [
+    (TimeoutError("timed out"), "it took too long"),
+    (ConnectionRefusedError(111, "refused"), "nothing listens at that address"),
+    (ConnectionResetError(104, "reset"), "the connection was cut"),
+])
+def test_no_answer_says_why_in_words(error: OSError, said: str) -> None:
+    def transport(*_: Any) -> tuple[int, bytes]:
+        raise error
+
+    with pytest.raises(SyncError) as caught:
+        Couch("http://127.0.0.1:5984", "games", transport=transport).welcome()
+    assert str(caught.value) == f"The server 127.0.0.1:5984 did not answer ({said})."
+
+
+def test_a_round_cut_by_a_server_that_goes_away_is_taken_up_by_the_next(couch_server: CouchServer,
+                                                                         database: str) -> None:
+    a, b = folder_with(250), Store.in_memory()
+    calls = [0]
+
+    def going_away(method: str, url: str, headers: Mapping[str, str], body: bytes | None,
+                   timeout: float) -> tuple[int, bytes]:
+        calls[0] += 1
+        if calls[0] > 7:  # the server stopped after the first batch of games
+            raise ConnectionRefusedError(111, "refused")
+        return urllib_transport(method, url, headers, body, timeout)
+
+    with pytest.raises(SyncError):
+        sync_round(a, Couch(couch_server.url, database, transport=going_away))
+    on_server = couch_server.call("GET", f"/{database}/_all_docs")["rows"]
+    assert 0 < len(on_server) - 1 < 250  # the marker, and the batches sent before it went
+    for store in (a, b, a):
+        sync_round(store, Couch(couch_server.url, database))
+    assert sorted(s.id for s in b.sessions()) == sorted(s.id for s in a.sessions())
+    assert len(b.sessions()) == 250
+    assert couch_server.call("GET", f"/{database}")["doc_count"] == 251
+
+
+def test_a_wrong_password_on_a_real_server_is_said_and_the_password_never_shown(couch_server: CouchServer,
+                                                                                database: str) -> None:
+    def refusing(method: str, url: str, headers: Mapping[str, str], body: bytes | None,
+                 timeout: float) -> tuple[int, bytes]:
+        assert headers["Authorization"].startswith("Basic ")  # sent to the server, and only there
+        return 401, b'{"error":"unauthorized","reason":"Name or password is incorrect."}'
+
+    with pytest.raises(SyncError) as caught:
+        sync_round(Store.in_memory(), Couch(couch_server.url, database, "ann", "s3cret!", transport=refusing))
+    assert "s3cret" not in str(caught.value) and "refused the user name or the password" in str(caught.value)
