@@ -86,6 +86,11 @@ class CouchServer:
             self.process.wait(timeout=10)
         self.process = None
 
+    def add_user(self, name: str, password: str) -> None:
+        """A user of the server (CouchDB's _users database), so that a password is asked and checked."""
+        self.call("PUT", f"/_users/org.couchdb.user:{name}", {"name": name, "password": password, "roles": [],
+                                                              "type": "user"})
+
     def call(self, method: str, path: str, body: Any = None) -> Any:
         """A raw request, as another client (or a test looking at the server) makes it."""
         request = urllib.request.Request(self.url + path, method=method,

@@ -25,6 +25,7 @@ from companion.app.ui_state import UiStateFile, View
 from companion.rules import GAMES
 from companion.session import Session
 from companion.store import SessionInUse, SessionList, SessionSummary, Store, StoreError
+from companion.sync.service import SyncService
 from companion.text.messages import LANGUAGES, Message, translations
 
 log = logging.getLogger(__name__)
@@ -116,6 +117,7 @@ class AppData:
         self._search = Search()
         self._home_kept: tuple[SessionList, list[str], list[SessionSummary], list[SessionSummary]] | None = None
         self._sides_checked = False  # the side files read once for Home (see `check_side_files`)
+        self.sync = SyncService(store)  # the background rounds, once sync is set up (Settings)
 
     # --- sessions ---------------------------------------------------------------------
 

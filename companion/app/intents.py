@@ -20,6 +20,7 @@ from companion.app.share import Role, ShareError, display_code
 from companion.app.share_glue import ShareGlue
 from companion.app.stale import StaleGuard
 from companion.app.state import Look, PageState, UiState, sheet_numbers
+from companion.app.sync_intents import SyncIntents
 from companion.session import Session, StaleError
 from companion.store import StoreError
 from companion.text import i18n
@@ -45,6 +46,7 @@ class Intents:
         self.language = language
         self.look = Look(state.language)  # the root's language and theme (state.py)
         self.after = AfterGame(self)  # after the game: detail, statistics, export, import, backups
+        self.sync = SyncIntents(self)  # Settings → Sync
 
     # --- words ----------------------------------------------------------------------------
 
@@ -294,6 +296,7 @@ class Intents:
         assert session.id is not None
         if session.is_over:
             self.data.on_game_over()
+        self.data.sync.poke()  # saved here already: sent in the background, soon
         self.page.pubsub.send_others(session.id)
         sharing = self.share.sharing
         if sharing is not None and sharing.relay:

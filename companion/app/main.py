@@ -45,6 +45,7 @@ def make_main(data: AppData, sharing: Sharing | None = None, language: str | Non
 
         mirror = Mirror(data, sharing, dispatch.build, dispatch.sheet)
     data.on_game_over = backups.check
+    data.sync.start()  # the background rounds, when sync is set up (Settings → Sync)
     run_started = time.time()  # a language chosen on a device before this run gives way to `language`
     give_back_big_blocks()
 
@@ -63,7 +64,17 @@ def make_main(data: AppData, sharing: Sharing | None = None, language: str | Non
         act = app.act
         # A dropped socket (a phone's screen locked, Wi-Fi blinked, a reload) keeps the page's
         # session and its game: the client reconnects to it. Only an expired session lets go.
-        page.on_close = lambda _: act.release()
+        def sync_told(_: bool) -> None:  # from the sync thread: drawn on the page's loop
+            page.run_task(redraw_page, act)
+
+        stop_following_sync = data.sync.subscribe(sync_told)
+
+        def closed() -> None:
+            stop_following_sync()
+            act.release()
+
+        page.on_close = lambda _: closed()
+        page.on_app_lifecycle_state_change = lambda _: data.sync.poke()  # back to the app: a round
         page.on_connect = lambda _: reconnected(page, act)
         page.on_disconnect = lambda _: act.disconnected()
         page.on_platform_brightness_change = lambda _: act.redraw()  # player colours have a shade per theme

@@ -12,6 +12,7 @@ hostile one cannot exhaust memory or nest deeper than JSON allows. A redirect is
 from __future__ import annotations
 
 import base64
+import http.client
 import ipaddress
 import json
 import re
@@ -77,6 +78,8 @@ def urllib_transport(method: str, url: str, headers: Mapping[str, str], body: by
     except urllib.error.HTTPError as error:
         with error:
             return error.code, _bounded(error)
+    except http.client.HTTPException as error:  # an answer cut off or malformed: as if none came
+        raise ConnectionResetError(f"the answer was cut off ({type(error).__name__})") from error
 
 
 def _bounded(response: Any) -> bytes:
@@ -204,6 +207,15 @@ class Couch:
         return ([change for change in found["results"] if isinstance(change, dict)], found["last_seq"],
                 pending if type(pending) is int else 0)
 
+    def wait_for_changes(self, since: Any, seconds: int) -> bool:
+        """Hold the changes feed open until something changes after `since` (True) or `seconds` pass (False)."""
+        query = {"feed": "longpoll", "since": since if isinstance(since, str) else json.dumps(since),
+                 "timeout": str(seconds * 1000), "limit": "1"}
+        found = self._call("GET", "/_changes", query=query, timeout=seconds + self._timeout)
+        if not isinstance(found, dict) or not isinstance(found.get("results"), list):
+            raise self._garbage("its changes feed is not one")
+        return bool(found["results"])
+
     def bulk_docs(self, docs: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Write documents in one request: for each, {"id", "rev"} or {"id", "error": "conflict"}."""
         found = self._call("POST", "/_bulk_docs", body={"docs": docs})
@@ -227,20 +239,20 @@ class Couch:
     # --- the wire ------------------------------------------------------------------------
 
     def _call(self, method: str, path: str, *, body: Any = None, query: Mapping[str, str] | None = None,
-              database: bool = True) -> Any:
-        status, found = self._request(method, path, body=body, query=query, database=database)
+              database: bool = True, timeout: float | None = None) -> Any:
+        status, found = self._request(method, path, body=body, query=query, database=database, timeout=timeout)
         if not 200 <= status < 300:
             self._fault(status, found)
         return found
 
     def _request(self, method: str, path: str, *, body: Any = None, query: Mapping[str, str] | None = None,
-                 database: bool = True) -> tuple[int, Any]:
+                 database: bool = True, timeout: float | None = None) -> tuple[int, Any]:
         url = self.url + ("/" + urllib.parse.quote(self.database, safe="") if database else "/") + path
         if query:
             url += "?" + urllib.parse.urlencode(query)
         data = None if body is None else json.dumps(body, ensure_ascii=False, allow_nan=False).encode()
         try:
-            status, raw = self._transport(method, url, self._headers, data, self._timeout)
+            status, raw = self._transport(method, url, self._headers, data, timeout or self._timeout)
         except (OSError, ValueError) as error:  # refused, unknown host, timed out, TLS refused
             raise SyncError("sync.unreachable", server=self.server, reason=_why(error)) from None
         if len(raw) > MAX_ANSWER_BYTES:

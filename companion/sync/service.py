@@ -1,0 +1,216 @@
+"""Sync in the background while the app is open: never on a tap's path (a tap is saved here
+first, as always), rounds at start, soon after a change here, when the server's changes feed
+says something changed there, when a phone comes back to the app, and at least once a minute.
+
+A fault (no network, the server down, a wrong password, a full server) stops nothing: the
+status keeps the last good round and the fault in one sentence, and the next round is tried
+again after 5 s, then 10, 20… up to 5 minutes. The thread's rounds go one at a time.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from companion.store import Store
+from companion.sync.couch import Couch, SyncError, Transport, is_encrypted, urllib_transport
+from companion.sync.engine import MARKER, RoundReport, read_state, server_key, sync_round
+from companion.sync.settings import (
+    SyncSettings,
+    forget,
+    read_password,
+    read_settings,
+    write_password,
+    write_settings,
+)
+from companion.text.messages import Message, quoted, register
+
+IDLE_S = 60.0  # a round at least this often while the app is open
+SETTLE_S = 1.0  # changes here within this time go in one round
+BACKOFF_S = (5.0, 10.0, 20.0, 40.0, 80.0, 160.0, 300.0)
+FEED_S = 25  # how long the server holds the changes feed open when nothing changes
+
+register("en", {
+    "sync.tested": "The server {server} answered, took the user name and password, and the database {database} "
+                   "is ready.",
+    "sync.tested_created": "The server {server} answered, took the user name and password, and the database "
+                           "{database} was created.",
+})
+
+
+@dataclass(frozen=True)
+class SyncStatus:
+    """What Settings shows of sync."""
+
+    on: bool = False
+    server: str = ""  # host and database
+    encrypted: bool = True
+    busy: bool = False
+    last_ok: float | None = None
+    fault: Message | None = None  # why the last round failed (None: it went well)
+    progress: tuple[str, int, int] | None = None  # a round under way: (stage, done, total)
+    last: RoundReport | None = None
+
+
+class SyncService:
+    """The background rounds of one data folder (one per process, shared by its pages)."""
+
+    def __init__(self, store: Store, transport: Transport = urllib_transport, language: Callable[[], str] = lambda: "en"
+                 ) -> None:
+        self.store = store
+        self.transport = transport
+        self.language = language
+        self._wake = threading.Event()
+        self._lock = threading.Lock()
+        self._listeners: list[Callable[[bool], None]] = []
+        self._thread: threading.Thread | None = None
+        self._watcher: threading.Thread | None = None
+        self._stopped = threading.Event()
+        settings = read_settings(store.folder)
+        self.status = SyncStatus() if settings is None else self._status_of(settings)
+
+    # --- what pages see and do ---
+
+    def subscribe(self, listener: Callable[[bool], None]) -> Callable[[], None]:
+        """`listener(games_changed)` after each round and each change of status; returns how to stop listening."""
+        with self._lock:
+            self._listeners.append(listener)
+
+        def stop() -> None:
+            with self._lock, contextlib.suppress(ValueError):
+                self._listeners.remove(listener)
+
+        return stop
+
+    def poke(self) -> None:
+        """Something changed here (or the app came back): a round soon."""
+        if self.status.on:
+            self._wake.set()
+
+    def start(self) -> None:
+        """Start the rounds when sync is set up (at the app's start)."""
+        settings = read_settings(self.store.folder)
+        if settings is None or (self._thread is not None and self._thread.is_alive()):
+            return
+        self._stopped.clear()
+        self._thread = threading.Thread(target=self._rounds, name="companion-sync", daemon=True)
+        self._watcher = threading.Thread(target=self._watch, name="companion-sync-feed", daemon=True)
+        self._thread.start()
+        self._watcher.start()
+        self._wake.set()
+
+    def stop(self) -> None:
+        self._stopped.set()
+        self._wake.set()
+
+    def test(self, settings: SyncSettings, password: str) -> Message:
+        """Whether the server answers, takes the credentials, and has the database (or made it): a sentence."""
+        couch = self._couch(settings.checked(), password)
+        couch.welcome()
+        created = couch.ensure_database()
+        marker = couch.get(MARKER)
+        if marker is None and not created:
+            info = couch.info()
+            if type(info.get("doc_count")) is int and info["doc_count"] > 0:
+                raise SyncError("sync.other_database", database=quoted(settings.database), server=couch.server)
+        return Message("sync.tested_created" if created else "sync.tested",
+                       {"server": couch.server, "database": quoted(settings.database)})
+
+    def turn_on(self, settings: SyncSettings, password: str) -> Message:
+        """Test, then keep the settings and the password and start the rounds; SyncError when the test fails."""
+        said = self.test(settings, password)
+        write_password(self.store.folder, password)
+        write_settings(self.store.folder, replace(settings, last_ok=None))
+        self._set(self._status_of(settings))
+        self.start()
+        self.poke()
+        return said
+
+    def turn_off(self) -> None:
+        """No more rounds; the settings and the password are forgotten (the games stay)."""
+        self.stop()
+        forget(self.store.folder)
+        self._set(SyncStatus())
+
+    # --- the rounds ---
+
+    def _rounds(self) -> None:
+        failures = 0
+        while not self._stopped.is_set():
+            wait = IDLE_S if failures == 0 else BACKOFF_S[min(failures, len(BACKOFF_S)) - 1]
+            if self._wake.wait(timeout=wait):
+                time.sleep(SETTLE_S)  # taps in a row go in one round
+            self._wake.clear()
+            if self._stopped.is_set():
+                return
+            settings = read_settings(self.store.folder)
+            if settings is None:
+                return
+            report = self.round_now(settings)
+            failures = 0 if report is not None else failures + 1
+
+    def round_now(self, settings: SyncSettings) -> RoundReport | None:
+        """One round, its progress and outcome told to the pages; None when it failed."""
+        self._set(replace(self.status, busy=True, progress=None))
+
+        def progress(stage: str, done: int, total: int) -> None:
+            self._set(replace(self.status, progress=(stage, done, total)))
+
+        try:
+            report = sync_round(self.store, self._couch(settings, read_password(self.store.folder)),
+                                self.language(), progress)
+        except SyncError as error:
+            self._set(replace(self.status, busy=False, progress=None, fault=error.message))
+            return None
+        except Exception as error:  # noqa: BLE001 - a bug must not end the thread: said, and tried again
+            self._set(replace(self.status, busy=False, progress=None,
+                              fault=Message("sync.failed", {"reason": type(error).__name__})))
+            return None
+        now = time.time()
+        with contextlib.suppress(SyncError, OSError):
+            write_settings(self.store.folder, replace(settings, last_ok=now))
+        self._set(replace(self.status, busy=False, progress=None, fault=None, last_ok=now, last=report),
+                  games_changed=bool(report.taken or report.deleted or report.copies))
+        return report
+
+    def _watch(self) -> None:
+        """The server's changes feed: a round when something changed there."""
+        failures = 0
+        while not self._stopped.is_set():
+            settings = read_settings(self.store.folder)
+            if settings is None:
+                return
+            try:
+                couch = self._couch(settings, read_password(self.store.folder))
+                since = read_state(self.store, server_key(couch)).seq
+                if couch.wait_for_changes(since, FEED_S):
+                    self._wake.set()
+                failures = 0
+            except Exception:  # noqa: BLE001 - the feed only wakes the rounds: any fault, wait and try again
+                failures += 1
+                self._stopped.wait(BACKOFF_S[min(failures, len(BACKOFF_S)) - 1])
+
+    # --- helpers ---
+
+    def _couch(self, settings: SyncSettings, password: str) -> Couch:
+        return Couch(settings.url, settings.database, settings.user, password, transport=self.transport)
+
+    def _status_of(self, settings: SyncSettings) -> SyncStatus:
+        server = f"{settings.url.split('://', 1)[-1].rstrip('/')}/{settings.database}"
+        return SyncStatus(on=True, server=server, encrypted=is_encrypted(settings.url), last_ok=settings.last_ok)
+
+    def _set(self, status: SyncStatus, games_changed: bool = False) -> None:
+        self.status = status
+        with self._lock:
+            listeners = list(self._listeners)
+        for listener in listeners:
+            with contextlib.suppress(Exception):  # a page gone meanwhile
+                listener(games_changed)
+
+
+register("en", {"sync.failed": "Sync stopped on an unexpected error ({reason}); it will try again.",
+                "sync.turned_off": "Sync is off: nothing more is sent; the games stay here and on the server."})
+
