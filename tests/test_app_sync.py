@@ -57,8 +57,8 @@ async def test_sync_turned_on_carries_a_game_to_the_other_device_s_home(couch_se
                 f"The server 127.0.0.1:{couch_server.port} answered, took the user name and password, and the "
                 f"database {database} is ready.")
             await screen.tap("sync-on")
-            await wait_for(lambda: screen.exists("sync-status") and here.sync.status.last_ok is not None, timeout=20)
-            await screen.settle()
+            await wait_for(lambda: screen.exists("sync-status") and "last synced" in screen.text_of("sync-status"),
+                           timeout=20)  # drawn by the page when the background round ends
             assert screen.text_of("sync-status").startswith(f"Syncing with 127.0.0.1:{couch_server.port}/{database}: "
                                                             "last synced ")
             link = screen.text_of("sync-link")

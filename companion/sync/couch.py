@@ -207,14 +207,15 @@ class Couch:
         return ([change for change in found["results"] if isinstance(change, dict)], found["last_seq"],
                 pending if type(pending) is int else 0)
 
-    def wait_for_changes(self, since: Any, seconds: int) -> bool:
-        """Hold the changes feed open until something changes after `since` (True) or `seconds` pass (False)."""
+    def wait_for_changes(self, since: Any, seconds: int) -> Any:
+        """Hold the changes feed open until something changes after `since` or `seconds` pass:
+        the sequence to wait from next (`since` again when nothing changed)."""
         query = {"feed": "longpoll", "since": since if isinstance(since, str) else json.dumps(since),
-                 "timeout": str(seconds * 1000), "limit": "1"}
+                 "timeout": str(seconds * 1000)}
         found = self._call("GET", "/_changes", query=query, timeout=seconds + self._timeout)
-        if not isinstance(found, dict) or not isinstance(found.get("results"), list):
+        if not isinstance(found, dict) or not isinstance(found.get("results"), list) or "last_seq" not in found:
             raise self._garbage("its changes feed is not one")
-        return bool(found["results"])
+        return found["last_seq"] if found["results"] else since
 
     def bulk_docs(self, docs: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Write documents in one request: for each, {"id", "rev"} or {"id", "error": "conflict"}."""

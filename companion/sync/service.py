@@ -14,10 +14,11 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any
 
 from companion.store import Store
 from companion.sync.couch import Couch, SyncError, Transport, is_encrypted, urllib_transport
-from companion.sync.engine import MARKER, RoundReport, read_state, server_key, sync_round
+from companion.sync.engine import RoundReport, claim, read_state, server_key, sync_round
 from companion.sync.settings import (
     SyncSettings,
     forget,
@@ -29,7 +30,7 @@ from companion.sync.settings import (
 from companion.text.messages import Message, quoted, register
 
 IDLE_S = 60.0  # a round at least this often while the app is open
-SETTLE_S = 1.0  # changes here within this time go in one round
+SETTLE_S = 0.5  # changes here within this time go in one round
 BACKOFF_S = (5.0, 10.0, 20.0, 40.0, 80.0, 160.0, 300.0)
 FEED_S = 25  # how long the server holds the changes feed open when nothing changes
 
@@ -69,6 +70,7 @@ class SyncService:
         self._thread: threading.Thread | None = None
         self._watcher: threading.Thread | None = None
         self._stopped = threading.Event()
+        self._from_feed = threading.Event()  # woken by the server's feed: no taps to gather, a round at once
         settings = read_settings(store.folder)
         self.status = SyncStatus() if settings is None else self._status_of(settings)
 
@@ -95,6 +97,8 @@ class SyncService:
         settings = read_settings(self.store.folder)
         if settings is None or (self._thread is not None and self._thread.is_alive()):
             return
+        if not self.status.on:
+            self._set(self._status_of(settings))
         self._stopped.clear()
         self._thread = threading.Thread(target=self._rounds, name="companion-sync", daemon=True)
         self._watcher = threading.Thread(target=self._watch, name="companion-sync-feed", daemon=True)
@@ -111,11 +115,7 @@ class SyncService:
         couch = self._couch(settings.checked(), password)
         couch.welcome()
         created = couch.ensure_database()
-        marker = couch.get(MARKER)
-        if marker is None and not created:
-            info = couch.info()
-            if type(info.get("doc_count")) is int and info["doc_count"] > 0:
-                raise SyncError("sync.other_database", database=quoted(settings.database), server=couch.server)
+        claim(couch)
         return Message("sync.tested_created" if created else "sync.tested",
                        {"server": couch.server, "database": quoted(settings.database)})
 
@@ -141,9 +141,10 @@ class SyncService:
         failures = 0
         while not self._stopped.is_set():
             wait = IDLE_S if failures == 0 else BACKOFF_S[min(failures, len(BACKOFF_S)) - 1]
-            if self._wake.wait(timeout=wait):
+            if self._wake.wait(timeout=wait) and not self._from_feed.is_set():
                 time.sleep(SETTLE_S)  # taps in a row go in one round
             self._wake.clear()
+            self._from_feed.clear()
             if self._stopped.is_set():
                 return
             settings = read_settings(self.store.folder)
@@ -177,20 +178,27 @@ class SyncService:
         return report
 
     def _watch(self) -> None:
-        """The server's changes feed: a round when something changed there."""
+        """The server's changes feed: a round when something changed there (from where the last
+        round took, then from what the feed itself last said)."""
         failures = 0
+        since: Any = None
         while not self._stopped.is_set():
             settings = read_settings(self.store.folder)
             if settings is None:
                 return
             try:
                 couch = self._couch(settings, read_password(self.store.folder))
-                since = read_state(self.store, server_key(couch)).seq
-                if couch.wait_for_changes(since, FEED_S):
+                if since is None:
+                    since = read_state(self.store, server_key(couch)).seq
+                following = couch.wait_for_changes(since, FEED_S)
+                if following != since:
+                    since = following
+                    self._from_feed.set()
                     self._wake.set()
                 failures = 0
             except Exception:  # noqa: BLE001 - the feed only wakes the rounds: any fault, wait and try again
                 failures += 1
+                since = None
                 self._stopped.wait(BACKOFF_S[min(failures, len(BACKOFF_S)) - 1])
 
     # --- helpers ---
