@@ -101,3 +101,16 @@ def test_a_round_killed_at_any_moment_loses_and_duplicates_nothing(couch_server:
         assert archive.read_copies(store) == {}
     database_docs = couch_server.call("GET", f"/{database}/_all_docs")["rows"]
     assert len([row for row in database_docs if row["id"].startswith("game:")]) == 41 + KILLS
+
+
+def test_the_command_line_takes_the_password_from_the_environment(couch_server: CouchServer, database: str,
+                                                                  tmp_path: Path) -> None:
+    couch_server.add_user("cli-user", "from-env")
+    couch_server.call("PUT", f"/{database}")
+    with Store(tmp_path / "a") as store:
+        store_helpers.put(store, transamerica(1), created=CREATED)
+    url = f"{couch_server.url}/{database}"
+    refused = sync(tmp_path / "a", url, "--user", "cli-user", env={**os.environ, "COMPANION_SYNC_PASSWORD": "bad"})
+    assert refused.returncode == 1 and "refused the user name or the password" in refused.stderr
+    done = sync(tmp_path / "a", url, "--user", "cli-user", env={**os.environ, "COMPANION_SYNC_PASSWORD": "from-env"})
+    assert done.returncode == 0 and "Sent 1," in done.stdout
