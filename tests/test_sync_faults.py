@@ -123,3 +123,33 @@ def test_a_wrong_password_on_a_real_server_is_said_and_the_password_never_shown(
     with pytest.raises(SyncError) as caught:
         sync_round(Store.in_memory(), Couch(couch_server.url, database, "ann", "s3cret!", transport=refusing))
     assert "s3cret" not in str(caught.value) and "refused the user name or the password" in str(caught.value)
+
+
+def test_a_first_sync_says_how_far_it_is(couch_server: CouchServer, database: str) -> None:
+    a, b = folder_with(250), Store.in_memory()
+    sync_round(a, Couch(couch_server.url, database))
+    steps: list[tuple[str, int, int]] = []
+    sync_round(b, Couch(couch_server.url, database), progress=lambda *step: steps.append(step))
+    taking = [(done, total) for stage, done, total in steps if stage == "taking"]
+    assert taking[0][0] > 0 and taking[-1][0] >= 250 and all(done <= total for done, total in taking)
+    assert [done for done, _ in taking] == sorted(done for done, _ in taking)
+
+
+def test_the_app_keeps_working_and_says_the_fault_while_the_server_is_away(tmp_path: Any) -> None:
+    from companion.sync.service import SyncService
+    from companion.sync.settings import SyncSettings, write_settings
+
+    store = folder_with(1)
+    write_settings(store.folder, SyncSettings("http://127.0.0.1:5984", "games", last_ok=1_700_000_000.0))
+
+    def away(*_: Any) -> tuple[int, bytes]:
+        raise ConnectionRefusedError(111, "refused")
+
+    service = SyncService(store, transport=away)
+    assert service.round_now(SyncSettings("http://127.0.0.1:5984", "games")) is None
+    status = service.status
+    assert status.on and status.last_ok == 1_700_000_000.0 and not status.busy
+    assert status.fault is not None and status.fault.text() == (
+        "The server 127.0.0.1:5984 did not answer (nothing listens at that address).")
+    store_helpers.put(store, game(5), created=CREATED + 5)  # the table plays on meanwhile
+    assert len(store.sessions()) == 2
