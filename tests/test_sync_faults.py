@@ -153,3 +153,46 @@ def test_the_app_keeps_working_and_says_the_fault_while_the_server_is_away(tmp_p
         "The server 127.0.0.1:5984 did not answer (nothing listens at that address).")
     store_helpers.put(store, game(5), created=CREATED + 5)  # the table plays on meanwhile
     assert len(store.sessions()) == 2
+
+
+def test_nothing_is_sent_anywhere_until_sync_is_set_up() -> None:
+    from companion.app.data import AppData
+
+    asked: list[str] = []
+
+    def watching(method: str, url: str, *_: Any) -> tuple[int, bytes]:
+        asked.append(url)
+        return 200, b"{}"
+
+    data = AppData(folder_with(2))
+    data.sync.transport = watching
+    data.sync.start()
+    data.sync.poke()
+    session = data.new("transamerica", ["Ann", "Bob"], {})
+    session.apply({"type": "end_round", "missing": {"Ann": 0, "Bob": 2}})
+    assert asked == [] and not data.sync.status.on
+
+
+@pytest.mark.parametrize("doc_id", ["game:../../escape", "game:", "game:UPPER", "game:a/b", "alias:"])
+def test_a_document_named_to_reach_outside_the_data_folder_is_never_written(
+        couch_server: CouchServer, database: str, doc_id: str, tmp_path: Any) -> None:
+    from companion.store import Store as DiskStore
+
+    store = DiskStore(tmp_path / "data")
+    sync_round(store, Couch(couch_server.url, database))
+    good = folder_with(1)
+    entry = json.loads(archive_json(good))["sessions"][0]
+    couch_server.call("POST", f"/{database}/_bulk_docs", {"docs": [
+        {"_id": doc_id, "kind": "game", "format": 1, "game": entry, "counted": None, "copy_of": None,
+         "titled": None}]})
+    report = sync_round(store, Couch(couch_server.url, database))
+    assert len(report.refused) == 1 and len(store.sessions()) == 0
+    assert [path.name for path in tmp_path.iterdir()] == ["data"]  # nothing written beside the data folder
+    assert not list((tmp_path / "data").glob("sessions/*"))
+    store.close()
+
+
+def archive_json(store: Store) -> bytes:
+    from companion.aftergame.archive import export_json
+
+    return export_json(store)

@@ -282,6 +282,7 @@ class Round:
         doc_id, rev = doc["_id"], doc.get("_rev")
         session_id = doc_id[len(GAME):]
         if not SESSION_ID.fullmatch(session_id) or not isinstance(rev, str):
+            self.report.refused.append(Message("sync.not_a_game", {"id": doc_id[:80]}))
             return
         known = self.state.docs.get(doc_id)
         here = self._summary(session_id)
@@ -430,6 +431,7 @@ class Round:
         doc_id, rev = doc["_id"], doc.get("_rev")
         key = doc_id[len(ALIAS):]
         if not isinstance(rev, str) or not key:
+            self.report.refused.append(Message("sync.not_a_game", {"id": doc_id[:80]}))
             return
         name = doc.get("name")
         deleted = bool(doc.get("_deleted"))
