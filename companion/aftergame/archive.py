@@ -20,11 +20,14 @@ is known by its id; one already here is
   elsewhere): the longer one is kept;
 - otherwise (the logs part ways) kept as ours, the file's added beside it as a copy under
   a new id, titled "… (copy)" and noted in `copies.json`, so statistics count it once.
+  The same file imported again finds the copy.
 
 Restoring a backup brings back only what is missing: the games that are not here, and the
 changes a game here lost from the end of its log (a damaged file opens as the game it was at
-its last readable change). Any other game here that differs from the backup was changed
-since, and is left as it is (the report says so).
+its last readable change): a game whose damage a quarantine note records, never a game taken
+for damaged by the shape of its log, as an undo followed by the same change again leaves it.
+Any other game here that differs from the backup was changed since, and is left as it is
+(the report says so).
 
 A backup also holds the table's choices kept beside the games, as its side files hold them
 (`"aliases"`, `"counted"`, `"copies"`: the maps of players.json, counted.json, copies.json;
@@ -42,6 +45,9 @@ Files this module writes, in the data folder (each atomically)::
                                                  (store/side_file.py: an earlier version's has no
                                                  checksum nor count)
     backups/companion-<date>.json               one archive a day while the app is used, the last 7 kept
+                                                 (looked for when a page opens and whenever a game
+                                                 ends, so a server or a phone left running for days
+                                                 keeps one a day while games are played)
 
 A backup is the same archive, streamed: each game is copied from its file as it is saved
 (no rule replays it, one game at a time in memory), so the day's first start costs the
