@@ -229,7 +229,8 @@ def _written(value: Any) -> Any:
 
 def export_xlsx(store: Store, language: str = messages.SOURCE_LANGUAGE) -> bytes:
     """The rows of `export_csv` as an Excel workbook: every cell typed (dates, times, numbers,
-    true/false), so a spreadsheet opens it right whatever its import settings, and a text is
+    true/false), so a spreadsheet opens it right whatever its import settings (LibreOffice's CSV
+    import ignores the byte order mark by default and shows the protective '), and a text is
     always a text (no apostrophe needed: a name starting with = stays a name)."""
     from openpyxl import Workbook  # type: ignore[import-untyped]  # loaded when asked: not at start
 
