@@ -3,7 +3,21 @@
 settle: one Chromium drawing the app at a time), every other test on whichever worker is
 free. The phone build's tests and the big import are the exception: they draw little, wait
 on their own server or file, and took a fifth of that worker's time, so each file goes to
-whichever worker is free, as a whole (a file's fixtures are set up once)."""
+whichever worker is free, as a whole (a file's fixtures are set up once).
+
+What the suite holds: `tests/test_*.py`, rules scenarios for each game, one conformance suite
+run by hypothesis over every registered game (overrides, corrections, stopping, scoring
+included), the table clock (across a restart, with a property test of the playing time), the
+BG Stats link and `.bgsplay` file field by field, saved sessions and data folders of every
+earlier format kept as fixtures (tests/fixtures/), the store (on disk and in memory) with
+SIGKILL tests, a saved game cut at every byte of its last records and with each of their bits
+flipped, and one test per disk fault, the web door and sharing (in-process and on a real
+uvicorn on loopback), screen tests that tap through every screen in-process (stale taps,
+reconnects, tap budgets, 48 dp targets, colour contrast in both themes), and the house itself
+(test_layers.py: each layer imports only its own and those below, the rules core imports
+nothing impure, a screen writes nothing but through `view.act`); tests/e2e/, the browser
+tests (see tests/e2e/conftest.py); tests/bench/, scripts that print figures, never asserted
+(tests/bench/README.md)."""
 
 from __future__ import annotations
 

@@ -26,6 +26,7 @@ is known by its id; one already here is
   elsewhere): the longer one is kept;
 - otherwise (the logs part ways) kept as ours, the file's added beside it as a copy under
   a new id, titled "… (copy)" and noted in `copies.json`, so statistics count it once.
+  The same file imported again finds the copy.
 
 Of two titles of one game the later change is kept, and the report says which (titles.json
 keeps when each title was set: a game's file time says when it was last played). The file's
@@ -35,8 +36,10 @@ given here, said. So moving every game to an empty folder leaves every statistic
 
 Restoring a backup brings back only what is missing: the games that are not here, and the
 changes a game here lost from the end of its log (a damaged file opens as the game it was at
-its last readable change). Any other game here that differs from the backup was changed
-since, and is left as it is (the report says so).
+its last readable change): a game whose damage a quarantine note records, never a game taken
+for damaged by the shape of its log, as an undo followed by the same change again leaves it.
+Any other game here that differs from the backup was changed since, and is left as it is
+(the report says so).
 
 A backup holds the table's choices as an export does (all of them). A restore brings back
 the entries missing here of a side file that is missing, or that was found damaged after the
@@ -53,6 +56,9 @@ Files this module writes, in the data folder (each atomically)::
                                                  (store/side_file.py: an earlier version's has no
                                                  checksum nor count)
     backups/companion-<date>.json               one archive a day while the app is used, the last 7 kept
+                                                 (looked for when a page opens and whenever a game
+                                                 ends, so a server or a phone left running for days
+                                                 keeps one a day while games are played)
 
 A backup is the same archive, streamed: each game is copied from its file as it is saved
 (no rule replays it, one game at a time in memory), so the day's first start costs the
@@ -250,7 +256,8 @@ def _written(value: Any) -> Any:
 
 def export_xlsx(store: Store, language: str = messages.SOURCE_LANGUAGE) -> bytes:
     """The rows of `export_csv` as an Excel workbook: every cell typed (dates, times, numbers,
-    true/false), so a spreadsheet opens it right whatever its import settings, and a text is
+    true/false), so a spreadsheet opens it right whatever its import settings (LibreOffice's CSV
+    import ignores the byte order mark by default and shows the protective '), and a text is
     always a text (no apostrophe needed: a name starting with = stays a name)."""
     from openpyxl import Workbook  # type: ignore[import-untyped]  # loaded when asked: not at start
 

@@ -18,6 +18,15 @@ seatOrder}]}]`; `id`s are the file's own references. A play's uuid, a game's and
 player's are derived from the session id, the game id and the name, so a file exported
 again updates what BG Stats already has instead of adding it twice.
 
+What is sent, beyond the game's own facts: `sourceName` "Companion"; `durationMin` at least
+1; `game.bggId` the game's BoardGameGeek id (Heartland 111417, TransAmerica 2842, Great Plains
+330036), `highestWins` true, `noPoints` false; `startPlayer` who plays first at the set-up
+(peers that push plays, as ClockTracker, lindsaykwardell/clocktracker, whose pull request #299
+found it required on every player). The file's shape is as in a file BG Stats exported
+(https://pastebin.com/iDbHyBui) and as peers that write one; `locations` is empty. Not sent:
+`userInfo.meRefId` (which player is the phone's owner is not something Companion knows; a
+wrong one would give BG Stats the wrong "me"), locations, colours and roles.
+
 Where each field's meaning comes from (public sources; the push-plays page above for the link):
 - link `playDate`: UTC, "YYYY-MM-DD HH:MM:SS" (the push-plays page); a bot that builds these
   links tests it so, "regardless of local timezone" (sean-owens/rulebook-rebels-discord-bot,

@@ -51,6 +51,13 @@ the one of Flutter's two builds it runs. Big text files
 worker downloads those and unpacks them, so a first visit downloads about half as much on
 any host.
 
+What the site holds: the app and its requirements compiled into `app.zip`, a page whose
+Content-Security-Policy allows only its own files, and `service-worker.js`, versioned by the
+digest of every file: it caches the app (each file checked against its SHA-256; gzip copies
+downloaded and unpacked; at a first visit the fallback fonts, half of the bytes, once the
+app is up), serves it offline, answers Flutter's fallback-font paths with the shipped fonts,
+and on a new build downloads only what changed.
+
 The steps, by subject: `client.py` (flet-web's client and the page), `wheels.py` (the
 requirements), `app_code.py` (app.zip and its bytecode; `bytecode.py` and `bytecode.mjs`
 compile it in Pyodide under Node.js), `offline.py` (gzip copies, the service worker),

@@ -18,7 +18,7 @@ the data folder using '/'. `DiskFolder` makes each of them durable and atomic:
 processes sharing a directory (their locks exclude each other).
 
 Cost: a write is one temporary file, two fsyncs and a rename; an append one write and one
-fdatasync (about 0.15 ms on the disk the README measures).
+fdatasync (about 0.15 ms on the disk tests/bench/README.md measures).
 """
 
 from __future__ import annotations

@@ -4,6 +4,27 @@
 does, on a fresh data folder (one per test: the app resumes the last open game, so tests
 sharing a folder would land in each other's games) and opens Chromium on it. A failing
 test leaves a ``FAILED-<test>.png`` screenshot and prints the server's log.
+
+What they cover: the web build in Chromium, served exactly as `companion --web` serves it,
+driven through Flutter's semantics tree at 412×915: a full game of each title, reload,
+dropped socket and server restart mid-game, two tabs tapping Undo at once, every sheet's
+confirm button in view, a whole game making no request outside the served origin, foreign
+Origin/Host sockets refused, names in many scripts, a shared table with a host, a viewer and
+a scorekeeper in three browser contexts, every WebSocket frame a joined phone receives
+scanned for the host's other games, and an import of values no clock or encoder takes. A
+crawler opens every sheet of every game screen and every way on from each (Rules, Back,
+Close, Stop game, Share, Record anyway…), comparing the sheet the browser shows with the one
+the server means (`ui-state.json`); whole games are played with every button's box compared
+before and after each tap (nothing may move more than 2 px, but a list growing below the
+tap); tap budgets are counted in real clicks; label contrast is measured from screenshot
+pixels in both themes; and each game screen is photographed at 1280×800. The phone build
+(test_phone_e2e.py): the site is built once per run by `companion publish`, served from
+127.0.0.1 by a plain static server with every other address refused; a short game of each
+title, statistics, the day's backup, a reload, Chromium SIGKILLed right after a tap is shown
+and reopened on its profile with the server stopped (the app comes from its cache, the tap
+is there and in IndexedDB), a new build updating the app (only what changed is downloaded;
+the games stay), export and import between two profiles, and names in many scripts drawn
+offline. Screenshots land in `test-artifacts/screenshots/`.
 """
 
 from __future__ import annotations

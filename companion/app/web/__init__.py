@@ -11,6 +11,10 @@ Four rooms, each with its rules numbered in its docstring:
 - `serving`: the port, uvicorn, the share listeners, the stop; `create_app` puts the rooms
   together (`door` imports none of the others; `serving` imports them all).
 
+A fifth, `frames`, checks a page's socket frames before Flet reads them (the door's rule
+7): a malformed one is dropped in one rate-limited console line, and a page's session stays
+with the address and cookie it was made for.
+
 The names below are the ones the CLI and the tests use.
 """
 
