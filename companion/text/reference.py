@@ -10,7 +10,7 @@ Spanish are in the catalogues like every other message. A body is paragraphs sep
 by a blank line; a paragraph whose lines start with "- " is a list.
 
 Besides the rules, every game's reference states the decisions the app takes where the
-rules are silent or disagree (RULES.md's **Decision**s and the README's rule decisions).
+rules are silent or disagree ("What the app decides"; the README points here for them).
 """
 
 from __future__ import annotations
