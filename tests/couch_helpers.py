@@ -86,6 +86,13 @@ class CouchServer:
             self.process.wait(timeout=10)
         self.process = None
 
+    def allow_origins(self) -> None:
+        """CORS as the README tells a CouchDB owner to set it, so that the phone build may sync."""
+        for key, value in (("httpd/enable_cors", "true"), ("cors/origins", "*"), ("cors/credentials", "true"),
+                           ("cors/methods", "GET, PUT, POST, HEAD, DELETE"),
+                           ("cors/headers", "accept, authorization, content-type, origin")):
+            self.call("PUT", f"/_config/{key}", value)
+
     def add_user(self, name: str, password: str) -> None:
         """A user of the server (CouchDB's _users database), so that a password is asked and checked."""
         self.call("PUT", f"/_users/org.couchdb.user:{name}", {"name": name, "password": password, "roles": [],

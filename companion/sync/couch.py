@@ -12,11 +12,13 @@ hostile one cannot exhaust memory or nest deeper than JSON allows. A redirect is
 from __future__ import annotations
 
 import base64
+import contextlib
 import http.client
 import ipaddress
 import json
 import re
 import socket
+import sys
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -82,6 +84,32 @@ def urllib_transport(method: str, url: str, headers: Mapping[str, str], body: by
         raise ConnectionResetError(f"the answer was cut off ({type(error).__name__})") from error
 
 
+def xhr_transport(method: str, url: str, headers: Mapping[str, str], body: bytes | None,
+                  timeout: float) -> tuple[int, bytes]:
+    """The phone build's HTTP client: the browser's own, from the web worker Python runs in,
+    where a request may be waited for (the page's screen is drawn by another thread)."""
+    from js import XMLHttpRequest  # type: ignore[import-not-found]  # Pyodide only
+
+    request = XMLHttpRequest.new()
+    request.open(method, url, False)
+    with contextlib.suppress(Exception):  # an older engine refuses a timeout on a waited-for request
+        request.timeout = int(timeout * 1000)
+    for name, value in headers.items():
+        request.setRequestHeader(name, value)
+    try:
+        request.send(None if body is None else body.decode("utf-8"))
+    except Exception as error:  # noqa: BLE001 - the browser's NetworkError: no answer (or CORS refused)
+        raise ConnectionRefusedError(111, f"the browser had no answer ({type(error).__name__})") from None
+    if not request.status:
+        raise ConnectionRefusedError(111, "the browser had no answer (or the server does not allow this app)")
+    text = str(request.responseText or "")
+    return int(request.status), text.encode("utf-8")
+
+
+def default_transport() -> Transport:
+    return xhr_transport if sys.platform == "emscripten" else urllib_transport
+
+
 def _bounded(response: Any) -> bytes:
     data: bytes = response.read(MAX_ANSWER_BYTES + 1)
     return data
@@ -127,7 +155,7 @@ class Couch:
     """One database on one server, with a user's name and password (Basic authentication)."""
 
     def __init__(self, url: str, database: str, user: str = "", password: str = "",
-                 transport: Transport = urllib_transport, timeout: float = TIMEOUT_S) -> None:
+                 transport: Transport | None = None, timeout: float = TIMEOUT_S) -> None:
         problem = server_problem(url)
         if problem is not None:
             raise SyncError(problem)
@@ -136,7 +164,7 @@ class Couch:
         self.url = url.rstrip("/")
         self.database = database
         self.server = shown_server(url)
-        self._transport = transport
+        self._transport = transport or default_transport()
         self._timeout = timeout
         self._headers = {"Accept": "application/json", "Content-Type": "application/json"}
         if user:

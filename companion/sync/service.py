@@ -9,7 +9,9 @@ again after 5 s, then 10, 20… up to 5 minutes. The thread's rounds go one at a
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -17,7 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.store import Store
-from companion.sync.couch import Couch, SyncError, Transport, is_encrypted, urllib_transport
+from companion.sync.couch import Couch, SyncError, Transport, default_transport, is_encrypted
 from companion.sync.engine import RoundReport, claim, read_state, server_key, sync_round
 from companion.sync.settings import (
     SyncSettings,
@@ -33,6 +35,8 @@ IDLE_S = 60.0  # a round at least this often while the app is open
 SETTLE_S = 0.5  # changes here within this time go in one round
 BACKOFF_S = (5.0, 10.0, 20.0, 40.0, 80.0, 160.0, 300.0)
 FEED_S = 25  # how long the server holds the changes feed open when nothing changes
+IN_BROWSER = sys.platform == "emscripten"  # the phone build: no threads, and no feed held open
+POLL_S = 10.0  # there, what the feed would say is asked this often instead
 
 register("en", {
     "sync.tested": "The server {server} answered, took the user name and password, and the database {database} "
@@ -59,10 +63,12 @@ class SyncStatus:
 class SyncService:
     """The background rounds of one data folder (one per process, shared by its pages)."""
 
-    def __init__(self, store: Store, transport: Transport = urllib_transport, language: Callable[[], str] = lambda: "en"
-                 ) -> None:
+    def __init__(self, store: Store, transport: Transport | None = None,
+                 language: Callable[[], str] = lambda: "en") -> None:
         self.store = store
-        self.transport = transport
+        self.transport = transport or default_transport()
+        self._page_wake: asyncio.Event | None = None  # the phone build's rounds, on the page's loop
+        self._page_rounds: asyncio.Task[None] | None = None
         self.language = language
         self._wake = threading.Event()
         self._lock = threading.Lock()
@@ -91,6 +97,8 @@ class SyncService:
         """Something changed here (or the app came back): a round soon."""
         if self.status.on:
             self._wake.set()
+            if self._page_wake is not None:
+                self._page_wake.set()
 
     def start(self) -> None:
         """Start the rounds when sync is set up (at the app's start)."""
@@ -100,6 +108,12 @@ class SyncService:
         if not self.status.on:
             self._set(self._status_of(settings))
         self._stopped.clear()
+        if IN_BROWSER:
+            if self._page_rounds is None or self._page_rounds.done():
+                self._page_wake = asyncio.Event()
+                self._page_rounds = asyncio.get_event_loop().create_task(self._rounds_in_page())
+            self.poke()
+            return
         self._thread = threading.Thread(target=self._rounds, name="companion-sync", daemon=True)
         self._watcher = threading.Thread(target=self._watch, name="companion-sync-feed", daemon=True)
         self._thread.start()
@@ -109,6 +123,8 @@ class SyncService:
     def stop(self) -> None:
         self._stopped.set()
         self._wake.set()
+        if self._page_wake is not None:
+            self._page_wake.set()
 
     def test(self, settings: SyncSettings, password: str) -> Message:
         """Whether the server answers, takes the credentials, and has the database (or made it): a sentence."""
@@ -152,6 +168,22 @@ class SyncService:
                 return
             report = self.round_now(settings)
             failures = 0 if report is not None else failures + 1
+
+    async def _rounds_in_page(self) -> None:
+        """The phone build's rounds: a task of the page's loop (no threads there). A round's
+        requests are waited for in the worker Python runs in; the screen is drawn meanwhile."""
+        failures = 0
+        assert self._page_wake is not None
+        while not self._stopped.is_set():
+            wait = POLL_S if failures == 0 else BACKOFF_S[min(failures, len(BACKOFF_S)) - 1]
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._page_wake.wait(), wait)
+                await asyncio.sleep(SETTLE_S)  # taps in a row go in one round
+            self._page_wake.clear()
+            settings = read_settings(self.store.folder)
+            if self._stopped.is_set() or settings is None:
+                return
+            failures = 0 if self.round_now(settings) is not None else failures + 1
 
     def round_now(self, settings: SyncSettings) -> RoundReport | None:
         """One round, its progress and outcome told to the pages; None when it failed."""

@@ -435,8 +435,6 @@ register(SOURCE_LANGUAGE, {
                                       "network.",
     "ui.settings.sync.link": "To set up another device, paste this link as its server address (the password is "
                              "typed there):",
-    "ui.settings.sync.unavailable": "Sync is not in the phone build yet: move games with export and import, or "
-                                    "sync from the desktop app.",
     "ui.archive.export": "Export",
     "ui.archive.export_json": "Every game (JSON)",
     "ui.archive.export_csv": "Results (CSV)",

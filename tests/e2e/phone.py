@@ -100,9 +100,11 @@ def browser_pid(profile: Path) -> int:
 class Phone:
     """Chromium on one profile (`launch_persistent_context`), shown the site only."""
 
-    def __init__(self, playwright: Any, profile: Path, origin: str, *, timeout_ms: int = PHONE_TIMEOUT_MS) -> None:
+    def __init__(self, playwright: Any, profile: Path, origin: str, *, timeout_ms: int = PHONE_TIMEOUT_MS,
+                 also: tuple[str, ...] = ()) -> None:
         self.profile = profile
         self.origin = origin
+        self.also = also  # other origins the phone may reach (a sync server set up in its Settings)
         self.timeout_ms = timeout_ms
         self.refused: list[str] = []
         self.requests: list[str] = []
@@ -121,7 +123,7 @@ class Phone:
 
     def _route(self, route: Any) -> None:
         url = route.request.url
-        if url == self.origin or url.startswith(self.origin + "/"):
+        if any(url == origin or url.startswith(origin + "/") for origin in (self.origin, *self.also)):
             route.fallback()
         else:
             self.refused.append(url)

@@ -21,11 +21,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from couch_helpers import CouchServer
 from harness import PROJECT_ROOT, FlutterPage, free_port
 from phone import Phone, StaticSite, offline_ready, phones
 from test_app_e2e import GOODS, new_game, see, tap, tap_icon, type_number
 
 from companion import publish
+from companion.store import Store
+from companion.sync.couch import Couch
+from companion.sync.engine import sync_round
 
 NAME = "Zoë 🐻 Ωμέγα Юлия"
 CJK_NAME = "李雷"
@@ -423,3 +427,39 @@ def test_names_in_many_scripts_are_drawn_offline_with_the_shipped_fonts(site: St
         assert [url for url, status in phone.answers if "/assets/fonts/" in url and status != 200] == []
         ui.screenshot("45-phone-names-in-many-scripts", settle_s=3)
         nothing_left_the_site(phone)
+
+
+def test_the_phone_syncs_with_a_desktop_data_folder_through_couchdb(site: StaticSite, tmp_path: Path,
+                                                                    couch_server: CouchServer, database: str) -> None:
+    from test_sync_e2e import fill
+
+    couch_server.allow_origins()
+    desktop = tmp_path / "desktop"
+    with Store(desktop) as store:
+        session = store.new("transamerica", ["Kim", "Lou"])
+        session.apply({"type": "end_round", "missing": {"Kim": 0, "Lou": 13}})
+        sync_round(store, Couch(couch_server.url, database))
+    with phones() as launch:
+        phone = launch(tmp_path / "phone", site.origin, also=(couch_server.url,))
+        ui = phone.open()
+        tap_icon(ui, "Settings")
+        fill(ui, "Server address", couch_server.url)
+        fill(ui, "Database", database)
+        tap(ui, "Turn sync on")
+        ui.wait_for_text(re.compile(rf"^Syncing with 127\.0\.0\.1:{couch_server.port}/{database}: last synced "),
+                         timeout_ms=60_000)
+        ui.screenshot("47-phone-sync-on")
+        home(ui)
+        ui.page.get_by_role("button", name=re.compile(r"^TransAmerica · Kim and Lou\s")).first.wait_for(
+            state="attached", timeout=60_000)  # the desktop's game, on the phone
+        short_transamerica(ui)  # a game played on the phone reaches the desktop
+        deadline = time.monotonic() + 60
+        while True:
+            with Store(desktop) as store:
+                sync_round(store, Couch(couch_server.url, database))
+                if len(store.sessions()) == 2:
+                    assert {tuple(summary.players) for summary in store.sessions()} == {("Kim", "Lou"), ("Ann", "Bob")}
+                    break
+            assert time.monotonic() < deadline, "the phone's game did not reach the desktop"
+            time.sleep(1)
+        assert phone.refused == [], phone.refused  # the site and the sync server, nothing else

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import sys
 from typing import TYPE_CHECKING, Any
 
 import flet as ft
@@ -40,8 +39,6 @@ def build(view: View) -> ft.Control:
 def sync_section(view: View) -> list[ft.Control]:
     """Sync: set up (address, database, user, password; Test, Turn on), or on (its status, Sync now, Turn off)."""
     body: list[ft.Control] = [w.text(w.t(view, "ui.settings.sync"), 15, bold=True)]
-    if sys.platform == "emscripten":
-        return [*body, w.text(w.t(view, "ui.settings.sync.unavailable"), 14, key="sync-unavailable")]
     status = view.data.sync.status
     draft = view.ui.draft
     if status.on:
