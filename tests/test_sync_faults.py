@@ -196,3 +196,41 @@ def archive_json(store: Store) -> bytes:
     from companion.aftergame.archive import export_json
 
     return export_json(store)
+
+
+def test_the_password_goes_to_the_system_keyring_where_there_is_one(tmp_path: Any,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+    import types
+
+    from companion.sync import settings as sync_settings
+
+    kept: dict[tuple[str, str], str] = {}
+
+    class Backend:
+        pass
+
+    fake = types.ModuleType("keyring")
+    fake.get_keyring = Backend  # type: ignore[attr-defined]
+    fake.set_password = lambda service, account, password: kept.__setitem__((service, account), password)  # type: ignore[attr-defined]
+    fake.get_password = lambda service, account: kept.get((service, account))  # type: ignore[attr-defined]
+    fake.delete_password = lambda service, account: kept.pop((service, account))  # type: ignore[attr-defined]
+    backends = types.ModuleType("keyring.backends")
+    failing = types.ModuleType("keyring.backends.fail")
+    failing.Keyring = type("Keyring", (), {})  # type: ignore[attr-defined]
+    backends.fail = failing  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "keyring", fake)
+    monkeypatch.setitem(sys.modules, "keyring.backends", backends)
+    monkeypatch.setitem(sys.modules, "keyring.backends.fail", failing)
+
+    store = Store(tmp_path / "data")
+    sync_settings.write_password(store.folder, "in-the-keyring")
+    assert list(kept.values()) == ["in-the-keyring"]
+    assert b"in-the-keyring" not in (tmp_path / "data" / sync_settings.SECRET).read_bytes()
+    assert sync_settings.read_password(store.folder) == "in-the-keyring"
+    sync_settings.forget(store.folder)
+    assert kept == {} and not (tmp_path / "data" / sync_settings.SECRET).exists()
+    monkeypatch.setitem(sys.modules, "keyring", None)  # no keyring: the file, this user's only
+    sync_settings.write_password(store.folder, "in-the-file")
+    assert sync_settings.read_password(store.folder) == "in-the-file"
+    store.close()

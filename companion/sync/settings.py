@@ -2,8 +2,10 @@
 
     sync.json          {"format": "companion-sync", "version": 1, "url", "database", "user",
                         "last_ok": time of the last round that ended well | null}
-    sync-secret.json   {"password": ...}: readable by this user only (mode 0600) where the
-                        system has file modes; never in an export, a backup or a log, never shown
+    sync-secret.json   {"keyring": true}: the password is in the system's keyring, where there
+                        is one; else {"password": ...}, readable by this user only (mode 0600)
+                        where the system has file modes. Never in an export, a backup or a log,
+                        never shown
 
 Neither file is a game: exports and backups carry the games and the table's choices only, so
 the password never leaves the device with them. A setup link carries the address, database
@@ -75,17 +77,60 @@ def write_settings(folder: Folder, settings: SyncSettings) -> None:
     _saving(lambda: folder.write(SETTINGS, json.dumps(data).encode()))
 
 
+KEYRING_SERVICE = "companion-sync"
+
+
+def system_keyring() -> Any:
+    """The system's keyring (the `keyring` package, with a working backend: Secret Service,
+    macOS Keychain, Windows Credential Locker), or None where there is none (a phone, a
+    server, the package not installed)."""
+    try:
+        import keyring  # type: ignore[import-not-found,unused-ignore]  # optional: not a dependency
+        from keyring.backends import fail  # type: ignore[import-not-found,unused-ignore]
+    except Exception:  # noqa: BLE001 - not installed, or a backend that fails to load
+        return None
+    try:
+        backend = keyring.get_keyring()
+    except Exception:  # noqa: BLE001
+        return None
+    return None if isinstance(backend, fail.Keyring) else keyring
+
+
+def _account(folder: Folder) -> str:
+    """The keyring's name for this data folder's password (a folder each, as each syncs on its own)."""
+    return str(_path(folder, SECRET) or SECRET)
+
+
 def read_password(folder: Folder) -> str:
     try:
         raw = folder.read(SECRET)
         found = json.loads(raw) if raw else None
     except (OSError, ValueError, RecursionError):
         return ""
+    if isinstance(found, dict) and found.get("keyring") is True:
+        keyring = system_keyring()
+        try:
+            kept = keyring.get_password(KEYRING_SERVICE, _account(folder)) if keyring is not None else None
+        except Exception:  # noqa: BLE001 - a locked or gone keyring: no password (the server then says so)
+            kept = None
+        return kept if isinstance(kept, str) else ""
     password = found.get("password") if isinstance(found, dict) else None
     return password if isinstance(password, str) else ""
 
 
 def write_password(folder: Folder, password: str) -> None:
+    """In the system's keyring where there is one (the file then only says so), else in the
+    file, readable by this user only."""
+    keyring = system_keyring()
+    if keyring is not None:
+        try:
+            keyring.set_password(KEYRING_SERVICE, _account(folder), password)
+        except Exception:  # noqa: BLE001 - a locked keyring: the device's own storage instead
+            keyring = None
+        else:
+            _saving(lambda: folder.write(SECRET, json.dumps({"keyring": True}).encode()))
+            return
+
     def write() -> None:
         folder.write(SECRET, json.dumps({"password": password}).encode())
         path = _path(folder, SECRET)
@@ -98,6 +143,10 @@ def write_password(folder: Folder, password: str) -> None:
 
 def forget(folder: Folder) -> None:
     """Sync turned off: the settings and the password go (the games stay)."""
+    keyring = system_keyring()
+    if keyring is not None:
+        with contextlib.suppress(Exception):  # none kept there
+            keyring.delete_password(KEYRING_SERVICE, _account(folder))
     for name in (SETTINGS, SECRET):
         _saving(lambda name=name: folder.remove(name) if folder.exists(name) else None)
 
