@@ -407,3 +407,40 @@ async def test_an_import_says_which_title_it_took_which_rename_it_kept_and_what_
         assert screen.text_of("side-taken-players") == "From the file: 1 rename of players."
     assert [summary.title for summary in data.store.sessions()] == ["Game night"]
     assert data.player_page("Annie") is not None and data.player_page("Rob") is not None
+
+
+@table
+async def test_a_page_drawn_again_reads_nothing_from_the_disk_for_its_sheet_or_its_chart(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A sync round redraws every page; the Your games sheet and a game's chart are drawn from
+    what was read when they opened (the lists of exports/ and backups/, the game itself)."""
+    data = disk_app(tmp_path / "data")
+    game_id = play_transamerica(data, ["Ann", "Bob"], {"Ann": 0, "Bob": 13})
+    data.backup_if_due()
+    looked: list[str] = []
+    folder = data.store.folder
+
+    def watch() -> None:
+        for name in ("names", "scan", "read", "exists"):  # (the list's one stat of its index stays)
+            real = getattr(folder, name)
+            monkeypatch.setattr(folder, name, lambda *args, real=real, name=name: looked.append(name + str(args)[:80]) or real(*args))
+
+    async with Screen(make_main(data), page_props=DESKTOP) as screen:
+        await screen.tap("archive")
+        await exported(screen, "export-json")
+        assert any(str(key).startswith("import-file-") for key in screen.keys()) and not screen.exists("no-backups")
+        watch()
+        data.sync.subscribe(lambda _: None)
+        for listener in list(data.sync._listeners):  # as a sync round's end does
+            listener(False)
+        await screen.settle()
+        assert looked == []
+        monkeypatch.undo()
+        await screen.tap("panel-close")
+        await screen.tap(f"session-{game_id}")  # its detail, with the chart
+        assert screen.exists("detail-counting")
+        watch()
+        for listener in list(data.sync._listeners):
+            listener(True)
+        await screen.settle()
+        assert looked == []

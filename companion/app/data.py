@@ -118,6 +118,8 @@ class AppData:
         self._home_kept: tuple[SessionList, list[str], list[SessionSummary], list[SessionSummary]] | None = None
         self._sides_checked = False  # the side files read once for Home (see `check_side_files`)
         self.sync = SyncService(store)  # the background rounds, once sync is set up (Settings)
+        self._archive_folders: tuple[list[str], list[archive.Backup]] | None = None  # exports/, backups/ as looked at
+        self._series: tuple[Session, int, stats.ScoreSeries] | None = None  # the chart last drawn, and of what
 
     # --- sessions ---------------------------------------------------------------------
 
@@ -323,17 +325,37 @@ class AppData:
         """The chart of a game (StoreError when it cannot be read)."""
         return stats.score_series(self.peek(session_id))
 
+    def series_of(self, session: Session) -> stats.ScoreSeries:
+        """The chart of a game already read, worked out once however often its detail is drawn."""
+        kept = self._series
+        if kept is None or kept[0] is not session or kept[1] != session.cursor:
+            kept = self._series = (session, session.cursor, stats.score_series(session))
+        return kept[2]
+
     def peek(self, session_id: str) -> Session:
         """A game read as saved, without opening it for play (StoreError when it cannot be read)."""
         return self._sessions.get(session_id) or self.store.peek(session_id)
 
     def exports(self) -> list[str]:
-        """The JSON archives in the data folder's exports/, newest name first; none when it cannot be read."""
+        """The JSON archives in the data folder's exports/, newest name first, as last looked at
+        (`look_at_archive_folders`): a page drawing the sheet reads nothing from the disk."""
+        if self._archive_folders is None:
+            self.look_at_archive_folders()
+        assert self._archive_folders is not None
+        return self._archive_folders[0]
+
+    def look_at_archive_folders(self) -> None:
+        """Read what exports/ and backups/ hold: when the Your games sheet opens, and after an
+        export, an import or a backup (never while a page draws: a sync round redraws them all)."""
         try:
             names = self.store.folder.names(archive.EXPORTS)
         except OSError:
-            return []
-        return sorted((name for name in names if name.endswith(".json")), reverse=True)
+            names = []
+        try:
+            found = archive.backups(self.store)
+        except StoreError:
+            found = []
+        self._archive_folders = (sorted((name for name in names if name.endswith(".json")), reverse=True), found)
 
     def read_export(self, name: str) -> bytes:
         """An archive in exports/ (b"" when gone: the import then says it is no archive); OSError as the disk says."""
@@ -362,7 +384,10 @@ class AppData:
                     progress: archive.Progress | None = None) -> str:
         """Write an export into the data folder's exports/ and return its path (where no file dialog is offered)."""
         name, data = self.export(kind, session_ids, progress)
-        return archive.save_export(self.store, name, data)
+        try:
+            return archive.save_export(self.store, name, data)
+        finally:
+            self.look_at_archive_folders()
 
     def import_archive(self, data: bytes, language: str = "en",
                        progress: archive.Progress | None = None) -> archive.ImportReport:
@@ -380,13 +405,16 @@ class AppData:
             self.backup_failure = error.message  # Home says it, in one line
             return None
         self.backup_failure = None
+        if name is not None:
+            self.look_at_archive_folders()
         return name
 
     def backups(self) -> list[archive.Backup]:
-        try:
-            return archive.backups(self.store)
-        except StoreError:
-            return []
+        """The backups in backups/, newest first, as last looked at (`look_at_archive_folders`)."""
+        if self._archive_folders is None:
+            self.look_at_archive_folders()
+        assert self._archive_folders is not None
+        return self._archive_folders[1]
 
     def restore_backup(self, name: str) -> archive.ImportReport:
         """Bring back the games of a backup that are missing; nothing present is overwritten."""

@@ -315,6 +315,8 @@ class Intents:
         if panel != "log" and refusal is not None:  # a viewer reads the log, opens no input sheet
             self.show_notice(refusal)
             return
+        if panel == "archive":
+            self.data.look_at_archive_folders()  # here, not while the sheet is drawn
         ui = self.state.ui
         ui.panel = panel
         ui.draft = dict(draft)

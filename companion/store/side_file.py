@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from companion.store.file_format import ALTERED, CHECKSUM, DAMAGED, Damage, seal_holds, sealed_bytes
-from companion.store.folders import Folder
+from companion.store.folders import Folder, Signature
 from companion.store.quarantine import Quarantine
 from companion.text.messages import has_lone_surrogate
 
@@ -149,6 +149,9 @@ class SideFiles:
         self._folder = folder
         self._quarantine = quarantine if quarantine is not None else Quarantine(folder, None)
         self._lock = threading.RLock()
+        # The entries of each file as last read whole, by its signature (inode, size, times): a
+        # file unchanged since is not read again (a statistics screen asks for them all each draw).
+        self._kept: dict[str, tuple[Signature, dict[str, Any]]] = {}
 
     def read(self, kind: SideKind) -> dict[str, Any]:
         """The entries of a side file ({} when there is none or the disk refuses it); a damaged
@@ -161,12 +164,20 @@ class SideFiles:
     def _read(self, kind: SideKind) -> tuple[dict[str, Any], OSError | None]:
         """(entries, why the damaged file could not be copied aside); OSError when it cannot be read."""
         with self._lock:
+            signature = self._folder.stat(kind.name)
+            if signature is None:
+                return {}, None  # none yet: nothing was chosen
+            kept = self._kept.get(kind.name)
+            if signature is not None and kept is not None and kept[0] == signature:
+                return dict(kept[1]), None
             raw = self._folder.read(kind.name)
             if raw is None:
                 return {}, None
             found = parse_side(raw, kind)
             if found.damage is None:
+                self._kept[kind.name] = (signature, dict(found.entries))
                 return found.entries, None
+            self._kept.pop(kind.name, None)
             try:
                 self._quarantine.keep_side(kind.name, found.damage, raw)
             except OSError as error:
@@ -182,6 +193,7 @@ class SideFiles:
             if not_kept is not None:
                 raise not_kept
             entries = change(entries)
+            self._kept.pop(kind.name, None)
             self._folder.write(kind.name, side_bytes(kind, entries))
             return entries
 

@@ -20,7 +20,6 @@ from companion.app.intents import REOPEN, Intents
 from companion.app.screens import home, rules
 from companion.app.screens.registry import game_screen
 from companion.session import Session
-from companion.store import StoreError
 from companion.text.messages import SOURCE_LANGUAGE, register
 
 if TYPE_CHECKING:
@@ -77,7 +76,7 @@ def build(view: View) -> ft.Control:
                                                  overflow=ft.TextOverflow.ELLIPSIS), expand=True)], spacing=0)]
     reading = view.reading(session)
     about = [*facts(view, summary, session), result(reading)]
-    drawn = chart(reading, session_id, session.game.id)
+    drawn = chart(reading, session, session.game.id)
     log = [w.text(w.t(view, "ui.log"), 17, bold=True, key="detail-log-title"), *log_lines(view, session)]
     if w.is_wide(view):
         # The result, the chart (with what to do next under it) and the log side by side.
@@ -150,11 +149,8 @@ def result(reading: View) -> ft.Control:
     return game_screen(reading.session.game.id).result(reading)  # type: ignore[no-any-return]
 
 
-def chart(view: View, session_id: str, game: str) -> ft.Control:
-    try:
-        series = view.data.score_series(session_id)
-    except StoreError as error:
-        return w.text(view.say(error), 15, key="chart-problem")
+def chart(view: View, session: Session, game: str) -> ft.Control:
+    series = view.data.series_of(session)  # the game read when the detail opened: nothing read from disk here
     # Imported on the first chart drawn: flet_charts is a tenth of a second of every start otherwise.
     from companion.app import charts
 
