@@ -431,8 +431,8 @@ async def test_a_page_drawn_again_reads_nothing_from_the_disk_for_its_sheet_or_i
         assert any(str(key).startswith("import-file-") for key in screen.keys()) and not screen.exists("no-backups")
         watch()
         data.sync.subscribe(lambda _: None)
-        for listener in list(data.sync._listeners):  # as a sync round's end does
-            listener(False)
+        for listener in list(data.sync._listeners):  # as a sync round that took a game does
+            listener(True)
         await screen.settle()
         assert looked == []
         monkeypatch.undo()

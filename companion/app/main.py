@@ -64,8 +64,10 @@ def make_main(data: AppData, sharing: Sharing | None = None, language: str | Non
         act = app.act
         # A dropped socket (a phone's screen locked, Wi-Fi blinked, a reload) keeps the page's
         # session and its game: the client reconnects to it. Only an expired session lets go.
-        def sync_told(_: bool) -> None:  # from the sync thread: drawn on the page's loop
-            page.run_task(redraw_page, act)
+        def sync_told(games_changed: bool) -> None:  # from the sync thread: drawn on the page's loop
+            # Only a page that shows what changed draws again: games taken, or Settings' sync status.
+            if games_changed or act.state.ui.screen == "settings":
+                page.run_task(redraw_page, act)
 
         stop_following_sync = data.sync.subscribe(sync_told)
 
