@@ -423,14 +423,15 @@ async def test_a_page_drawn_again_reads_nothing_from_the_disk_for_its_sheet_or_i
     def watch() -> None:
         for name in ("names", "scan", "read", "exists"):  # (the list's one stat of its index stays)
             real = getattr(folder, name)
-            monkeypatch.setattr(folder, name, lambda *args, real=real, name=name: looked.append(name + str(args)[:80]) or real(*args))
+            monkeypatch.setattr(folder, name, lambda *args, real=real, name=name:
+                                looked.append(name + str(args)[:80]) or real(*args))
 
     async with Screen(make_main(data), page_props=DESKTOP) as screen:
         await screen.tap("archive")
         await exported(screen, "export-json")
-        assert any(str(key).startswith("import-file-") for key in screen.keys()) and not screen.exists("no-backups")
+        keys = screen.keys()
+        assert any(str(key).startswith("import-file-") for key in keys) and not screen.exists("no-backups")
         watch()
-        data.sync.subscribe(lambda _: None)
         for listener in list(data.sync._listeners):  # as a sync round that took a game does
             listener(True)
         await screen.settle()

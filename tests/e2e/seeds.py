@@ -3,7 +3,6 @@ its screen offers every sheet it has (the browser tests then open them by tappin
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +44,13 @@ def great_plains_scoring(session: Session) -> None:
         session.apply({"type": "place_token", "player": session.players[token % 2]})
 
 
+def great_plains_counted(session: Session) -> None:
+    """Every cave and token placed, and one prairie zone counted: it can be corrected."""
+    great_plains_scoring(session)
+    first, second = session.players
+    session.apply({"type": "zone", "spaces": 3, "water": 0, "tokens": {first: 2, second: 1}})
+
+
 def heartland_hauling(session: Session) -> None:
     """Ann has moved and carries 6 corn: ready to unload at any price."""
     session.apply({"type": "correct_cargo", "player": "Ann", "good": "corn", "cubes": 6, "note": "set-up"})
@@ -55,13 +61,14 @@ def nothing(session: Session) -> None:
     pass
 
 
-def seed(data_dir: Path, games: list[tuple[str, int, dict[str, Any], Callable[[Session], None]]]) -> list[str]:
-    """Write the games (game id, players, options, what was played) and land on Home; their ids, in order."""
+def seed(data_dir: Path, games: list[tuple[Any, ...]]) -> list[str]:
+    """Write the games (game id, players, options, what was played[, their names]) and land on
+    Home; their ids, in order. Without names the players are the first of `PLAYERS`."""
     store = Store(data_dir)
     data = AppData(store)
     ids = []
-    for game, count, options, played in games:
-        session = data.new(game, list(PLAYERS[:count]), options)
+    for game, count, options, played, *names in games:
+        session = data.new(game, list(names[0] if names and names[0] else PLAYERS[:count]), options)
         played(session)
         assert session.id is not None
         ids.append(session.id)

@@ -29,7 +29,7 @@ from typing import Any
 import pytest
 from harness import SCREENSHOTS_DIR, Browsers, FlutterPage, open_browsers, require_browser, serve_cli
 from labels import problems
-from seeds import great_plains_spirits, heartland_long, nothing, seed
+from seeds import great_plains_counted, great_plains_spirits, heartland_long, nothing, seed
 from watch import SCREEN, Button, View, find, frames, open_from_home, open_watched, reveal, server_view, settle, view
 
 from companion.text import reference
@@ -57,6 +57,7 @@ SHEETS: dict[str, Sheet] = {
     "end_round": Sheet("End of round {round}", ("Rules", "Save round {round}")),
     "amend_round": Sheet("Correct round {round}", ("Rules", "Save round {round} corrected")),
     "zone": Sheet("Add a prairie zone", ("Rules", "Add zone")),
+    "amend_zone": Sheet("Correct zone {zone}", ("Rules", "Save zone {zone} corrected")),
 }
 
 # Buttons that only pick a number in a sheet: a count, a price, a correction, a stepper.
@@ -80,10 +81,11 @@ class Game:
     current: str  # whose turn it is
     round: int
     sheets: frozenset[str]  # every sheet its screen must offer
+    names: tuple[str, ...] = ()  # its players, when not the first of seeds.PLAYERS (a card of its own)
 
     @property
     def id(self) -> str:
-        return f"{self.game_id}-{self.players}"
+        return f"{self.game_id}-{self.players}" + ("-" + "-".join(self.names) if self.names else "")
 
 
 HEARTLAND = "The Great Heartland Hauling Co."
@@ -99,6 +101,8 @@ GAMES = [
          EVERY_GAME | {"end_round"}),
     Game("Great Plains · Ann and Bob", "Great Plains", "great_plains", 2, {}, great_plains_spirits, "Ann", 1,
          EVERY_GAME | {"zone"}),
+    Game("Great Plains · Cid and Dee", "Great Plains", "great_plains", 2, {}, great_plains_counted, "Cid", 1,
+         EVERY_GAME | {"zone", "amend_zone"}, ("Cid", "Dee")),
 ]
 
 
@@ -393,7 +397,7 @@ class Crawler:
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Browsers, Path, str]]:
     require_browser()
     data_dir = tmp_path_factory.mktemp("crawl") / "data"
-    seed(data_dir, [(game.game_id, game.players, game.options, game.played) for game in GAMES])
+    seed(data_dir, [(game.game_id, game.players, game.options, game.played, game.names) for game in GAMES])
     with serve_cli(["--share-host", "127.0.0.2"], data_dir=data_dir) as server, open_browsers() as browsers:
         server.wait_for_log(r"serving at")
         yield browsers, data_dir, server.url
