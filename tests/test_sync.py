@@ -210,3 +210,18 @@ def test_conflicting_revisions_on_the_server_are_resolved_the_same_way_by_any_de
     synced(couch_server, database, a, b, rounds=2)
     assert games(a) == games(b) and len(games(a)) == 2
     assert not couch_server.call("GET", f"/{database}/game:{game}?conflicts=true").get("_conflicts")
+
+
+def test_a_game_open_here_waits_for_the_next_round_even_when_it_was_deleted_elsewhere(
+        couch_server: CouchServer, database: str) -> None:
+    a, b = Store.in_memory(), Store.in_memory()
+    game = store_helpers.put(a, transamerica([R1]), created=CREATED)
+    synced(couch_server, database, a, b)
+    b.open(game)  # on a screen at the other device
+    a.delete(game)
+    sync_round(a, Couch(couch_server.url, database))
+    waited = sync_round(b, Couch(couch_server.url, database))
+    assert waited.waiting == 1 and list(games(b)) == [game]  # nothing taken away under the table's fingers
+    b.close_session(game)
+    done = sync_round(b, Couch(couch_server.url, database))
+    assert done.deleted == 1 and games(b) == {}

@@ -218,7 +218,7 @@ class Round:
 
     def run(self) -> RoundReport:
         self.report.created = self.couch.ensure_database()
-        self._check_marker()
+        claim(self.couch)
         self._take_again()
         self._take_changes()
         self._send()
@@ -230,11 +230,6 @@ class Round:
         except OSError as error:
             raise SyncError(Message("sync.state_not_saved", {"reason": str(error.strerror or error)})) from None
 
-    # --- the database is ours ---
-
-    def _check_marker(self) -> None:
-        claim(self.couch)
-
     # --- taking ---
 
     def _take_again(self) -> None:
@@ -245,6 +240,9 @@ class Round:
         found = {doc["_id"]: doc for doc in self.couch.bulk_get(again) if isinstance(doc.get("_id"), str)}
         for doc_id in again:
             doc = found.get(doc_id)
+            if doc is None:  # deleted there meanwhile (_bulk_get leaves those out): its deletion
+                leaves = self.couch.open_revs(doc_id, "all")
+                doc = max(leaves, key=winning_order) if leaves else None
             if doc is not None:
                 self._take(doc)
         self._write_new()
@@ -316,9 +314,8 @@ class Round:
         if here is None:
             self._new.append((remote, doc))  # written with the others of its page, in one write
             return
-        else:
-            changed_here = known is None or known[1] != fingerprint(here, choices)
-            self._merge(here, remote, choices, changed_here)
+        changed_here = known is None or known[1] != fingerprint(here, choices)
+        self._merge(here, remote, choices, changed_here)
         self._changed()
         self.report.taken += 1
         self._settle(doc_id, rev, doc)
