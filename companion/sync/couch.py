@@ -226,8 +226,6 @@ class Couch:
         """(changes with their documents and conflicts, the sequence to ask from next, how many are pending)."""
         query = {"since": since if isinstance(since, str) else json.dumps(since), "limit": str(limit),
                  "include_docs": "true", "conflicts": "true"}
-        if since == 0:
-            query["since"] = "0"
         found = self._call("GET", "/_changes", query=query)
         if not isinstance(found, dict) or not isinstance(found.get("results"), list) or "last_seq" not in found:
             raise self._garbage("its list of changes is not one")
