@@ -236,6 +236,7 @@ async def test_the_command_line_outranks_an_older_choice_and_a_choice_made_durin
         await screen.tap("settings")
         await screen.tap("language-en")
         assert screen.text_of("language-device") == "As the device (English)"
+        await screen.tap("back")  # Home, where the next page opens (Settings would come back too)
         await screen.settle()
     async with app_in("fr", on=phone, main=run) as screen:  # the page loaded again, same run: still English
         assert screen.text_of("new-game") == "+ New game"

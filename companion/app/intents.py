@@ -126,8 +126,7 @@ class Intents:
         self.state.ui = UiState(screen="new", draft=dict(draft))
 
     def go_settings(self) -> None:
-        self._release_session()
-        self.state.ui = UiState(screen="settings")
+        self.go("settings", {})  # remembered: a restart (the phone build's, after sync is set up) comes back here
 
     def go(self, screen: str, where: dict[str, Any]) -> None:
         """Another screen with its place (a finished game's detail, the statistics' filters), remembered."""

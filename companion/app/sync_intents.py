@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from companion.app.after_intents import message_data, off_the_page
+import flet as ft
+
+from companion.app.after_intents import message_data, off_the_page, service
 from companion.sync.couch import SyncError
 from companion.sync.settings import DEFAULT_DATABASE, LINK_PREFIX, SyncSettings, read_setup_link
 from companion.text.messages import Message
@@ -53,6 +55,9 @@ class SyncIntents:
         act.set_draft(sync_said=None, sync_ok=None, sync_busy=True)
         try:
             settings = self.settings()
+            if service.needs_restart(settings):  # the phone build: a server its worker may not reach yet
+                await self._restart_for(settings, keep)
+                return
             said = await off_the_page(service.turn_on if keep else service.test, settings, self.password)
         except SyncError as error:
             act.set_draft(sync_said=message_data(error.message), sync_ok=False, sync_busy=False)
@@ -63,6 +68,18 @@ class SyncIntents:
                 act.set_draft(sync_busy=False)
                 return
         act.set_draft(sync_said=message_data(said), sync_ok=True, sync_busy=False)
+
+    async def _restart_for(self, settings: SyncSettings, keep: bool) -> None:
+        act = self.act
+        if not keep:
+            act.set_draft(sync_said=message_data(Message("sync.test_after_restart", {})), sync_ok=False,
+                          sync_busy=False)
+            return
+        await act.data.sync.keep_for_restart(settings, self.password)
+        self.password = ""
+        act.set_draft(sync_said=message_data(Message("sync.restarting", {})), sync_ok=True, sync_busy=False)
+        launcher = service(act.page, ft.UrlLauncher)
+        await launcher.launch_url(act.page.url or "./", web_only_window_name="_self")
 
     def sync_now(self) -> None:
         self.act.data.sync.poke()

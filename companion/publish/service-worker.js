@@ -16,6 +16,12 @@ const CACHE = PREFIX + BUILD.version;
 const BASE = new URL("./", self.location.href).href;
 const LISTED = BASE + "__companion_files__";  // this cache's files and their digests
 const PARALLEL = 6;
+// The worker Python runs in takes its policy from its script's answer (a static host sends
+// none): it may reach this site and the sync server set up in Settings, nothing else. The
+// server is kept by Python in a cache of its own (not this build's: an update keeps it).
+const WORKER = "companion-worker.js";
+const SYNC_CACHE = "companion:sync";
+const SYNC_ORIGIN = BASE + "__companion_sync_origin__";
 // Flutter asks for a fallback font by its Google Fonts path, one path per slice of it.
 const FONT = /^assets\/fonts\/([a-z0-9]+)\/v\d+\/[A-Za-z0-9_.-]+\.woff2$/;
 const TYPES = {
@@ -68,16 +74,25 @@ async function answer(request) {
   const cache = await caches.open(CACHE);
   let hit = await cache.match(BASE + path);
   if (!hit && (path === "" || request.mode === "navigate")) hit = await cache.match(BASE + "index.html");
-  if (hit) return hit;
+  if (hit) return path === WORKER ? await withPolicy(hit) : hit;
   try {
     const file = FILES.get(path);
     if (!file) return await fetch(request);
     const response = await download(path, file[1], file[3]);
     await cache.put(BASE + path, response.clone());
-    return response;
+    return path === WORKER ? await withPolicy(response) : response;
   } catch (error) {
     return new Response("", { status: 504, statusText: "Offline" });
   }
+}
+
+async function withPolicy(response) {
+  const kept = await (await caches.open(SYNC_CACHE)).match(SYNC_ORIGIN);
+  const origin = kept ? (await kept.text()).trim() : "";
+  const allowed = /^https?:\/\/[A-Za-z0-9.:\[\]-]+$/.test(origin) ? " " + origin : "";
+  const headers = new Headers(response.headers);
+  headers.set("Content-Security-Policy", "connect-src 'self'" + allowed);
+  return new Response(await response.blob(), { status: response.status, statusText: response.statusText, headers });
 }
 
 const FILES = new Map(BUILD.files.map((file) => [file[0], file]));

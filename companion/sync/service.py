@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.store import Store
+from companion.sync import page_policy
 from companion.sync.couch import Couch, SyncError, Transport, default_transport, is_encrypted
 from companion.sync.engine import RoundReport, claim, read_state, server_key, sync_round
 from companion.sync.settings import (
@@ -79,6 +80,20 @@ class SyncService:
         self._from_feed = threading.Event()  # woken by the server's feed: no taps to gather, a round at once
         settings = read_settings(store.folder)
         self.status = SyncStatus() if settings is None else self._status_of(settings)
+        # The phone build may reach the server it was set up with when it started (page_policy.py).
+        self.reachable = page_policy.origin(settings.url) if settings is not None else None
+
+    def needs_restart(self, settings: SyncSettings) -> bool:
+        """Whether this server is reachable only once the app starts again (the phone build)."""
+        return page_policy.IN_BROWSER and page_policy.origin(settings.url) != self.reachable
+
+    async def keep_for_restart(self, settings: SyncSettings, password: str) -> None:
+        """The phone build, a server it may not reach yet: keep the settings, the password and
+        the server the next start may reach; its first round says whether the server answered."""
+        settings.checked()
+        write_password(self.store.folder, password)
+        write_settings(self.store.folder, replace(settings, last_ok=None))
+        await page_policy.allow(settings.url)
 
     # --- what pages see and do ---
 
@@ -150,6 +165,8 @@ class SyncService:
         self.stop()
         forget(self.store.folder)
         self._set(SyncStatus())
+        if page_policy.IN_BROWSER:
+            asyncio.ensure_future(page_policy.allow(None))  # from the next start, no server
 
     # --- the rounds ---
 
@@ -252,5 +269,9 @@ class SyncService:
 
 
 register("en", {"sync.failed": "Sync stopped on an unexpected error ({reason}); it will try again.",
-                "sync.turned_off": "Sync is off: nothing more is sent; the games stay here and on the server."})
+                "sync.turned_off": "Sync is off: nothing more is sent; the games stay here and on the server.",
+                "sync.restarting": "The app starts again to reach this server (it may reach no other); sync "
+                                   "begins then.",
+                "sync.test_after_restart": "The app may reach this server only once it starts again: tap Turn "
+                                           "sync on, and this page will say whether it answered."})
 

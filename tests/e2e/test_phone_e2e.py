@@ -445,10 +445,20 @@ def test_the_phone_syncs_with_a_desktop_data_folder_through_couchdb(site: Static
         tap_icon(ui, "Settings")
         fill(ui, "Server address", couch_server.url)
         fill(ui, "Database", database)
-        tap(ui, "Turn sync on")
+        tap(ui, "Test")  # the worker Python runs in may not reach it yet: the page's policy names no server
+        see(ui, "The app may reach this server only once it starts again: tap Turn sync on, and this page will "
+                "say whether it answered.")
+        tap(ui, "Turn sync on")  # kept, and the app starts again allowed to reach it
+        ui.page.wait_for_load_state("load")
+        ui.enable_semantics()
         ui.wait_for_text(re.compile(rf"^Syncing with 127\.0\.0\.1:{couch_server.port}/{database}: last synced "),
-                         timeout_ms=60_000)
+                         timeout_ms=90_000)
         ui.screenshot("47-phone-sync-on")
+        # The worker may reach the site and that server, and nothing else (its policy, from the service worker).
+        (worker,) = [worker for worker in ui.page.workers if worker.url.endswith("companion-worker.js")][-1:]
+        reach = "(url) => fetch(url).then(() => 'reached', () => 'refused')"
+        assert worker.evaluate(reach, couch_server.url + "/") == "reached"
+        assert worker.evaluate(reach, f"http://localhost:{couch_server.port}/") == "refused"
         home(ui)
         ui.page.get_by_role("button", name=re.compile(r"^TransAmerica · Kim and Lou\s")).first.wait_for(
             state="attached", timeout=60_000)  # the desktop's game, on the phone

@@ -10,6 +10,7 @@ import flet as ft
 from companion.app import dates
 from companion.app import widgets as w
 from companion.app.after_intents import message_of
+from companion.app.intents import REOPEN
 from companion.sync.settings import read_settings, setup_link
 from companion.text.i18n import NAMES
 from companion.text.messages import LANGUAGES
@@ -34,6 +35,15 @@ def build(view: View) -> ft.Control:
                     w.text(w.t(view, note[0], **note[1]), 14, key="storage-note")]
     choices += sync_section(view)
     return w.screen(view, header, choices, key="settings-screen")
+
+
+def reopen(act: Any, place: dict[str, Any]) -> bool:
+    """After a restart: Settings again (the phone build starts again once a sync server is set up)."""
+    act.go("settings", {})
+    return True
+
+
+REOPEN["settings"] = reopen
 
 
 def sync_section(view: View) -> list[ft.Control]:
