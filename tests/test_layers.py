@@ -31,6 +31,15 @@ ONE_WAY = {("companion.browser", "companion.app"), ("companion.publish", "compan
 # Within a package, one way only too: statistics know nothing of the archive, and the
 # words of the screens, the reference and the renderer build on the message ids.
 INNER_ONE_WAY = {("companion.aftergame.archive", "companion.aftergame.stats"),
+                 # the archive's rooms: what a game of it is, exports, backups, then import and restore
+                 ("companion.aftergame.archive_entries", "companion.aftergame.stats"),
+                 ("companion.aftergame.exports", "companion.aftergame.stats"),
+                 ("companion.aftergame.exports", "companion.aftergame.archive_entries"),
+                 ("companion.aftergame.backups", "companion.aftergame.archive_entries"),
+                 ("companion.aftergame.backups", "companion.aftergame.exports"),
+                 ("companion.aftergame.archive", "companion.aftergame.archive_entries"),
+                 ("companion.aftergame.archive", "companion.aftergame.exports"),
+                 ("companion.aftergame.archive", "companion.aftergame.backups"),
                  # BG Stats' file leaves out what statistics leave out (copies, games not counted)
                  ("companion.aftergame.bgstats", "companion.aftergame.archive"),
                  ("companion.aftergame.bgstats", "companion.aftergame.stats"),
