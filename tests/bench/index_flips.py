@@ -19,7 +19,7 @@ sys.path[:0] = [str(Path(__file__).resolve().parents[2]), str(Path(__file__).res
 
 from test_index_damage import Table  # noqa: E402
 
-from companion.store.errors import NewerFormat  # noqa: E402
+from companion.store import NewerFormat  # noqa: E402
 
 
 def main() -> None:
