@@ -37,7 +37,7 @@ import dataclasses
 import inspect
 import logging
 import time
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Callable, Coroutine, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
@@ -47,6 +47,8 @@ from flet.components.component import Component
 from flet.controls.base_control import BaseControl
 from flet.controls.context import _context_page
 from flet.controls.keys import Key
+from flet.controls.value_types import _UNSET as _UNSET_PROP
+from flet.controls.value_types import Prop
 from flet.messaging.connection import Connection
 from flet.messaging.protocol import Message, MessageAction, configure_encode_object_for_msgpack
 from flet.messaging.session import Session
@@ -223,9 +225,48 @@ def _key_repr(control: BaseControl) -> Any:
     return k.value if isinstance(k, Key) else k
 
 
+_LEAVES = (str, int, float, bool, bytes)
+# How to find a dataclass's child controls, worked out once per class (every find walks the whole
+# tree, and asking each control for each of its hundred-odd fields was most of a screen test's
+# time): the fields Flet keeps sparsely (a `Prop` whose default holds no control: only those set
+# to something else can) by their place among the fields walked, and the fields always looked at
+# (the others, in their places). None: not a Flet class; each field walked is looked at.
+_Plan = tuple[dict[str, int], list[tuple[int, str]]]
+_PLANS: dict[type, _Plan | None] = {}
+_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _walked_fields(cls: type) -> tuple[str, ...]:
+    names = _NAMES.get(cls)
+    if names is None:
+        names = _NAMES[cls] = tuple(
+            f.name for f in dataclasses.fields(cls) if not f.metadata.get("skip", False) and f.name not in _SKIP_WALK
+        )
+    return names
+
+
+def _plan(cls: type) -> _Plan | None:
+    if cls in _PLANS:
+        return _PLANS[cls]
+    plan: _Plan | None = None
+    if "_values" in getattr(cls, "__dataclass_fields__", {}) or getattr(cls, "_is_flet_value", False):
+        sparse: dict[str, int] = {}
+        always: list[tuple[int, str]] = []
+        for place, name in enumerate(_walked_fields(cls)):
+            raw = next((vars(klass)[name] for klass in cls.__mro__ if name in vars(klass)), None)
+            if isinstance(raw, Prop) and (raw.default is None or isinstance(raw.default, _LEAVES)
+                                          or raw.default is _UNSET_PROP):
+                sparse[name] = place
+            else:
+                always.append((place, name))
+        plan = (sparse, always)
+    _PLANS[cls] = plan
+    return plan
+
+
 def _children(value: Any, visited: set[int]) -> Iterator[BaseControl]:
     """Yield the controls directly reachable from ``value`` (not their descendants)."""
-    if value is None or isinstance(value, (str, int, float, bool, bytes)):
+    if value is None or isinstance(value, _LEAVES):
         return
     if id(value) in visited:
         return
@@ -234,10 +275,7 @@ def _children(value: Any, visited: set[int]) -> Iterator[BaseControl]:
         return
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         visited.add(id(value))
-        for f in dataclasses.fields(value):
-            if f.metadata.get("skip", False) or f.name in _SKIP_WALK:
-                continue
-            yield from _children(getattr(value, f.name, None), visited)
+        yield from _fields_children(value, visited)
     elif isinstance(value, dict):
         visited.add(id(value))
         for item in value.values():
@@ -248,11 +286,22 @@ def _children(value: Any, visited: set[int]) -> Iterator[BaseControl]:
             yield from _children(item, visited)
 
 
+def _fields_children(value: Any, visited: set[int]) -> Iterator[BaseControl]:
+    plan = _plan(type(value))
+    values = getattr(value, "_values", None) if plan is not None else None
+    if plan is None or not isinstance(values, dict):
+        names: Iterable[str] = _walked_fields(type(value))
+    else:
+        sparse, always = plan
+        names = [name for _, name in sorted([*((sparse[name], name) for name in values if name in sparse), *always])]
+    for name in names:
+        inner = getattr(value, name, None)
+        if inner is not None and not isinstance(inner, _LEAVES):  # most fields: no generator for them
+            yield from _children(inner, visited)
+
+
 def _direct_children(control: BaseControl, visited: set[int]) -> Iterator[BaseControl]:
-    for f in dataclasses.fields(control):
-        if f.metadata.get("skip", False) or f.name in _SKIP_WALK:
-            continue
-        yield from _children(getattr(control, f.name, None), visited)
+    return _fields_children(control, visited)
 
 
 def _is_open_dialog_or_not_dialog(control: BaseControl) -> bool:

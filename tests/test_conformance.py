@@ -338,9 +338,14 @@ def test_every_registered_game_has_a_table() -> None:
     assert set(TABLES) == set(GAMES)
 
 
+# Random tables a game in each run of the suite; each run draws new ones. tests/bench/conformance.py
+# plays as many as it is asked.
+EXAMPLES = 40
+
+
 @pytest.mark.parametrize("game_id", list(GAMES))
 @settings(
-    max_examples=80,
+    max_examples=EXAMPLES,
     deadline=None,
     phases=(Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink),
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],

@@ -4,7 +4,11 @@ and a refused game writes nothing.
 
 Each value is put in each place of a real archive entry, one at a time: numbers no clock
 can show (10**400, 1e300, NaN, infinities), half of a UTF-16 pair ("\\ud800") in names,
-titles, notes and ids, a 100,000-character text, and wrong types.
+titles, notes and ids, a 100,000-character text, and wrong types. Every value in every place
+is imported below the sheet (`archive.import_json`, a millisecond each); through the sheet,
+every place with two of the values in turn and every value that once crashed an import
+where it crashed it (each import through the page takes a hundred times longer; every value
+in every place through the sheet: tests/bench/import_fuzz.py).
 """
 
 from __future__ import annotations
@@ -130,38 +134,87 @@ def check_answer(importer: Importer, summary: str, refusals: list[str], label: s
     assert listed == [], label  # nothing written
 
 
-@table
-async def test_every_bad_value_in_every_place_is_one_sentence_and_writes_nothing() -> None:
+# The values that crashed an import, where they crashed it, and the words each is refused in.
+CRASHED: list[tuple[tuple[Any, ...], Any, str]] = [
+    (("created",), 10**400, "Its creation time is not a time."),
+    (("created",), float("nan"), "Its creation time is not a time."),
+    (("updated",), 10**400, "The time of its last change is not a time."),
+    (("updated",), 1e300, "The time of its last change is not a time."),
+    (("finished",), float("inf"), "Its finishing time is not a time."),
+    (("players", 1), "\ud800", "It holds a broken character (half of a pair) that no file can keep."),
+    (("title",), "Fri\udc00day", "It holds a broken character (half of a pair) that no file can keep."),
+    (("events", 1, "note"), "\ud800", "It holds a broken character (half of a pair) that no file can keep."),
+    (("events", 1, "amount"), float("nan"), "not nan"),
+    (("players", 0), "x" * 100_000, "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…'"),
+]
+Case = tuple[str, tuple[Any, ...], Any]  # a label, a place, the value put there
+
+
+def every_case() -> list[Case]:
+    return [(f"{name} at {'/'.join(map(str, path[2:]))}", path, value)
+            for path in PLACES for name, value in BAD_VALUES.items()]
+
+
+def sheet_sample() -> list[Case]:
+    """Each place with two of the values, turning (so each value comes at four or five places),
+    then each value that crashed an import where it crashed it."""
+    names = list(BAD_VALUES)
+    sample: list[Case] = []
+    for number, path in enumerate(PLACES):
+        for name in (names[number % len(names)], names[(number + len(names) // 2) % len(names)]):
+            sample.append((f"{name} at {'/'.join(map(str, path[2:]))}", path, BAD_VALUES[name]))
+    sample.extend((f"{value!r:.20} at {'/'.join(map(str, place))}", ("sessions", 0, *place), value)
+                  for place, value, _ in CRASHED)
+    return sample
+
+
+async def through_the_sheet(cases: list[Case]) -> dict[str, int]:
+    """Each case imported through the Import sheet, checked; how many of each report line."""
     importer = await Importer().start()
     answers: dict[str, int] = {}
     try:
-        for path in PLACES:
-            for name, value in BAD_VALUES.items():
-                label = f"{name} at {'/'.join(map(str, path[2:]))}"
-                summary, refusals = await importer.bring(with_value(path, value))
-                check_answer(importer, summary, refusals, label)
-                answers[summary] = answers.get(summary, 0) + 1
+        for label, path, value in cases:
+            summary, refusals = await importer.bring(with_value(path, value))
+            check_answer(importer, summary, refusals, label)
+            answers[summary] = answers.get(summary, 0) + 1
     finally:
         await importer.screen.close()
-    print(f"{len(PLACES)} places x {len(BAD_VALUES)} values: {answers}")
-    assert answers.get("0 imported · 0 already here · 1 refused", 0) > len(PLACES) * len(BAD_VALUES) // 2
+    return answers
 
 
-@pytest.mark.parametrize(
-    ("place", "value", "sentence"),
-    [
-        (("created",), 10**400, "Its creation time is not a time."),
-        (("created",), float("nan"), "Its creation time is not a time."),
-        (("updated",), 10**400, "The time of its last change is not a time."),
-        (("updated",), 1e300, "The time of its last change is not a time."),
-        (("finished",), float("inf"), "Its finishing time is not a time."),
-        (("players", 1), "\ud800", "It holds a broken character (half of a pair) that no file can keep."),
-        (("title",), "Fri\udc00day", "It holds a broken character (half of a pair) that no file can keep."),
-        (("events", 1, "note"), "\ud800", "It holds a broken character (half of a pair) that no file can keep."),
-        (("events", 1, "amount"), float("nan"), "not nan"),
-        (("players", 0), "x" * 100_000, "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…'"),
-    ],
-)
+@table
+async def test_bad_values_through_the_import_sheet_are_one_sentence_and_write_nothing() -> None:
+    sample = sheet_sample()
+    assert {path for _, path, _ in sample} == set(PLACES)
+    assert {repr(value) for _, _, value in sample} >= {repr(value) for value in BAD_VALUES.values()}
+    answers = await through_the_sheet(sample)
+    print(f"{len(sample)} imports through the sheet: {answers}")
+    assert answers.get("0 imported · 0 already here · 1 refused", 0) > len(sample) // 2
+
+
+def test_every_bad_value_in_every_place_is_imported_or_refused_in_one_sentence() -> None:
+    refused = 0
+    for label, path, value in every_case():
+        store = Store.in_memory()
+        report = archive.import_json(store, with_value(path, value))
+        assert len(report.imported) + len(report.refused) == 1, label
+        if not report.refused:
+            (summary,) = store.listing()
+            store.peek(summary.id)
+            archive.export_csv(store)  # its dates can be shown
+            continue
+        refused += 1
+        (refusal,) = report.refused
+        named = refusal.named.text() if refusal.named else refusal.session
+        line = f"{named}: {refusal.reason}"
+        line.encode("utf-8")  # sendable
+        assert len(line) < 400 and "x" * 61 not in line, (label, line[:500])
+        assert store.listing() == [], label  # nothing written
+    print(f"{len(PLACES)} places x {len(BAD_VALUES)} values: {refused} refused")
+    assert refused > len(PLACES) * len(BAD_VALUES) // 2
+
+
+@pytest.mark.parametrize(("place", "value", "sentence"), CRASHED)
 def test_the_values_that_crashed_an_import_are_refused_in_their_own_words(
     place: tuple[Any, ...], value: Any, sentence: str
 ) -> None:

@@ -1,7 +1,9 @@
-"""Kill a process keeping several games ~50 times, also inside undos, finishing rounds, new games,
+"""Kill a process keeping several games 24 times, also inside undos, finishing rounds, new games,
 new titles and deletions; nothing acknowledged may be lost and no half-made game may appear.
 
-The harness is tests/bench/crash.py (which runs the same with a count argument, e.g. 500).
+Every other kill is aimed at a kind of change, each kind twice (a kill is a fresh process
+started, most of the test's time). The harness is tests/bench/crash.py, which runs the same
+with a count argument (500 by default).
 """
 
 from __future__ import annotations
@@ -26,12 +28,12 @@ def _load_crash_harness() -> Any:
 
 
 @pytest.mark.skipif(sys.platform == "emscripten", reason="needs subprocesses")
-def test_fifty_kills_lose_nothing(tmp_path: Path) -> None:
+def test_two_dozen_kills_lose_nothing(tmp_path: Path) -> None:
     crash = _load_crash_harness()
-    result = crash.run(50, tmp_path, seed=20240601)
+    result = crash.run(24, tmp_path, seed=20240601)
     assert result.problems == []
     assert (result.corrupt, result.lost) == (0, 0)
-    assert result.kills == 50 and result.operations > 100
-    # Each kind is aimed at 5 times; a change that finishes before the kill lands moves the kill to the next one.
+    assert result.kills == 24 and result.operations > 100
+    # Each kind is aimed at twice; a change that finishes before the kill lands moves the kill to the next one.
     assert all(result.in_flight[kind] >= 1 for kind in crash.TARGETS), result.in_flight
-    assert result.games_made >= 5 and result.finished_games > 0
+    assert result.games_made >= 3 and result.finished_games > 0

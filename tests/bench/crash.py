@@ -25,7 +25,7 @@ Then the parent checks:
 - the game list agrees with the saved games: titles, finished or not, winners.
 
 The next round starts from what is on disk. Exit status 1 if anything was corrupt or lost.
-The test suite runs the same with ~50 kills (tests/test_store_kill.py).
+The test suite runs the same with 24 kills (tests/test_store_kill.py).
 """
 
 from __future__ import annotations
