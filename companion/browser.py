@@ -32,16 +32,19 @@ log = logging.getLogger(__name__)
 
 DATA_DIR = "/data"  # where IndexedDB is mounted in the worker's file system
 
-register(SOURCE_LANGUAGE, {
-    "ui.settings.storage": "Saved games",
-    "ui.settings.storage.kept": "Kept in this browser, which has agreed not to clear them to make room.",
-    "ui.settings.storage.may_clear": "Kept in this browser, which may clear them when the phone runs short of "
-                                     "space. Export your games now and then (Your games, on Home).",
-    "ui.settings.storage.failed": "This browser refused to keep the last change ({reason}). Export your games now "
-                                  "(Your games, on Home).",
-    "ui.browser.no_storage": "This browser does not let Companion keep games ({reason}). Open it in a normal "
-                             "(not private) window.",
-})
+register(
+    SOURCE_LANGUAGE,
+    {
+        "ui.settings.storage": "Saved games",
+        "ui.settings.storage.kept": "Kept in this browser, which has agreed not to clear them to make room.",
+        "ui.settings.storage.may_clear": "Kept in this browser, which may clear them when the phone runs short of "
+        "space. Export your games now and then (Your games, on Home).",
+        "ui.settings.storage.failed": "This browser refused to keep the last change ({reason}). Export your games now "
+        "(Your games, on Home).",
+        "ui.browser.no_storage": "This browser does not let Companion keep games ({reason}). Open it in a normal "
+        "(not private) window.",
+    },
+)
 
 
 class SyncedFolder:
@@ -136,8 +139,11 @@ class Durable:
     screen would help nobody.
     """
 
-    def __init__(self, sync: Callable[[frozenset[str] | None], Awaitable[None]],
-                 start: Callable[[Coroutine[Any, Any, None]], Any] | None = None) -> None:
+    def __init__(
+        self,
+        sync: Callable[[frozenset[str] | None], Awaitable[None]],
+        start: Callable[[Coroutine[Any, Any, None]], Any] | None = None,
+    ) -> None:
         self._sync = sync
         self._start = start or (lambda work: asyncio.get_event_loop().create_task(work))
         self._pending: set[str] = set()

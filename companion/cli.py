@@ -31,21 +31,33 @@ log = logging.getLogger(__name__)
 
 
 def parse(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="companion", description="A table-side companion for board games.",
-                                     epilog="companion publish DIR builds the phone app: a static site that runs "
-                                            "offline (see companion publish --help); companion sync URL runs one "
-                                            "round of sync with a CouchDB database (companion sync --help).")
-    parser.add_argument("--web", action="store_true", help="serve the app to a browser on 127.0.0.1 instead "
-                                                           "of opening a window")
-    parser.add_argument("--port", type=int, default=8550, help="the web port, on 127.0.0.1 and on the shared "
-                                                                "address (default 8550)")
+    parser = argparse.ArgumentParser(
+        prog="companion",
+        description="A table-side companion for board games.",
+        epilog="companion publish DIR builds the phone app: a static site that runs "
+        "offline (see companion publish --help); companion sync URL runs one "
+        "round of sync with a CouchDB database (companion sync --help).",
+    )
+    parser.add_argument(
+        "--web", action="store_true", help="serve the app to a browser on 127.0.0.1 instead of opening a window"
+    )
+    parser.add_argument(
+        "--port", type=int, default=8550, help="the web port, on 127.0.0.1 and on the shared address (default 8550)"
+    )
     parser.add_argument("--data", metavar="DIR", help="where games are saved (default: the app's data folder)")
-    parser.add_argument("--share", action="store_true", help="serve in the browser and share the game last open "
-                                                             "with the phones at the table (local network)")
-    parser.add_argument("--share-host", metavar="ADDRESS", help="the local-network address to share on (default: "
-                                                                "this device's address on its network)")
-    parser.add_argument("--lang", choices=LANGUAGES, help="the language of the app (default: as chosen in "
-                                                          "Settings, else the device's)")
+    parser.add_argument(
+        "--share",
+        action="store_true",
+        help="serve in the browser and share the game last open with the phones at the table (local network)",
+    )
+    parser.add_argument(
+        "--share-host",
+        metavar="ADDRESS",
+        help="the local-network address to share on (default: this device's address on its network)",
+    )
+    parser.add_argument(
+        "--lang", choices=LANGUAGES, help="the language of the app (default: as chosen in Settings, else the device's)"
+    )
     return parser.parse_args(argv)
 
 
@@ -115,8 +127,9 @@ def run(args: argparse.Namespace) -> int:
         if shared_game is None or not data.exists(shared_game):
             return fail("no game to share: open one (companion --web), then tap Share on its screen")
         if sharing.host is None:
-            return fail("no local network found to share on: join the table's Wi-Fi, or name the address "
-                        "with --share-host")
+            return fail(
+                "no local network found to share on: join the table's Wi-Fi, or name the address with --share-host"
+            )
     app = make_main(data, sharing, language=args.lang)
     problem = None if args.web or args.share else desktop_problem()
     if not args.web and not args.share and problem is None:
@@ -189,8 +202,12 @@ def announce_shares(sharing: Sharing, out: TextIO) -> None:
         if share is None:
             print("companion: sharing stopped; the app answers only on this device again", file=out, flush=True)
         else:
-            print(f"companion: sharing a game with the table at {share.url} (code {display_code(share.code)}); "
-                  "scan the code below, or open the address and type the code", file=out, flush=True)
+            print(
+                f"companion: sharing a game with the table at {share.url} (code {display_code(share.code)}); "
+                "scan the code below, or open the address and type the code",
+                file=out,
+                flush=True,
+            )
             segno.make(share.link, error="m").terminal(out=out, compact=True)
             print(f"companion: or open {share.link}", file=out, flush=True)
         shown[0] = link

@@ -146,9 +146,13 @@ def check_marks(marks: Any) -> list[dict[str, Any]]:
     if not isinstance(marks, list):
         raise RuleError("session.bad_data", reason=_reason("clock.bad_marks"))
     for number, item in enumerate(marks, start=1):
-        if not (isinstance(item, dict) and item.get(MARK) in KINDS and is_time(item.get(AT))
-                and set(item) == ({MARK, AT, SINCE} if item[MARK] == "taken" else {MARK, AT})
-                and (item[MARK] != "taken" or is_time(item.get(SINCE)))):
+        if not (
+            isinstance(item, dict)
+            and item.get(MARK) in KINDS
+            and is_time(item.get(AT))
+            and set(item) == ({MARK, AT, SINCE} if item[MARK] == "taken" else {MARK, AT})
+            and (item[MARK] != "taken" or is_time(item.get(SINCE)))
+        ):
             raise RuleError("session.bad_data", reason=_reason("clock.bad_mark", number=number))
     return marks
 

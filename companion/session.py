@@ -52,6 +52,7 @@ class Times(NamedTuple):
 
 NO_TIMES = Times(None, None)  # a game saved before clocks were kept
 
+
 class LogChange(NamedTuple):
     """What a change does to the log, for the journal: of the session's log as it is (`before`,
     the session's own list: read it, never keep or change it) the first `kept` events stay and
@@ -85,9 +86,9 @@ def find_game(game_id: Any) -> Game[Any]:
 __all__ = ["CHECKPOINT_EVERY", "KEPT_FACTS", "RECENT_BLOCKS"]  # how much a session keeps: session_states.py
 
 
-def replay(game: Game[Any], players: tuple[str, ...], options: dict[str, Any], events: list[Any]) -> tuple[
-    list[Any], list[Message], list[dict[str, Any]]
-]:
+def replay(
+    game: Game[Any], players: tuple[str, ...], options: dict[str, Any], events: list[Any]
+) -> tuple[list[Any], list[Message], list[dict[str, Any]]]:
     """Checkpoints (the states after 0, 64, 128, ... saved events), the log sentences and the cleaned events.
 
     Raises on the first refusal: every event is replayed, the redo tail included.
@@ -138,8 +139,11 @@ class Prefix(Sequence[T]):
         return self._items[position]
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Sequence) and len(other) == self._length and all(
-            mine == theirs for mine, theirs in zip(self, other, strict=False))
+        return (
+            isinstance(other, Sequence)
+            and len(other) == self._length
+            and all(mine == theirs for mine, theirs in zip(self, other, strict=False))
+        )
 
     def __repr__(self) -> str:
         return repr(self._items[: self._length])
@@ -174,8 +178,9 @@ class States(Sequence[Any]):
     def __iter__(self) -> Iterator[Any]:
         session = self._session
         for block in range(session.cursor // CHECKPOINT_EVERY + 1):
-            yield from session._kept.block(block, min(block * CHECKPOINT_EVERY + CHECKPOINT_EVERY - 1,
-                                                      session.cursor), session._log)
+            yield from session._kept.block(
+                block, min(block * CHECKPOINT_EVERY + CHECKPOINT_EVERY - 1, session.cursor), session._log
+            )
 
 
 class StaleError(RuleError):
@@ -227,8 +232,12 @@ class Session:
         game = find_game(game_id)
         names = game.check_players(players)
         started = clock.now()
-        return cls(game, names, game.check_options(names, {} if options is None else options),
-                   times=Times([clock.mark("start", started)], started))
+        return cls(
+            game,
+            names,
+            game.check_options(names, {} if options is None else options),
+            times=Times([clock.mark("start", started)], started),
+        )
 
     @classmethod
     def from_dict(cls, data: Any) -> Session:

@@ -72,8 +72,9 @@ async def start_game(screen: Screen, game: str, players: Iterable[str], **option
 
 
 @contextlib.asynccontextmanager
-async def playing(game: str, players: Iterable[str], data: AppData | None = None, **options: Any
-                  ) -> AsyncIterator[Screen]:
+async def playing(
+    game: str, players: Iterable[str], data: AppData | None = None, **options: Any
+) -> AsyncIterator[Screen]:
     """A fresh app with one game started through the New game screen."""
     async with app_screen(data) as screen:
         await start_game(screen, game, players, **options)

@@ -36,8 +36,14 @@ def template(session: Session) -> Template:
     file = storage.encode({"_meta": {"1": {"format": 1, "kind": "session"}}, "session": {"1": doc}})
     winners = [standing.player for standing in session.standings() if standing.winner] if session.is_over else []
     entry = {
-        "game": session.game.id, "players": list(session.players), "created": 0.0, "updated": 0.0, "title": "",
-        "is_over": session.is_over, "winners": winners, **index_status(status_of(session.game.id, session.state)),
+        "game": session.game.id,
+        "players": list(session.players),
+        "created": 0.0,
+        "updated": 0.0,
+        "title": "",
+        "is_over": session.is_over,
+        "winners": winners,
+        **index_status(status_of(session.game.id, session.state)),
     }
     return Template(session, file, entry)
 

@@ -43,8 +43,21 @@ def pouchdb_server() -> str | None:
     with open(CACHE / "install.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # two test workers: one installs, the other waits for it
         if not command.exists():
-            subprocess.run([npm, "install", "--prefix", str(CACHE), "--no-audit", "--no-fund", "--loglevel=error",
-                            f"pouchdb-server@{VERSION}"], check=False, capture_output=True, timeout=600)
+            subprocess.run(
+                [
+                    npm,
+                    "install",
+                    "--prefix",
+                    str(CACHE),
+                    "--no-audit",
+                    "--no-fund",
+                    "--loglevel=error",
+                    f"pouchdb-server@{VERSION}",
+                ],
+                check=False,
+                capture_output=True,
+                timeout=600,
+            )
     return str(command) if command.exists() else None
 
 
@@ -67,7 +80,11 @@ class CouchServer:
     def start(self) -> None:
         self.process = subprocess.Popen(
             [self.command, "--in-memory", "--host", "127.0.0.1", "--port", str(self.port)],
-            cwd=self.directory, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+            cwd=self.directory,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             with contextlib.suppress(OSError), urllib.request.urlopen(self.url + "/", timeout=2) as answer:
@@ -88,21 +105,29 @@ class CouchServer:
 
     def allow_origins(self) -> None:
         """CORS as the README tells a CouchDB owner to set it, so that the phone build may sync."""
-        for key, value in (("httpd/enable_cors", "true"), ("cors/origins", "*"), ("cors/credentials", "true"),
-                           ("cors/methods", "GET, PUT, POST, HEAD, DELETE"),
-                           ("cors/headers", "accept, authorization, content-type, origin")):
+        for key, value in (
+            ("httpd/enable_cors", "true"),
+            ("cors/origins", "*"),
+            ("cors/credentials", "true"),
+            ("cors/methods", "GET, PUT, POST, HEAD, DELETE"),
+            ("cors/headers", "accept, authorization, content-type, origin"),
+        ):
             self.call("PUT", f"/_config/{key}", value)
 
     def add_user(self, name: str, password: str) -> None:
         """A user of the server (CouchDB's _users database), so that a password is asked and checked."""
-        self.call("PUT", f"/_users/org.couchdb.user:{name}", {"name": name, "password": password, "roles": [],
-                                                              "type": "user"})
+        self.call(
+            "PUT", f"/_users/org.couchdb.user:{name}", {"name": name, "password": password, "roles": [], "type": "user"}
+        )
 
     def call(self, method: str, path: str, body: Any = None) -> Any:
         """A raw request, as another client (or a test looking at the server) makes it."""
-        request = urllib.request.Request(self.url + path, method=method,
-                                         data=None if body is None else json.dumps(body).encode(),
-                                         headers={"Content-Type": "application/json"})
+        request = urllib.request.Request(
+            self.url + path,
+            method=method,
+            data=None if body is None else json.dumps(body).encode(),
+            headers={"Content-Type": "application/json"},
+        )
         try:
             with urllib.request.urlopen(request, timeout=30) as answer:
                 return json.loads(answer.read())

@@ -35,9 +35,16 @@ def post_join(port: int, phone: str, form: dict[str, str], timeout: float = 10.0
     body = urllib.parse.urlencode(form)
     connection = http.client.HTTPConnection(LAN_HOST, port, timeout=timeout, source_address=(phone, 0))
     try:
-        connection.request("POST", "/join", body, {
-            "Host": f"{LAN_HOST}:{port}", "Origin": f"http://{LAN_HOST}:{port}",
-            "Content-Type": "application/x-www-form-urlencoded"})
+        connection.request(
+            "POST",
+            "/join",
+            body,
+            {
+                "Host": f"{LAN_HOST}:{port}",
+                "Origin": f"http://{LAN_HOST}:{port}",
+                "Content-Type": "application/x-www-form-urlencoded",
+            },
+        )
         answer = connection.getresponse()
         answer.read()
         return answer.status
@@ -95,8 +102,10 @@ def joiners_waits(guessers: int, *, crowd_s: float = 6.0, deadline_s: float = 20
                 except OSError:
                     stop.wait(0.05)
 
-        crowd = [threading.Thread(target=guess, args=(f"127.1.{number // 250}.{number % 250 + 1}",), daemon=True)
-                 for number in range(guessers)]
+        crowd = [
+            threading.Thread(target=guess, args=(f"127.1.{number // 250}.{number % 250 + 1}",), daemon=True)
+            for number in range(guessers)
+        ]
         for thread in crowd:
             thread.start()
         time.sleep(min(2.0, crowd_s / 3))  # the crowd is at full speed before the table types
@@ -113,8 +122,9 @@ def joiners_waits(guessers: int, *, crowd_s: float = 6.0, deadline_s: float = 20
                     pass
                 time.sleep(0.5)
 
-        table = [threading.Thread(target=join, args=(index, address), daemon=True)
-                 for index, address in enumerate(JOINERS)]
+        table = [
+            threading.Thread(target=join, args=(index, address), daemon=True) for index, address in enumerate(JOINERS)
+        ]
         for thread in table:
             thread.start()
         for thread in table:

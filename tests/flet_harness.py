@@ -183,7 +183,6 @@ class RecordingConnection(Connection):
         elif message.action == MessageAction.INVOKE_METHOD and self.on_invoke_method is not None:
             self.on_invoke_method(message.body)
 
-
     def _follow_client(self, message: Message, packed: bytes) -> None:
         """Keep the ids of the controls the client was sent. The Flutter client drops a patch
         addressed to a control it does not have, while the server goes on as if it had been
@@ -191,8 +190,10 @@ class RecordingConnection(Connection):
         if message.action == MessageAction.PATCH_CONTROL and self.client_ids:
             target = message.body.id
             if target not in self.client_ids:
-                self.crashes.append(f"A patch was sent to control #{target}, which the client was never sent: "
-                                    "the browser drops it and keeps showing what it had")
+                self.crashes.append(
+                    f"A patch was sent to control #{target}, which the client was never sent: "
+                    "the browser drops it and keeps showing what it had"
+                )
         _collect_ids(msgpack.unpackb(packed, strict_map_key=False), self.client_ids)
 
 
@@ -254,8 +255,9 @@ def _plan(cls: type) -> _Plan | None:
         always: list[tuple[int, str]] = []
         for place, name in enumerate(_walked_fields(cls)):
             raw = next((vars(klass)[name] for klass in cls.__mro__ if name in vars(klass)), None)
-            if isinstance(raw, Prop) and (raw.default is None or isinstance(raw.default, _LEAVES)
-                                          or raw.default is _UNSET_PROP):
+            if isinstance(raw, Prop) and (
+                raw.default is None or isinstance(raw.default, _LEAVES) or raw.default is _UNSET_PROP
+            ):
                 sparse[name] = place
             else:
                 always.append((place, name))
@@ -765,8 +767,14 @@ class Screen:
 
     async def brightness(self, value: str) -> Dispatch:
         """The system switches to the "dark" (or "light") theme: ``platform_brightness`` + its event."""
-        return await self._client_update(self.page, {"platform_brightness": value}, "platform_brightness_change",
-                                         value, f"brightness {value}", always=True)
+        return await self._client_update(
+            self.page,
+            {"platform_brightness": value},
+            "platform_brightness_change",
+            value,
+            f"brightness {value}",
+            always=True,
+        )
 
     async def reconnect(self) -> Dispatch:
         """The socket drops (a phone's screen locks, the Wi-Fi blinks, a reload) and the client
@@ -818,8 +826,9 @@ class Screen:
             raise AssertionError(f"{_describe(c)} is not on screen (hidden, in a closed dialog or a lower view)")
         barrier = self.modal_barrier()
         if barrier is not None and not self._inside(c, barrier):
-            raise AssertionError(f"{_describe(c)} is under the open {_describe(barrier)}: a tap there hits the "
-                                 "dialog's barrier instead")
+            raise AssertionError(
+                f"{_describe(c)} is under the open {_describe(barrier)}: a tap there hits the dialog's barrier instead"
+            )
 
     def modal_barrier(self) -> ft.DialogControl | None:
         """The top open dialog or bottom sheet, which covers everything below it (a snack bar

@@ -61,10 +61,16 @@ class SideTable:
         store = Store.in_memory(self.folder)
         games = [transamerica(["Ann", "Bob", "Cy"], WON) for _ in range(5)]
         games.append(transamerica(["Ann", "Bob", "Cy"], WON[:1], stop=True))
-        self.ids = store.put_many([(game, None, START + day * DAY, "", START + day * DAY + 3_600)
-                                   for day, game in enumerate(games)])
-        for old, new in (("Bob", "Robert"), ("Robert", "Rob"), ("Cy", "Cyrielle"), ("Ann", "Annie"),
-                         ("Dee", "Délia ☕")):
+        self.ids = store.put_many(
+            [(game, None, START + day * DAY, "", START + day * DAY + 3_600) for day, game in enumerate(games)]
+        )
+        for old, new in (
+            ("Bob", "Robert"),
+            ("Robert", "Rob"),
+            ("Cy", "Cyrielle"),
+            ("Ann", "Annie"),
+            ("Dee", "Délia ☕"),
+        ):
             stats.rename_player(store, old, new)
         finished = {summary.id: summary for summary in store.finished()}
         for session_id, counted in zip(self.ids[1:], (False, False, False, False, True), strict=True):
@@ -100,9 +106,11 @@ class SideTable:
         store = Store.in_memory(folder)
         read = READ[name](store)
         noted = any(note.file == name for note in getattr(store.listing(), "side_losses", ()))
-        kept = any(folder.read(f"quarantine/{entry.name}") == damaged
-                   and folder.exists(f"quarantine/{entry.name}.why.json")
-                   for entry in folder.scan("quarantine") if not entry.name.endswith(".why.json"))
+        kept = any(
+            folder.read(f"quarantine/{entry.name}") == damaged and folder.exists(f"quarantine/{entry.name}.why.json")
+            for entry in folder.scan("quarantine")
+            if not entry.name.endswith(".why.json")
+        )
         try:
             self.next_write(name, store)
         except Exception as error:  # noqa: BLE001 - the bench counts a refusal, the test looks at it
@@ -115,8 +123,11 @@ class SideTable:
 
 
 READ: dict[str, Callable[[Any], dict[str, Any]]] = {
-    stats.ALIASES: stats.read_aliases, stats.COUNTED: stats.read_counted, archive.COPIES: archive.read_copies,
-    TITLES.name: lambda store: store.side_files.read(TITLES)}
+    stats.ALIASES: stats.read_aliases,
+    stats.COUNTED: stats.read_counted,
+    archive.COPIES: archive.read_copies,
+    TITLES.name: lambda store: store.side_files.read(TITLES),
+}
 
 
 def cuts(raw: bytes) -> range:

@@ -10,8 +10,15 @@ from companion.session import Session
 from companion.store import SessionList, Store
 
 
-def put(store: Store, session: Session, *, session_id: str | None = None, created: float, title: str = "",
-        updated: float | None = None) -> str:
+def put(
+    store: Store,
+    session: Session,
+    *,
+    session_id: str | None = None,
+    created: float,
+    title: str = "",
+    updated: float | None = None,
+) -> str:
     """Save one whole session played elsewhere, as an import does (`Store.put_many`), and return its id."""
     return store.put_many([(session, session_id, created, title, updated)])[0]
 

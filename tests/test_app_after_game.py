@@ -69,8 +69,11 @@ async def test_the_detail_says_when_how_long_who_began_and_the_variants() -> Non
 async def test_the_detail_in_french_and_spanish() -> None:
     for language, when, counted in (
         ("fr", "12 mars 2024 · commencée à 20:45 · 1 h 17 min", "Arrêtée avant la fin : hors statistiques"),
-        ("es", "12 de marzo de 2024 · empezó a las 20:45 · 1 h 17 min",
-         "Detenida antes del final: fuera de las estadísticas"),
+        (
+            "es",
+            "12 de marzo de 2024 · empezó a las 20:45 · 1 h 17 min",
+            "Detenida antes del final: fuera de las estadísticas",
+        ),
     ):
         data = memory_app()
         heartland = stopped_heartland(data)

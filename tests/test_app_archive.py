@@ -35,8 +35,9 @@ async def test_export_every_game_into_the_data_folder_and_save_a_copy(tmp_path: 
     data = disk_app(tmp_path / "data")
     game_id = play_transamerica(data, ["Ann", "Bob"], {"Ann": 0, "Bob": 13})
     saved: list[dict[str, Any]] = []
-    async with Screen(make_main(data), methods={"save_file": lambda _, args: saved.append(args)},
-                      page_props=DESKTOP) as screen:
+    async with Screen(
+        make_main(data), methods={"save_file": lambda _, args: saved.append(args)}, page_props=DESKTOP
+    ) as screen:
         await screen.tap("archive")
         await exported(screen, "export-json")
         shown = screen.text_of("export-saved")
@@ -107,8 +108,7 @@ async def test_import_from_the_exports_folder_where_there_is_no_file_picker(tmp_
         await screen.tap("archive")
         await screen.tap("import-pick")
         await screen.settle()
-        assert notice(screen) == ("No file dialog here: use the files in the exports folder of the data "
-                                  "folder.")
+        assert notice(screen) == ("No file dialog here: use the files in the exports folder of the data folder.")
         await screen.tap(f"import-file-{name}")
         assert await imported(screen, data) == "1 imported · 0 already here · 0 refused"
         await screen.tap("panel-close")
@@ -202,7 +202,8 @@ async def test_a_french_table_is_told_of_each_game_brought_up_to_date_or_copied(
         day = date.fromtimestamp(by_id[on.id]["created"]).isoformat()
         assert screen.text_of("updated-1") == (
             f"Mise à jour, TransAmerica ({day}, Ann et Bob)\u00a0: le fichier la contient jouée plus loin\u00a0; "
-            "la plus longue est gardée.")
+            "la plus longue est gardée."
+        )
         assert screen.text_of("copies-1").startswith(f"Ajoutée comme copie, TransAmerica ({day}, Kim et Lou)\u00a0:")
         assert not screen.exists("refused-1")
     titles = sorted(summary.title for summary in data.store.sessions())
@@ -221,7 +222,8 @@ async def test_a_file_over_the_limit_is_refused_at_once_before_its_bytes_are_rea
         await screen.tap("import-pick")
         await imported(screen, data)
         assert screen.text_of("refused-1") == (
-            "Rechazada, el archivo: Ocupa 60 MB; un archivo puede ocupar como máximo 50 MB.")
+            "Rechazada, el archivo: Ocupa 60 MB; un archivo puede ocupar como máximo 50 MB."
+        )
 
 
 @table
@@ -263,7 +265,8 @@ async def test_the_sheet_says_what_is_being_imported_while_the_games_are_replaye
         await screen.tap("import-pick")
         await wait_for(lambda: screen.exists("import-busy"))
         assert screen.text_of("import-busy") == (
-            "Importing games.json (3.0 MB): every game is replayed by the rules first…")
+            "Importing games.json (3.0 MB): every game is replayed by the rules first…"
+        )
         await exported(screen, "export-csv")  # the page answers meanwhile
         assert screen.exists("export-saved")
         release.set()
@@ -273,7 +276,8 @@ async def test_the_sheet_says_what_is_being_imported_while_the_games_are_replaye
 
 @table
 async def test_a_day_whose_backup_cannot_be_saved_says_so_on_home_once_and_blocks_nothing(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     data = disk_app(tmp_path / "data")
     play_transamerica(data, ["Ann", "Bob"], {"Ann": 0, "Bob": 13})
 
@@ -290,8 +294,9 @@ async def test_a_day_whose_backup_cannot_be_saved_says_so_on_home_once_and_block
         assert screen.exists("start")
 
 
-def paused_at(work: Callable[..., Any], pause: Callable[[str, int], bool]
-              ) -> tuple[Callable[..., Any], threading.Event, threading.Event]:
+def paused_at(
+    work: Callable[..., Any], pause: Callable[[str, int], bool]
+) -> tuple[Callable[..., Any], threading.Event, threading.Event]:
     """`work` (whose last argument is its progress), held at the first step `pause` picks until
     released: the wrapped work, the event set when it is held, and the one that releases it."""
     held, release = threading.Event(), threading.Event()
@@ -322,7 +327,8 @@ async def test_a_long_import_shows_how_far_it_is_and_a_second_import_waits_its_t
 
     data = disk_app(tmp_path / "data")
     data.import_archive, halfway, release = paused_at(  # type: ignore[method-assign]
-        data.import_archive, lambda stage, done: (stage, done) == ("replaying", 1))
+        data.import_archive, lambda stage, done: (stage, done) == ("replaying", 1)
+    )
     async with Screen(make_main(data), methods={"pick_files": pick}, page_props=DESKTOP) as screen:
         await screen.tap("archive")
         await screen.tap("import-pick")
@@ -342,13 +348,19 @@ async def test_a_long_export_shows_how_far_it_is_and_the_page_answers_meanwhile(
     for players in (["Kim", "Lou"], ["Max", "Ned"], ["Oli", "Pia"]):
         play_transamerica(data, players, {players[0]: 0, players[1]: 13})
     data.save_export, halfway, release = paused_at(  # type: ignore[method-assign]
-        data.save_export, lambda _, done: done == 2)
+        data.save_export, lambda _, done: done == 2
+    )
     async with Screen(make_main(data), page_props=DESKTOP) as screen:
         await screen.tap("archive")
         await screen.tap("export-json")
         # The second game's step comes right after the first's: shown a moment later, not lost.
-        await wait_for(lambda: halfway.is_set() and screen.exists("progress-export")
-                       and screen.text_of("progress-export") == "Exporting: 2 of 3 games")
+        await wait_for(
+            lambda: (
+                halfway.is_set()
+                and screen.exists("progress-export")
+                and screen.text_of("progress-export") == "Exporting: 2 of 3 games"
+            )
+        )
         await screen.tap("export-json")  # a second export of the same meanwhile
         assert notice(screen) == "An export is under way: export again once it is done."
         release.set()
@@ -402,7 +414,8 @@ async def test_an_import_says_which_title_it_took_which_rename_it_kept_and_what_
         assert await imported(screen, data) == "0 imported · 1 already here · 0 refused"
         day = date.fromtimestamp(data.store.sessions()[0].created).isoformat()
         assert screen.text_of("retitled-1") == (
-            f"Retitled, Game night ({day}, Ann and Bob): the file's title is the later change (it was Friday here).")
+            f"Retitled, Game night ({day}, Ann and Bob): the file's title is the later change (it was Friday here)."
+        )
         assert screen.text_of("name-kept-1") == "Bob is counted as Rob here and as Robert in the file: Rob is kept."
         assert screen.text_of("side-taken-players") == "From the file: 1 rename of players."
     assert [summary.title for summary in data.store.sessions()] == ["Game night"]
@@ -411,7 +424,8 @@ async def test_an_import_says_which_title_it_took_which_rename_it_kept_and_what_
 
 @table
 async def test_a_page_drawn_again_reads_nothing_from_the_disk_for_its_sheet_or_its_chart(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A sync round redraws every page; the Your games sheet and a game's chart are drawn from
     what was read when they opened (the lists of exports/ and backups/, the game itself)."""
     data = disk_app(tmp_path / "data")
@@ -423,8 +437,9 @@ async def test_a_page_drawn_again_reads_nothing_from_the_disk_for_its_sheet_or_i
     def watch() -> None:
         for name in ("names", "scan", "read", "exists"):  # (the list's one stat of its index stays)
             real = getattr(folder, name)
-            monkeypatch.setattr(folder, name, lambda *args, real=real, name=name:
-                                looked.append(name + str(args)[:80]) or real(*args))
+            monkeypatch.setattr(
+                folder, name, lambda *args, real=real, name=name: looked.append(name + str(args)[:80]) or real(*args)
+            )
 
     async with Screen(make_main(data), page_props=DESKTOP) as screen:
         await screen.tap("archive")

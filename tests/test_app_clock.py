@@ -32,7 +32,8 @@ async def test_the_clock_shows_the_playing_time_pauses_and_stays_paused_after_a_
         # The server restarts during the pizza: the game comes back paused at 0:17.
         async with app_screen(AppData(Store(tmp_path))) as screen:
             assert screen.text_of("clock") == "17 min" and screen.find("clock").tooltip.startswith(
-                "The clock is paused")
+                "The clock is paused"
+            )
             undo_tip = screen.find("undo").tooltip
             await screen.tap("undo")  # the last move, not the pause, is taken back
             assert "Round 1" in undo_tip and screen.text_of("clock") == "17 min"
@@ -46,8 +47,11 @@ async def test_the_clock_shows_the_playing_time_pauses_and_stays_paused_after_a_
 @table
 async def test_the_clock_reads_minutes_then_hours_the_same_on_every_game_screen_and_language() -> None:
     # "0:01" read as one second: the chip says "1 min", and past the hour "1 h 05".
-    for game, players in (("heartland", ["Ann", "Bob"]), ("transamerica", ["Ann", "Bob"]),
-                          ("great_plains", ["Ann", "Bob"])):
+    for game, players in (
+        ("heartland", ["Ann", "Bob"]),
+        ("transamerica", ["Ann", "Bob"]),
+        ("great_plains", ["Ann", "Bob"]),
+    ):
         with clock_set(SetClock()) as now:
             async with app_screen() as screen:
                 await start_game(screen, game, players)
@@ -63,6 +67,10 @@ async def test_the_clock_reads_minutes_then_hours_the_same_on_every_game_screen_
 
 def test_the_chip_says_the_same_in_french_and_spanish() -> None:
     assert [chip_words(seconds, "fr") for seconds in (0, 60, 3900, 36_000 + 59 * 60)] == [
-        "0 min", "1 min", "1 h 05", "10 h 59"]
+        "0 min",
+        "1 min",
+        "1 h 05",
+        "10 h 59",
+    ]
     # Rounded as every screen rounds (test_numbers): 29 s is 0 min, 30 s already 1.
     assert [chip_words(seconds, "es") for seconds in (29, 30, 60, 3900)] == ["0 min", "1 min", "1 min", "1 h 05"]

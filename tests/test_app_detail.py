@@ -23,7 +23,7 @@ from companion.store import Store, StoreError
 def chart_values(screen: Screen) -> dict[str, list[float]]:
     """Each line of the chart as the y values it draws, by the player its legend names."""
     chart = screen.find("score-chart")
-    names = [key[len("legend-"):] for key in map(str, screen.keys()) if key.startswith("legend-")]
+    names = [key[len("legend-") :] for key in map(str, screen.keys()) if key.startswith("legend-")]
     return {name: [point.y for point in line.points] for name, line in zip(names, chart.data_series, strict=True)}
 
 
@@ -99,8 +99,7 @@ async def test_heartland_chart_has_the_cargo_penalty_as_its_own_step() -> None:
         assert screen.text_of("legend-ann") == "Ann: $39"
         sides = [label.label.value for label in screen.find("score-chart").left_axis.labels]
         assert sides == ["$0", "$10", "$20", "$30", "$40"]
-        assert screen.text_of("chart-caption") == ("Money after each round; the last step takes off the cargo "
-                                                   "penalty.")
+        assert screen.text_of("chart-caption") == ("Money after each round; the last step takes off the cargo penalty.")
 
 
 @table
@@ -118,7 +117,7 @@ async def test_send_to_bg_stats_opens_the_play_in_bg_stats() -> None:
     (url,) = opened
     prefix = "https://app.bgstatsapp.com/createPlay.html?data="
     assert url.startswith(prefix)
-    play = json.loads(urllib.parse.unquote(url[len(prefix):]))
+    play = json.loads(urllib.parse.unquote(url[len(prefix) :]))
     assert [(player["name"], player["winner"]) for player in play["players"]] == [("Ann", True), ("Bob", False)]
 
 
@@ -158,7 +157,6 @@ async def test_a_game_that_cannot_be_read_says_why() -> None:
         await screen.tap(f"session-{game_id}")
         assert screen.text_of("detail-problem")
         assert screen.exists("back")
-
 
 
 @table

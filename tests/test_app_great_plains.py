@@ -30,8 +30,12 @@ async def add_zone(screen: Screen, spaces: int, water: int, fox: int, snake: int
     """Open the zone sheet, tap (or type) each count, save; the taps it took."""
     taps = 1
     await screen.tap("add-zone")
-    for key, count, default in (("zone-spaces", spaces, 1), ("zone-water", water, 0), ("zone-fox", fox, 0),
-                                ("zone-snake", snake, 0)):
+    for key, count, default in (
+        ("zone-spaces", spaces, 1),
+        ("zone-water", water, 0),
+        ("zone-fox", fox, 0),
+        ("zone-snake", snake, 0),
+    ):
         if count != default:
             taps += await pick_count(screen, key, count)
     await screen.tap("zone-save")
@@ -188,7 +192,8 @@ async def test_the_result_after_all_tokens_with_the_spirit_tie_break() -> None:
         assert screen.text_of("subtitle") == "Game over"
         assert screen.text_of("winner") == "Léa (Fox) wins 7–7"
         assert screen.text_of("tie-break") == (
-            "Léa and Tom tie on 7 points; more spirits kept decides: Léa 1 spirit, Tom 0 spirits.")
+            "Léa and Tom tie on 7 points; more spirits kept decides: Léa 1 spirit, Tom 0 spirits."
+        )
         assert not screen.exists("add-zone") and screen.exists("play-again")
         # Each figure once on a phone: the result, not the panels above it repeating the scores.
         assert not screen.exists("tribe-fox") and not screen.exists("points-fox") and not screen.exists("total-fox")
@@ -207,8 +212,9 @@ async def test_scoring_done_with_no_zone_counted_asks_first_and_the_table_may_en
         await place_caves(screen)
         await place_tokens(screen, 40)
         await screen.tap("scoring-done")  # one tap used to end the game 0-0
-        assert notice(screen) == ("No prairie zone counted yet: add each one with + Zone. Record anyway to end the "
-                                  "game 0–0.")
+        assert notice(screen) == (
+            "No prairie zone counted yet: add each one with + Zone. Record anyway to end the game 0–0."
+        )
         assert screen.text_of("subtitle") == "Scoring the prairies" and not screen.exists("winner")
         await screen.tap("record-anyway")
         assert screen.text_of("subtitle") == "Game over" and screen.text_of("winner") == "Léa and Tom share the victory"
@@ -231,7 +237,8 @@ async def test_equal_points_and_spirits_share_the_victory_and_snake_can_lead_the
         assert screen.text_of("totals") == "Snake 3 · Fox 3"
         assert screen.text_of("winner") == "Léa and Tom share the victory"
         assert screen.text_of("tie-break") == (
-            "Léa and Tom tie on 3 points and on more spirits kept (0 spirits and 0 spirits): they share the victory.")
+            "Léa and Tom tie on 3 points and on more spirits kept (0 spirits and 0 spirits): they share the victory."
+        )
 
 
 @table
@@ -272,8 +279,9 @@ async def test_zone_2_of_5_is_corrected_from_its_line_without_undoing_the_later_
         assert screen.text_of("zone-preview") == "Snake (Tom) scores 10."
         await screen.tap("zone-save")
         assert not screen.exists("zone-panel")
-        assert last_act(screen) == ("Last: Zone 2 corrected: 9 spaces + 1 water, 1–4: Tom +10, "
-                                    "not 10 spaces + 1 water, 5–1: Léa +11")
+        assert last_act(screen) == (
+            "Last: Zone 2 corrected: 9 spaces + 1 water, 1–4: Tom +10, not 10 spaces + 1 water, 5–1: Léa +11"
+        )
         assert screen.text_of("zone-2") == "Zone 2: 9 spaces +1 water · 1–4 · Snake +10"
         assert screen.text_of("zone-5") == "Zone 5: 7 spaces +1 water · 1–3 · Snake +8"  # the later ones kept
         assert totals(screen) == "Fox 9 · Snake 23"

@@ -35,8 +35,9 @@ async def pass_turn(screen: Screen) -> None:
 async def end_turn_anyway(screen: Screen) -> None:
     """End a turn that had no action: refused, then recorded anyway with one more tap."""
     await screen.tap("end-turn")
-    assert (notice(screen) or "").endswith("a player who cannot act is towed and discards (a forced discard, "
-                                           "free with $0)."), notice(screen)
+    assert (notice(screen) or "").endswith(
+        "a player who cannot act is towed and discards (a forced discard, free with $0)."
+    ), notice(screen)
     await screen.tap("record-anyway")
     assert notice(screen) is None
 
@@ -56,8 +57,19 @@ async def test_the_first_turn_screen_shows_money_cargo_and_every_action() -> Non
         assert screen.text_of("cubes-ann") == "0/8 cubes"
         assert screen.text_of("cargo-bob") == "empty truck" and screen.text_of("cubes-bob") == "0/8 cubes"
         shown = screen.texts()
-        for label in ("1 · $1", "2 · $2", "3 · $3", "Fuel 1", "Fuel 2", "Fuel 3", "Tow", "Load", "Unload",
-                      "Discard $1", "End Ann's turn (Bob next)"):
+        for label in (
+            "1 · $1",
+            "2 · $2",
+            "3 · $3",
+            "Fuel 1",
+            "Fuel 2",
+            "Fuel 3",
+            "Tow",
+            "Load",
+            "Unload",
+            "Discard $1",
+            "End Ann's turn (Bob next)",
+        ):
             assert label in shown
         # Without the variants there is no road row and no upgrade to buy.
         assert not screen.exists("toll") and not screen.exists("weigh") and not screen.exists("upgrade")
@@ -129,7 +141,8 @@ async def test_a_player_short_of_cash_is_refused_and_discards_free_at_zero() -> 
         assert last_act(screen) == "Last: Ann discarded for $1"
         assert screen.text_of("money-ann") == "$1"
         assert await refused(screen, "discard") == (
-            "Ann has already chosen to discard this turn; only one action per turn.")
+            "Ann has already chosen to discard this turn; only one action per turn."
+        )
         await screen.tap("end-turn")
         await pass_turn(screen)
         await pass_turn(screen)
@@ -154,7 +167,8 @@ async def test_a_player_short_of_cash_is_refused_and_discards_free_at_zero() -> 
         await pass_turn(screen)
         await pass_turn(screen)
         assert await refused(screen, "move-cash-1") == (
-            "Ann has $0 and cannot pay $1 to move 1 space; pay with fuel, or be towed.")
+            "Ann has $0 and cannot pay $1 to move 1 space; pay with fuel, or be towed."
+        )
 
 
 @table
@@ -231,7 +245,8 @@ async def test_load_sheet_then_unload_with_a_price_tap_and_the_remembered_price(
         assert screen.text_of("cargo-ann") == "1 corn"
         assert screen.text_of("target") == "Target $40 (rulebook) · leader Ann $13"
         assert await refused(screen, "unload") == (
-            "Ann has already chosen to unload this turn; only one action per turn.")
+            "Ann has already chosen to unload this turn; only one action per turn."
+        )
         await screen.tap("end-turn")
         await pass_turn(screen)
         await pass_turn(screen)
@@ -288,8 +303,7 @@ async def test_toll_and_weigh_station_with_alternate_routes() -> None:
         await screen.tap("weigh")
         assert last_act(screen) == "Last: Ann crossed a weigh station with 7 cubes ($3)"
         assert screen.text_of("money-ann") == "$1"
-        assert await refused(screen, "weigh") == (
-            "Ann carries 7 cubes and has $1: the weigh station costs $3.")
+        assert await refused(screen, "weigh") == ("Ann carries 7 cubes and has $1: the weigh station costs $3.")
         await screen.tap("toll")
         assert await refused(screen, "toll") == "Ann has $0 and cannot pay the $1 toll."
         await end_turn_anyway(screen)
@@ -302,7 +316,8 @@ async def test_toll_and_weigh_station_with_alternate_routes() -> None:
 async def test_buying_an_upgrade_with_truck_stops() -> None:
     async with playing("heartland", TRIO, switches=["truck_stops"]) as screen:
         assert await refused(screen, "upgrade") == (
-            "Ann buys an upgrade at the truck stop where a move ends: record the move first.")
+            "Ann buys an upgrade at the truck stop where a move ends: record the move first."
+        )
         await screen.tap("move-fuel-1")
         await screen.tap("upgrade")
         assert screen.text_of("panel-title") == "Buy upgrade · Ann"
@@ -430,11 +445,18 @@ async def test_final_round_banner_then_end_screen_with_penalties_and_tie_break()
         assert screen.text_of("rank-bob") == "3rd Bob"
         assert screen.text_of("final-bob") == "$1"
         shown = screen.texts()
-        for line in ("Money $40", "corn: 1 cube × $1 = -$1", "Money $3", "pigs: 1 cube × $2 = -$2", "Money $5",
-                     "cattle: 2 cubes × $2 = -$4"):
+        for line in (
+            "Money $40",
+            "corn: 1 cube × $1 = -$1",
+            "Money $3",
+            "pigs: 1 cube × $2 = -$2",
+            "Money $5",
+            "cattle: 2 cubes × $2 = -$4",
+        ):
             assert line in shown
         assert screen.text_of("tie-break") == (
-            "Cy and Bob tie on $1; fewer cubes on the truck decides: Cy 1 cube, Bob 2 cubes.")
+            "Cy and Bob tie on $1; fewer cubes on the truck decides: Cy 1 cube, Bob 2 cubes."
+        )
         # Nothing left to play, but a mistake can still be undone.
         for key in ("end-turn", "move-fuel-1", "load", "discard"):
             assert not screen.exists(key)
@@ -458,7 +480,8 @@ async def test_a_tie_with_equal_cargo_is_a_shared_victory() -> None:
         assert screen.text_of("rank-bob") == "1st Bob — winner"
         assert screen.texts().count("No cargo left: no penalty") == 2
         assert screen.text_of("tie-break") == (
-            "Ann and Bob tie on $50 and on fewer cubes on the truck (0 cubes and 0 cubes): they share the victory.")
+            "Ann and Bob tie on $50 and on fewer cubes on the truck (0 cubes and 0 cubes): they share the victory."
+        )
 
 
 @table

@@ -31,7 +31,10 @@ async def finish_transamerica(screen: Screen, loser: str) -> None:
 async def test_no_games_yet() -> None:
     async with app_screen() as screen:
         assert screen.texts() == [
-            "Companion", "No games yet. Start one below; every tap is saved as you play.", "+ New game"]
+            "Companion",
+            "No games yet. Start one below; every tap is saved as you play.",
+            "+ New game",
+        ]
         assert not screen.exists("quarantined")
 
 
@@ -102,8 +105,7 @@ async def test_delete_asks_first_keep_cancels() -> None:
         doomed = ids["heartland"]
 
         await screen.tap(f"delete-{doomed}")
-        assert screen.text_of(f"card-{doomed}").startswith(
-            "Delete Heartland · Ann and Bob? This cannot be undone.")
+        assert screen.text_of(f"card-{doomed}").startswith("Delete Heartland · Ann and Bob? This cannot be undone.")
         assert not screen.exists(f"delete-{doomed}")
         await screen.tap(f"keep-{doomed}")
         assert not screen.exists(f"confirm-delete-{doomed}")
@@ -128,8 +130,8 @@ async def test_damaged_files_are_set_aside_and_said_so(tmp_path: Path) -> None:
     data = AppData(Store(tmp_path))
     async with app_screen(data) as screen:
         assert screen.text_of("quarantined") == (
-            "1 saved game file could not be read and was set aside in the quarantine folder; "
-            "every other game is here.")
+            "1 saved game file could not be read and was set aside in the quarantine folder; every other game is here."
+        )
         await start_game(screen, "heartland", ["Ann", "Bob"])
         await screen.tap("back")
         assert screen.exists("quarantined")
@@ -223,8 +225,9 @@ async def test_games_saved_by_a_newer_version_are_announced_and_kept() -> None:
     store.folder.write(name, encode(document))
     store.folder.remove("index.json")
     async with app_screen(AppData(Store.in_memory(store.folder))) as screen:
-        assert screen.text_of("newer") == ("1 saved game was made by a newer version of Companion: update the app "
-                                          "to see it. Nothing was changed.")
+        assert screen.text_of("newer") == (
+            "1 saved game was made by a newer version of Companion: update the app to see it. Nothing was changed."
+        )
 
 
 @table
@@ -235,9 +238,10 @@ async def test_thousands_of_games_are_drawn_a_page_at_a_time_newest_unfinished_f
     over = [session_id for session_id, kind in reversed(made) if kind.session.is_over]
     data = AppData(Store.in_memory(folder))
     async with app_screen(data) as screen:
+
         def cards() -> list[str]:
             keys = map(str, screen.keys())
-            return [key[len("session-"):] for key in keys if key.startswith("session-")]
+            return [key[len("session-") :] for key in keys if key.startswith("session-")]
 
         assert cards() == playing[:10] + over[:10]
         shown = screen.texts()

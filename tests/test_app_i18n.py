@@ -49,8 +49,13 @@ def device(kept: dict[str, Any]) -> dict[str, Any]:
 
 
 @contextlib.asynccontextmanager
-async def app_in(language: str | None, data: AppData | None = None, *, on: dict[str, Any] | None = None,
-                 main: Callable[[ft.Page], None] | None = None) -> AsyncIterator[Screen]:
+async def app_in(
+    language: str | None,
+    data: AppData | None = None,
+    *,
+    on: dict[str, Any] | None = None,
+    main: Callable[[ft.Page], None] | None = None,
+) -> AsyncIterator[Screen]:
     """The app as `companion --lang <language>` starts it (None: no --lang), on a device keeping `on`
     (a page of the run `main` when given)."""
     main = main or make_main(data if data is not None else memory_app(), language=language)
@@ -98,7 +103,8 @@ async def test_a_french_table_plays_heartland_in_french() -> None:
 
         # A second action: the rules refuse it, in French, and the table may record it anyway.
         assert await refused(screen, "discard") == (
-            f"Ann a déjà choisi de charger ce tour-ci{NBSP}; une seule action par tour.")
+            f"Ann a déjà choisi de charger ce tour-ci{NBSP}; une seule action par tour."
+        )
         assert screen.text_of("record-anyway") == "Enregistrer quand même"
 
 
@@ -112,8 +118,7 @@ async def test_a_french_great_plains_names_its_tribes_and_spirits() -> None:
             await screen.tap("place-cave")
         assert screen.text_of("token-horse") == "+ Cheval"
         await screen.tap("token-eagle")
-        assert last_act(screen) == (
-            f"Dernière action{NBSP}: Ann a posé un jeton (1 sur 20) et pris un esprit Aigle")
+        assert last_act(screen) == (f"Dernière action{NBSP}: Ann a posé un jeton (1 sur 20) et pris un esprit Aigle")
         assert screen.text_of("spirit-eagle-fox") == "Aigle 1"
 
 
@@ -131,8 +136,10 @@ async def test_a_spanish_table_plays_transamerica_to_its_end_in_spanish() -> Non
         for player in ("ann", "bob", "inés"):
             await screen.tap(f"missing-{player}-1")
         await screen.tap("save-round")
-        assert notice(screen) == ("Alguien debe tener 0 tramos pendientes: una ronda termina cuando todas las "
-                                  "ciudades de un jugador están conectadas.")
+        assert notice(screen) == (
+            "Alguien debe tener 0 tramos pendientes: una ronda termina cuando todas las "
+            "ciudades de un jugador están conectadas."
+        )
         await screen.tap("missing-ann-0")
         await screen.tap("missing-inés-0")
         await bob_misses_everything(screen)
@@ -144,8 +151,9 @@ async def test_a_spanish_table_plays_transamerica_to_its_end_in_spanish() -> Non
         assert screen.text_of("rank-ann") == "1.º Ann"
         assert screen.text_of("tie-break") == "Ann e Inés empatan a 13 puntos: comparten el 1.º puesto (sin desempate)."
         await screen.tap("log")
-        assert log_lines(screen) == ["1. Fin de la ronda 1 — todas sus ciudades conectadas: Ann e Inés; Bob -13 "
-                                     "· ronda 1"]
+        assert log_lines(screen) == [
+            "1. Fin de la ronda 1 — todas sus ciudades conectadas: Ann e Inés; Bob -13 · ronda 1"
+        ]
 
 
 # --- the rules reference -------------------------------------------------------------------------
@@ -167,7 +175,8 @@ async def test_the_rules_open_at_the_turn_from_the_top_bar_and_at_loading_from_t
         await screen.tap("rules-load")
         assert screen.text_of("rules-section") == "Loading"
         assert "A truck carries at most 8 cubes (6 with Short Haul). A Location holds at most 8 cubes." in (
-            screen.texts())
+            screen.texts()
+        )
         await screen.tap("rules-back")  # back to the Load sheet, where the table was
         assert screen.text_of("panel-title") == "Load · Ann"
 
@@ -181,8 +190,10 @@ async def test_the_end_screen_opens_the_rules_at_the_winner_and_its_ties_in_fren
         await screen.tap("save-round")
         await screen.tap("rules-end")
         assert screen.text_of("rules-section") == "Vainqueur et égalités"
-        assert (f"Le joueur à qui il reste le plus de points gagne. En cas d'égalité, tous les joueurs à égalité "
-                f"gagnent{NBSP}; il n'y a pas de départage.") in screen.texts()
+        assert (
+            f"Le joueur à qui il reste le plus de points gagne. En cas d'égalité, tous les joueurs à égalité "
+            f"gagnent{NBSP}; il n'y a pas de départage."
+        ) in screen.texts()
         assert not screen.exists("rules-back")  # opened from the screen, not from a sheet
 
 
@@ -304,8 +315,9 @@ def test_the_join_page_speaks_the_phone_language() -> None:
             french = phone.get("/", headers={"accept-language": "fr-CA,fr;q=0.9,en;q=0.5"}).text
             assert '<html lang="fr">' in french and "<h1>Rejoindre la partie</h1>" in french
             assert "Tapez le code affiché sur l'écran de l'hôte, et votre nom." in french
-            refused = phone.post("/join", data={"code": wrong, "name": "Ana"},
-                                 headers={"accept-language": "es-ES,es;q=0.9"}).text
+            refused = phone.post(
+                "/join", data={"code": wrong, "name": "Ana"}, headers={"accept-language": "es-ES,es;q=0.9"}
+            ).text
             assert "Ese no es el código de la pantalla del anfitrión." in refused
             assert "<h1>Join the game</h1>" in phone.get("/", headers={"accept-language": "de-DE"}).text
     finally:

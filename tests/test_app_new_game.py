@@ -247,8 +247,9 @@ async def test_a_random_first_player_turns_the_seats_and_the_log_says_who_was_dr
             order = ["Ann", "Bob", "Cy", "Dee"]
             start = order.index(first)
             # The order round the table is kept: the drawn player sits first, the others follow.
-            assert seats(screen) == [f"{seat}. {name}" for seat, name in
-                                     enumerate(order[start:] + order[:start], start=1)]
+            assert seats(screen) == [
+                f"{seat}. {name}" for seat, name in enumerate(order[start:] + order[:start], start=1)
+            ]
             assert screen.text_of("drawn") == f"Drawn at random: {first} plays first."
         await screen.tap("start")
         assert screen.text_of("subtitle") == f"Round 1 · {first} starts"

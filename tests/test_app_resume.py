@@ -325,8 +325,12 @@ def test_a_ui_state_file_from_before_screens_were_kept_reads_as_it_did() -> None
     from companion.store.storage import MemoryFolder
 
     folder = MemoryFolder()
-    folder.write(UI_STATE_FILE, json_module.dumps({"open_session": None, "panel": "archive", "draft": {"a": 1},
-                                                   "habits": {"corn": 3}}).encode())
+    folder.write(
+        UI_STATE_FILE,
+        json_module.dumps(
+            {"open_session": None, "panel": "archive", "draft": {"a": 1}, "habits": {"corn": 3}}
+        ).encode(),
+    )
     state = UiStateFile(folder)
     assert state.last_view() == (None, None, {})  # a sheet with no game and no screen: home, as before
     assert state.last_screen() == {} and state.habits() == {"corn": 3}

@@ -224,8 +224,9 @@ async def test_a_date_range_from_one_day_to_another_counts_the_games_of_those_da
         assert screen.text_of("stats-record-cy") == "1 played · 1 won (100%)"
 
         await pick_day(screen, "to", "2023-06-30")  # before the first day: refused in words
-        assert notice(screen) == ("The last day, 2023-06-30, is before the first, 2023-07-01: "
-                                  "pick a day on or after 2023-07-01.")
+        assert notice(screen) == (
+            "The last day, 2023-06-30, is before the first, 2023-07-01: pick a day on or after 2023-07-01."
+        )
         assert screen.text_of("stats-to") == "to 2023-07-03"
         assert screen.text_of("stats-overview") == "2 games played"
 

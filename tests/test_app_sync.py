@@ -36,14 +36,17 @@ async def test_an_address_beyond_the_local_network_without_https_is_refused_in_w
         await set_up_sync(screen, "http://couch.example.org:5984", "games")
         await screen.tap("sync-test")
         await wait_for(lambda: screen.exists("sync-said"))
-        assert screen.text_of("sync-said") == ("couch.example.org:5984 is not encrypted: use an https:// address "
-                                               "(http:// is only for this device and the local network).")
+        assert screen.text_of("sync-said") == (
+            "couch.example.org:5984 is not encrypted: use an https:// address "
+            "(http:// is only for this device and the local network)."
+        )
     assert not data.sync.status.on and not (tmp_path / "data" / "sync.json").exists()
 
 
 @table
-async def test_sync_turned_on_carries_a_game_to_the_other_device_s_home(couch_server: CouchServer, database: str,
-                                                                       tmp_path: Path) -> None:
+async def test_sync_turned_on_carries_a_game_to_the_other_device_s_home(
+    couch_server: CouchServer, database: str, tmp_path: Path
+) -> None:
     couch_server.add_user("ann", "s3cret-pass")
     couch_server.call("PUT", f"/{database}")  # PouchDB Server stops on a database created by a user: made ahead
     here, there = AppData(Store(tmp_path / "here")), AppData(Store(tmp_path / "there"))
@@ -55,12 +58,15 @@ async def test_sync_turned_on_carries_a_game_to_the_other_device_s_home(couch_se
             await wait_for(lambda: screen.exists("sync-said"), timeout=20)
             assert screen.text_of("sync-said") == (
                 f"The server 127.0.0.1:{couch_server.port} answered, took the user name and password, and the "
-                f"database {database} is ready.")
+                f"database {database} is ready."
+            )
             await screen.tap("sync-on")
-            await wait_for(lambda: screen.exists("sync-status") and "last synced" in screen.text_of("sync-status"),
-                           timeout=20)  # drawn by the page when the background round ends
-            assert screen.text_of("sync-status").startswith(f"Syncing with 127.0.0.1:{couch_server.port}/{database}: "
-                                                            "last synced ")
+            await wait_for(
+                lambda: screen.exists("sync-status") and "last synced" in screen.text_of("sync-status"), timeout=20
+            )  # drawn by the page when the background round ends
+            assert screen.text_of("sync-status").startswith(
+                f"Syncing with 127.0.0.1:{couch_server.port}/{database}: last synced "
+            )
             link = screen.text_of("sync-link")
             assert link.startswith("companion-sync:?") and "s3cret" not in link
         folder = tmp_path / "here"
@@ -78,8 +84,10 @@ async def test_sync_turned_on_carries_a_game_to_the_other_device_s_home(couch_se
             await other.tap("sync-on")
             await wait_for(lambda: there.sync.status.last_ok is not None, timeout=20)
             await other.tap("back")
-            await wait_for(lambda: other.exists(key=lambda key: str(key).startswith("game-")) or
-                           "TransAmerica" in other.text(), timeout=20)
+            await wait_for(
+                lambda: other.exists(key=lambda key: str(key).startswith("game-")) or "TransAmerica" in other.text(),
+                timeout=20,
+            )
             assert len(there.store.sessions()) == 1
             started = time.monotonic()
             play_transamerica(here, ["Cy", "Dee"], {"Cy": 13, "Dee": 0})  # a game played on the first device
@@ -94,8 +102,9 @@ async def test_sync_turned_on_carries_a_game_to_the_other_device_s_home(couch_se
 
 
 @table
-async def test_sync_turned_off_forgets_the_server_and_the_password(couch_server: CouchServer, database: str,
-                                                                   tmp_path: Path) -> None:
+async def test_sync_turned_off_forgets_the_server_and_the_password(
+    couch_server: CouchServer, database: str, tmp_path: Path
+) -> None:
     couch_server.add_user("bob", "pw")
     couch_server.call("PUT", f"/{database}")
     data = AppData(Store(tmp_path / "data"))
@@ -106,8 +115,9 @@ async def test_sync_turned_off_forgets_the_server_and_the_password(couch_server:
             await wait_for(lambda: screen.exists("sync-off") and screen.exists("sync-said"), timeout=20)
             await screen.tap("sync-off")
             await wait_for(lambda: screen.exists("sync-url"))
-            assert screen.text_of("sync-said") == ("Sync is off: nothing more is sent; the games stay here and on "
-                                                   "the server.")
+            assert screen.text_of("sync-said") == (
+                "Sync is off: nothing more is sent; the games stay here and on the server."
+            )
         assert not (tmp_path / "data" / sync_settings.SETTINGS).exists()
         assert not (tmp_path / "data" / sync_settings.SECRET).exists()
     finally:

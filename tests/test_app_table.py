@@ -28,8 +28,7 @@ def ids(screen: Screen, *keys: str) -> dict[str, int]:
 @table
 async def test_a_tap_patches_only_what_changed_and_keeps_the_controls_under_the_finger() -> None:
     async with playing("heartland", FOUR) as screen:
-        kept = ("body", "top-bar", "undo", "move-fuel-1", "move-cash-2", "discard", "end-turn", "money-ann",
-                "card-bob")
+        kept = ("body", "top-bar", "undo", "move-fuel-1", "move-cash-2", "discard", "end-turn", "money-ann", "card-bob")
         before = ids(screen, *kept)
         whole_page = screen.dispatches[-1].bytes_sent  # the tap that drew the game screen from scratch
         tap = await screen.tap("move-fuel-1")
@@ -97,8 +96,9 @@ async def test_a_dropped_socket_keeps_the_game_the_sheet_and_the_wake_lock() -> 
 
 
 @contextlib.asynccontextmanager
-async def two_tabs(data: AppData, session_id: str, hub: PubSubHub | None = None
-                   ) -> AsyncIterator[tuple[Screen, Screen]]:
+async def two_tabs(
+    data: AppData, session_id: str, hub: PubSubHub | None = None
+) -> AsyncIterator[tuple[Screen, Screen]]:
     """Two tabs on one game, closed afterwards. With `hub` they hear of each other's taps, as
     the tabs of one server do; without it they do not (as at the instant both tap)."""
     first, second = Screen(make_main(data), pubsub=hub), Screen(make_main(data), pubsub=hub)

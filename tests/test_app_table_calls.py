@@ -102,7 +102,7 @@ async def test_a_cargo_correction_over_capacity_is_the_tables_call() -> None:
         await screen.tap("cargo-corn-3")
         await screen.tap("cargo-save")
         assert "6" in (notice(screen) or "") and screen.exists("cargo-panel")  # said in the sheet
-        said, = [c for c in screen.find_all("notice") if c.value]  # the sheet's: whole, scrolling in its slot
+        (said,) = [c for c in screen.find_all("notice") if c.value]  # the sheet's: whole, scrolling in its slot
         assert said.max_lines is None and said.parent.scroll is not None
         await screen.tap("record-anyway")
         assert screen.text_of("cubes-ann") == "7/6 cubes"
@@ -110,8 +110,7 @@ async def test_a_cargo_correction_over_capacity_is_the_tables_call() -> None:
 
 
 @table
-async def test_great_plains_first_player_drawn_at_random_apart_from_the_fox(monkeypatch: pytest.MonkeyPatch
-                                                                              ) -> None:
+async def test_great_plains_first_player_drawn_at_random_apart_from_the_fox(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(great_plains.random, "choice", lambda players: players[-1])  # the draw falls on Tom
     async with app_screen() as screen:
         await set_up(screen, "great_plains", ["Léa", "Tom"])

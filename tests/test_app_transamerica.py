@@ -94,8 +94,7 @@ async def test_closing_the_sheet_records_nothing_and_a_round_without_losses() ->
         await screen.tap("end-round")
         assert is_filled(screen.find("missing-bob-0"))  # a fresh sheet
         await screen.tap("save-round")
-        assert last_act(screen) == (
-            "Last: Round 1 ended: Ann, Bob and Eve connected all cities; nobody lost points")
+        assert last_act(screen) == ("Last: Round 1 ended: Ann, Bob and Eve connected all cities; nobody lost points")
 
 
 @table
@@ -205,8 +204,10 @@ async def test_a_correction_that_would_have_ended_the_game_early_is_refused_with
         assert screen.text_of("ends-game") == "This ends the game: Bob at 0 or below."
         resting = screen.find("save-round").icon
         assert resting is not None  # an icon at rest: the refusal's mark takes its place, not more room
-        why = ("Round 1 so corrected would have left Bob at 0 or below and ended the game after round 1, "
-               "but the table played on: correct a later round instead, or undo back.")
+        why = (
+            "Round 1 so corrected would have left Bob at 0 or below and ended the game after round 1, "
+            "but the table played on: correct a later round instead, or undo back."
+        )
         assert await refused(screen, "save-round") == why
         assert screen.find("save-round").icon is not None
         await screen.tap("missing-bob-4")

@@ -42,8 +42,9 @@ def finished_transamerica(store: Store, players: list[str], missing: list[dict[s
 
 def table_of_three(store: Store) -> str:
     """Ann connects both rounds; Bob loses 6 then 7 (0 left), Cy 2 and 2 (9 left)."""
-    return finished_transamerica(store, ["Ann", "Bob", "Cy"], [{"Ann": 0, "Bob": 6, "Cy": 2},
-                                                               {"Ann": 0, "Bob": 7, "Cy": 2}], "Friday")
+    return finished_transamerica(
+        store, ["Ann", "Bob", "Cy"], [{"Ann": 0, "Bob": 6, "Cy": 2}, {"Ann": 0, "Bob": 7, "Cy": 2}], "Friday"
+    )
 
 
 def archive_of(*sessions: dict[str, Any], version: int = 1, fmt: str = "companion-archive") -> bytes:
@@ -67,9 +68,14 @@ def test_the_archive_holds_each_session_as_stored_with_its_id_title_and_times() 
     by_id = {entry["id"]: entry for entry in document["sessions"]}
     entry = by_id[session_id]
     assert {key: entry[key] for key in ("title", "created", "updated", "finished")} == {
-        "title": "Friday", "created": 1_700_000_000.0, "updated": 1_700_002_700.0, "finished": 1_700_002_700.0}
-    assert {key: value for key, value in entry.items() if key not in archive.KEPT_FIELDS} == \
-        store.peek(session_id).to_dict()
+        "title": "Friday",
+        "created": 1_700_000_000.0,
+        "updated": 1_700_002_700.0,
+        "finished": 1_700_002_700.0,
+    }
+    assert {key: value for key, value in entry.items() if key not in archive.KEPT_FIELDS} == store.peek(
+        session_id
+    ).to_dict()
     assert by_id[unfinished.id or ""]["finished"] is None
 
 
@@ -87,12 +93,29 @@ def test_the_csv_has_one_row_per_player_of_each_finished_game() -> None:
     text = export_csv(store)
     assert text.startswith("\ufeff")  # a spreadsheet then reads the names as UTF-8
     rows = list(csv.DictReader(io.StringIO(text.removeprefix("\ufeff"))))
-    assert list(rows[0]) == ["session_id", "title", "date", "time", "duration_min", "stopped", "game", "copy_of",
-                             "player", "seat", "score", "rank", "winner"]
+    assert list(rows[0]) == [
+        "session_id",
+        "title",
+        "date",
+        "time",
+        "duration_min",
+        "stopped",
+        "game",
+        "copy_of",
+        "player",
+        "seat",
+        "score",
+        "rank",
+        "winner",
+    ]
     assert [(row["player"], row["seat"], row["score"], row["rank"], row["winner"]) for row in rows] == [
-        ("Ann", "1", "13", "1", "true"), ("Bob", "2", "0", "3", "false"), ("Cy", "3", "9", "2", "false")]
-    assert {(row["session_id"], row["title"], row["duration_min"], row["stopped"], row["copy_of"]) for row in rows} \
-        == {(session_id, "Friday", "45", "false", "")}
+        ("Ann", "1", "13", "1", "true"),
+        ("Bob", "2", "0", "3", "false"),
+        ("Cy", "3", "9", "2", "false"),
+    ]
+    assert {(row["session_id"], row["title"], row["duration_min"], row["stopped"], row["copy_of"]) for row in rows} == {
+        (session_id, "Friday", "45", "false", "")
+    }
     assert {row["game"] for row in rows} == {"transamerica"}
     assert rows[0]["date"][:4] == "2023" and len(rows[0]["time"]) == 5
 
@@ -108,7 +131,7 @@ def test_the_csv_says_which_games_were_stopped_and_names_untitled_ones() -> None
     assert {row["title"] for row in rows} == {"TransAmerica · Ann et Bob"}
 
 
-@pytest.mark.parametrize("name", ["=HYPERLINK(\"http://x\")", "+1", "-2+3", "@SUM(A1)"])
+@pytest.mark.parametrize("name", ['=HYPERLINK("http://x")', "+1", "-2+3", "@SUM(A1)"])
 def test_a_cell_a_spreadsheet_would_run_as_a_formula_is_exported_as_text(name: str) -> None:
     store = Store.in_memory()
     finished_transamerica(store, [name, "Bob"], [{name: 0, "Bob": 13}], title=name)
@@ -117,7 +140,7 @@ def test_a_cell_a_spreadsheet_would_run_as_a_formula_is_exported_as_text(name: s
     assert rows[1]["score"] == "0" and rows[0]["score"] == "13"  # numbers stay numbers (a -3 too)
 
 
-@pytest.mark.parametrize("name", ["=HYPERLINK(\"http://x\")", "Léa"])
+@pytest.mark.parametrize("name", ['=HYPERLINK("http://x")', "Léa"])
 def test_the_workbook_holds_the_csv_rows_with_every_cell_typed(name: str) -> None:
     store = Store.in_memory()
     table_of_three(store)
@@ -129,8 +152,16 @@ def test_the_workbook_holds_the_csv_rows_with_every_cell_typed(name: str) -> Non
     written = list(csv.reader(io.StringIO(export_csv(store).removeprefix("\ufeff"))))[1:]
     assert len(rows) == len(written) == 5
     for typed, text in zip(rows, written, strict=True):
-        day, clock, minutes, stopped, seat, score, rank, winner = (typed[2], typed[3], typed[4], typed[5], typed[9],
-                                                                    typed[10], typed[11], typed[12])
+        day, clock, minutes, stopped, seat, score, rank, winner = (
+            typed[2],
+            typed[3],
+            typed[4],
+            typed[5],
+            typed[9],
+            typed[10],
+            typed[11],
+            typed[12],
+        )
         assert isinstance(day, datetime) and day.date().isoformat() == text[2]  # a date cell, not a text
         assert isinstance(clock, dt_time) and clock.strftime("%H:%M") == text[3]
         assert (minutes, seat, score, rank) == (int(text[4]), int(text[9]), int(text[10]), int(text[11]))
@@ -150,8 +181,10 @@ def test_an_export_is_saved_in_the_exports_folder_and_its_path_given(tmp_path: P
     assert Path(path) == tmp_path / "data" / "exports" / "companion-2026-12-01-193005.csv"
     assert Path(path).read_bytes().startswith(b"\xef\xbb\xbfsession_id,title,date")
     # Two exports in the same second never replace one another.
-    assert [Path(again).name, Path(third).name] == ["companion-2026-12-01-193005-2.csv",
-                                                    "companion-2026-12-01-193005-3.csv"]
+    assert [Path(again).name, Path(third).name] == [
+        "companion-2026-12-01-193005-2.csv",
+        "companion-2026-12-01-193005-3.csv",
+    ]
     assert Path(path).read_bytes() == Path(again).read_bytes() and Path(third).read_bytes() == b""
     assert archive.export_name("json", 0).startswith("companion-19")
     assert archive.export_name("json", 0) != archive.export_name("json", 1)
@@ -168,8 +201,7 @@ GAMES = st.one_of(
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(GAMES, st.integers(0, 3), st.text(max_size=20)), max_size=4))
-def test_export_then_import_into_an_empty_store_gives_the_same_sessions(
-        games: list[tuple[Session, int, str]]) -> None:
+def test_export_then_import_into_an_empty_store_gives_the_same_sessions(games: list[tuple[Session, int, str]]) -> None:
     source = Store.in_memory()
     for number, (played, undone, title) in enumerate(games):
         session = Session.from_dict(played.to_dict())
@@ -185,8 +217,9 @@ def test_export_then_import_into_an_empty_store_gives_the_same_sessions(
         assert after.to_dict() == before.to_dict()
         assert after.cursor == before.cursor
         assert after.standings() == before.standings()
-    assert [(s.id, s.title, s.created, s.updated, s.is_over, s.winners, s.result) for s in target.sessions()] == \
-        [(s.id, s.title, s.created, s.updated, s.is_over, s.winners, s.result) for s in source.sessions()]
+    assert [(s.id, s.title, s.created, s.updated, s.is_over, s.winners, s.result) for s in target.sessions()] == [
+        (s.id, s.title, s.created, s.updated, s.is_over, s.winners, s.result) for s in source.sessions()
+    ]
 
 
 def test_the_same_file_imported_twice_adds_nothing_the_second_time() -> None:
@@ -219,18 +252,31 @@ def refused_alone(data: bytes) -> str:
     return str(refusal)
 
 
-@pytest.mark.parametrize(("data", "words"), [
-    (b"{not json", "not readable JSON"),
-    (b"\xff\xfe", "not readable JSON"),
-    (b"[]", "not a Companion archive"),
-    (archive_of(fmt="bgstats"), "not a Companion archive"),
-    (archive_of(version=2), "newer version of Companion (archive version 2)"),
-    (archive_of(version=0), "version is missing"),
-    (b'{"format": "companion-archive", "version": 1}', "no list of sessions"),
-    (b"[" * 100_000 + b"]" * 100_000, "nested deeper than an archive"),
-    (archive_of({"id": "a", "events": [[[[[[1]]]]]]}), "nested deeper than an archive"),
-], ids=["broken JSON", "not UTF-8", "a list", "another format", "newer", "no version", "no sessions",
-        "deep brackets", "deep event"])
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        (b"{not json", "not readable JSON"),
+        (b"\xff\xfe", "not readable JSON"),
+        (b"[]", "not a Companion archive"),
+        (archive_of(fmt="bgstats"), "not a Companion archive"),
+        (archive_of(version=2), "newer version of Companion (archive version 2)"),
+        (archive_of(version=0), "version is missing"),
+        (b'{"format": "companion-archive", "version": 1}', "no list of sessions"),
+        (b"[" * 100_000 + b"]" * 100_000, "nested deeper than an archive"),
+        (archive_of({"id": "a", "events": [[[[[[1]]]]]]}), "nested deeper than an archive"),
+    ],
+    ids=[
+        "broken JSON",
+        "not UTF-8",
+        "a list",
+        "another format",
+        "newer",
+        "no version",
+        "no sessions",
+        "deep brackets",
+        "deep event",
+    ],
+)
 def test_a_file_that_is_not_an_archive_is_refused_in_one_sentence(data: bytes, words: str) -> None:
     assert words in refused_alone(data)
     assert refused_alone(data).startswith("the file: ")
@@ -249,20 +295,36 @@ def test_a_file_of_50_mb_is_read() -> None:
     assert report.imported == [entry["id"]] and report.refused == []
 
 
-@pytest.mark.parametrize(("change", "words"), [
-    (lambda entry: entry.update(game="chess"), "not one this version knows"),
-    (lambda entry: entry["events"].append({"type": "end_round", "missing": {"Ann": 1, "Bob": 1, "Cy": 1}}),
-     "event 3 was refused"),
-    (lambda entry: entry.update(cursor=9), "undo position 9 is out of range"),
-    (lambda entry: entry.update(cursor=-1), "undo position -1 is out of range"),
-    (lambda entry: entry.update(format=7), "format 7 is not supported"),
-    (lambda entry: entry.update(players=["Ann", "Ann", "Cy"]), "Ann"),
-    (lambda entry: entry.update(created="yesterday"), "creation time is not a time"),
-    (lambda entry: entry.pop("created"), "creation time is missing"),
-    (lambda entry: entry.update(id="../x"), "id is missing"),
-    (lambda entry: entry.update(extra=1), "fields an archive does not have: extra"),
-], ids=["unknown game", "illegal event", "cursor past the log", "negative cursor", "session format",
-        "twin players", "bad time", "no time", "bad id", "extra field"])
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (lambda entry: entry.update(game="chess"), "not one this version knows"),
+        (
+            lambda entry: entry["events"].append({"type": "end_round", "missing": {"Ann": 1, "Bob": 1, "Cy": 1}}),
+            "event 3 was refused",
+        ),
+        (lambda entry: entry.update(cursor=9), "undo position 9 is out of range"),
+        (lambda entry: entry.update(cursor=-1), "undo position -1 is out of range"),
+        (lambda entry: entry.update(format=7), "format 7 is not supported"),
+        (lambda entry: entry.update(players=["Ann", "Ann", "Cy"]), "Ann"),
+        (lambda entry: entry.update(created="yesterday"), "creation time is not a time"),
+        (lambda entry: entry.pop("created"), "creation time is missing"),
+        (lambda entry: entry.update(id="../x"), "id is missing"),
+        (lambda entry: entry.update(extra=1), "fields an archive does not have: extra"),
+    ],
+    ids=[
+        "unknown game",
+        "illegal event",
+        "cursor past the log",
+        "negative cursor",
+        "session format",
+        "twin players",
+        "bad time",
+        "no time",
+        "bad id",
+        "extra field",
+    ],
+)
 def test_a_session_the_rules_refuse_is_named_with_the_reason_and_the_others_come_in(change: Any, words: str) -> None:
     good, bad = a_session(), a_session()
     change(bad)
@@ -285,20 +347,45 @@ def test_an_import_that_is_not_bytes_is_one_sentence() -> None:
     assert [str(refusal) for refusal in report.refused] == ["the file: It is not the content of a file."]
 
 
-@pytest.mark.parametrize(("players", "said"), [
-    (["Ann\x07", "Bob", "Cy"], "Its player Ann<U+0007> would be refused by New game: A player's name cannot hold a "
-                              "control character (U+0007 in 'Ann')."),
-    (["Ann\u202e", "Bob", "Cy"], "Its player Ann<U+202E> would be refused by New game: A player's name cannot hold "
-                                "a text-direction control (U+202E in 'Ann')."),
-    (["\u200b", "Bob", "Cy"], "Its player <U+200B> would be refused by New game: A player's name cannot be empty."),
-    (["Ann", "Ａｎｎ", "Cy"], "Its player Ａｎｎ would be refused by New game: Two players are called 'Ａｎｎ'; "
-                             "each name must be different."),
-    (["Ann", "Bob", "Bo\u200bb"], "Its player Bo<U+200B>b would be refused by New game: Two players are called "
-                                 "'Bo\u200bb'; each name must be different."),
-    (["Zo\u00eb", "Zoe\u0308", "Cy"], "Its player Zo\u00eb would be refused by New game: Two players are called "
-                                     "'Zo\u00eb'; each name must be different."),
-], ids=["control character", "text-direction control", "only invisible", "full-width twin", "zero-width twin",
-        "composed twin"])
+@pytest.mark.parametrize(
+    ("players", "said"),
+    [
+        (
+            ["Ann\x07", "Bob", "Cy"],
+            "Its player Ann<U+0007> would be refused by New game: A player's name cannot hold a "
+            "control character (U+0007 in 'Ann').",
+        ),
+        (
+            ["Ann\u202e", "Bob", "Cy"],
+            "Its player Ann<U+202E> would be refused by New game: A player's name cannot hold "
+            "a text-direction control (U+202E in 'Ann').",
+        ),
+        (["\u200b", "Bob", "Cy"], "Its player <U+200B> would be refused by New game: A player's name cannot be empty."),
+        (
+            ["Ann", "Ａｎｎ", "Cy"],
+            "Its player Ａｎｎ would be refused by New game: Two players are called 'Ａｎｎ'; "
+            "each name must be different.",
+        ),
+        (
+            ["Ann", "Bob", "Bo\u200bb"],
+            "Its player Bo<U+200B>b would be refused by New game: Two players are called "
+            "'Bo\u200bb'; each name must be different.",
+        ),
+        (
+            ["Zo\u00eb", "Zoe\u0308", "Cy"],
+            "Its player Zo\u00eb would be refused by New game: Two players are called "
+            "'Zo\u00eb'; each name must be different.",
+        ),
+    ],
+    ids=[
+        "control character",
+        "text-direction control",
+        "only invisible",
+        "full-width twin",
+        "zero-width twin",
+        "composed twin",
+    ],
+)
 def test_an_import_refuses_the_names_new_game_refuses_naming_the_name(players: list[str], said: str) -> None:
     from companion.rules import GAMES
     from companion.text.messages import RuleError

@@ -37,8 +37,14 @@ def transamerica(players: list[str], loser: int, stopped: bool) -> Session:
         session.apply({"type": "end_game", "note": "time up"})
     else:
         winner = (loser + 1) % len(players)
-        session.apply({"type": "end_round", "missing": {name: 13 if seat == loser else 0 if seat == winner else seat
-                                                         for seat, name in enumerate(players)}})
+        session.apply(
+            {
+                "type": "end_round",
+                "missing": {
+                    name: 13 if seat == loser else 0 if seat == winner else seat for seat, name in enumerate(players)
+                },
+            }
+        )
     return session
 
 
@@ -53,8 +59,7 @@ def figures(data: AppData) -> dict[str, Any]:
     }
 
 
-GAME = st.tuples(st.lists(st.sampled_from(POOL), min_size=2, max_size=4, unique=True), st.integers(0, 3),
-                 st.booleans())
+GAME = st.tuples(st.lists(st.sampled_from(POOL), min_size=2, max_size=4, unique=True), st.integers(0, 3), st.booleans())
 CHOICE = st.one_of(
     st.tuples(st.just("rename"), st.sampled_from(POOL), st.sampled_from(NEW_NAMES + POOL)),
     st.tuples(st.just("count"), st.integers(0, 20), st.booleans()),
@@ -66,11 +71,18 @@ CHOICE = st.one_of(
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(GAME, min_size=1, max_size=6), st.lists(CHOICE, max_size=8))
 def test_every_game_moved_to_an_empty_folder_keeps_every_statistic_and_player_page(
-        games: list[tuple[list[str], int, bool]], choices: list[tuple[str, Any, Any]]) -> None:
+    games: list[tuple[list[str], int, bool]], choices: list[tuple[str, Any, Any]]
+) -> None:
     source = AppData(Store.in_memory())
-    ids = [store_helpers.put(source.store, transamerica(players, loser % len(players), stopped),
-                             created=CREATED + 3_600 * number, updated=CREATED + 3_600 * number + 1_800)
-           for number, (players, loser, stopped) in enumerate(games)]
+    ids = [
+        store_helpers.put(
+            source.store,
+            transamerica(players, loser % len(players), stopped),
+            created=CREATED + 3_600 * number,
+            updated=CREATED + 3_600 * number + 1_800,
+        )
+        for number, (players, loser, stopped) in enumerate(games)
+    ]
     for kind, first, second in choices:
         summaries = {summary.id: summary for summary in source.finished()}
         if kind == "rename":
@@ -157,8 +169,14 @@ def test_choices_of_the_wrong_shape_in_a_file_are_left_out_and_the_games_still_c
     source = Store.in_memory()
     game = store_helpers.put(source, transamerica(["Ann", "Bob"], 1, False), created=CREATED)
     document = json.loads(export_json(source))
-    document.update({"aliases": {"bob": 7, "ann": "", "cy": "Cyril"}, "counted": {game: "no", "x": False},
-                     "copies": [game], "titled": {game: -5}})
+    document.update(
+        {
+            "aliases": {"bob": 7, "ann": "", "cy": "Cyril"},
+            "counted": {game: "no", "x": False},
+            "copies": [game],
+            "titled": {game: -5},
+        }
+    )
     target = Store.in_memory()
     report = import_json(target, json.dumps(document).encode())
     assert report.imported == [game] and report.refused == []
@@ -203,5 +221,6 @@ async def test_home_names_a_damaged_titles_json_and_what_it_means(tmp_path: Path
     async with Screen(make_main(data)) as screen:
         assert screen.text_of("side-lost-titles").startswith(
             "Title changes (titles.json): when 1 title was changed could not be read; an import may then give that "
-            "game the other device's title.")
+            "game the other device's title."
+        )
     data.store.close()

@@ -80,10 +80,12 @@ def test_a_file_holding_one_id_twice_is_refused_whole_and_changes_nothing(same: 
     assert report.imported == [] and report.duplicates == [] and store.sessions() == []
     assert [str(refusal) for refusal in report.refused] == [
         f"the file: It holds the game {FRIDAY} twice (sessions 1 and 3); a file holds each game once, "
-        "so nothing was imported."]
+        "so nothing was imported."
+    ]
     assert report.refused[0].reason_text("fr") == (
         f"Il contient deux fois la partie {DAY.join(['Friday (', ', Ann, Bob et Cy)'])} (parties 1 et 3)\u00a0; "
-        "un fichier contient chaque partie une seule fois, donc rien n'a été importé.")
+        "un fichier contient chaque partie une seule fois, donc rien n'a été importé."
+    )
 
 
 # --- a game here that differs from the file's ------------------------------------------------
@@ -106,7 +108,8 @@ def test_a_title_not_changed_later_in_the_file_is_kept_as_ours_and_named_by_it()
     report = import_json(store, file_of(entry))
     assert report.imported == [] and report.duplicates == [] and report.kept == [] and report.already_here == 1
     assert [(kept.session, kept.named.text(), kept.other) for kept in report.titles_kept] == [
-        (session_id, f"Friday ({DAY}, Ann, Bob and Cy)", "Saturday")]
+        (session_id, f"Friday ({DAY}, Ann, Bob and Cy)", "Saturday")
+    ]
     assert [summary.title for summary in store.sessions()] == ["Friday"] and counted(store) == 1
 
 
@@ -118,7 +121,8 @@ def test_a_title_changed_later_on_the_other_device_is_taken_and_said() -> None:
     there.rename(session_id, "Game night", titled=CREATED + 20_000)
     report = import_json(here, export_json(there))
     assert [(titled.session, titled.named.text(), titled.other) for titled in report.retitled] == [
-        (session_id, f"Game night ({DAY}, Ann, Bob and Cy)", "Friday night")]
+        (session_id, f"Game night ({DAY}, Ann, Bob and Cy)", "Friday night")
+    ]
     assert [summary.title for summary in here.sessions()] == ["Game night"] and report.already_here == 1
     # The other way round the title here is the later one: it stays, said; and the two now agree.
     back = import_json(there, export_json(here))
@@ -126,7 +130,8 @@ def test_a_title_changed_later_on_the_other_device_is_taken_and_said() -> None:
     there.rename(session_id, "Older", titled=CREATED + 15_000)
     kept = import_json(here, export_json(there))
     assert [(titled.named.text(), titled.other) for titled in kept.titles_kept] == [
-        (f"Game night ({DAY}, Ann, Bob and Cy)", "Older")]
+        (f"Game night ({DAY}, Ann, Bob and Cy)", "Older")
+    ]
     assert [summary.title for summary in here.sessions()] == ["Game night"]
 
 
@@ -228,9 +233,13 @@ def test_each_case_of_one_file_is_named_in_its_place() -> None:
     ahead = put(store, ROUNDS[:2], "ahead")
     new = Store.in_memory()
     missing = put(new, ROUNDS[:1], "new")
-    entries = [entry_of(store, same), played_elsewhere(store, behind, ROUNDS[:2]),
-               played_elsewhere(store, ahead, ROUNDS[:1]),
-               played_elsewhere(store, apart, [{"Ann": 4, "Bob": 0, "Cy": 1}]), entry_of(new, missing)]
+    entries = [
+        entry_of(store, same),
+        played_elsewhere(store, behind, ROUNDS[:2]),
+        played_elsewhere(store, ahead, ROUNDS[:1]),
+        played_elsewhere(store, apart, [{"Ann": 4, "Bob": 0, "Cy": 1}]),
+        entry_of(new, missing),
+    ]
     report = import_json(store, file_of(*entries))
     assert report.duplicates == [same]
     assert [named.session for named in report.updated] == [behind]
@@ -256,8 +265,9 @@ def test_a_restore_brings_back_only_what_is_missing_and_leaves_a_changed_game_as
     store.close_session(played_on)
     report = restore_backup(store, backup)
     assert report.imported == [lost] and report.duplicates == [same] and report.refused == []
-    assert sorted((named.session, named.named.text()) for named in report.changed) == sorted([
-        (renamed, f"renamed since ({DAY}, Ann, Bob and Cy)"), (played_on, f"on ({DAY}, Ann, Bob and Cy)")])
+    assert sorted((named.session, named.named.text()) for named in report.changed) == sorted(
+        [(renamed, f"renamed since ({DAY}, Ann, Bob and Cy)"), (played_on, f"on ({DAY}, Ann, Bob and Cy)")]
+    )
     assert report.copies == [] and report.updated == [] and report.kept == []
     again = Store.in_memory(folder)
     assert sorted(summary.title for summary in again.sessions()) == ["lost", "on", "renamed since", "same"]
@@ -284,18 +294,25 @@ def test_a_restore_leaves_a_game_that_parted_ways_since_as_it_is_no_copy() -> No
 
 # --- refusals: named by title, day and players, whole in the table's language -----------------
 
-ENGLISH = re.compile(r"\b(the|is|are|not|was|were|refused|must|have|missing|segments|supported|list|events?|"
-                     r"undo|range|fields?|names?|saved|session|its)\b", re.IGNORECASE)
+ENGLISH = re.compile(
+    r"\b(the|is|are|not|was|were|refused|must|have|missing|segments|supported|list|events?|"
+    r"undo|range|fields?|names?|saved|session|its)\b",
+    re.IGNORECASE,
+)
 
 
-@pytest.mark.parametrize("change", [
-    lambda entry: entry["events"].append({"type": "end_round", "missing": {"Ann": 1, "Bob": 1, "Cy": 1}}),
-    lambda entry: entry.update(format=9),
-    lambda entry: entry.update(events={"not": "a list"}),
-    lambda entry: entry.update(cursor=9),
-    lambda entry: entry.pop("options"),
-    lambda entry: entry.update(players=["Ann", "  Bob", "Cy"]),
-], ids=["event the rules refuse", "session format", "events not a list", "cursor", "missing field", "name form"])
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda entry: entry["events"].append({"type": "end_round", "missing": {"Ann": 1, "Bob": 1, "Cy": 1}}),
+        lambda entry: entry.update(format=9),
+        lambda entry: entry.update(events={"not": "a list"}),
+        lambda entry: entry.update(cursor=9),
+        lambda entry: entry.pop("options"),
+        lambda entry: entry.update(players=["Ann", "  Bob", "Cy"]),
+    ],
+    ids=["event the rules refuse", "session format", "events not a list", "cursor", "missing field", "name form"],
+)
 @pytest.mark.parametrize("language", ["fr", "es"])
 def test_a_refusal_is_whole_in_the_tables_language_and_names_the_game(change: Any, language: str) -> None:
     store = Store.in_memory()
@@ -333,14 +350,18 @@ def test_broken_json_is_refused_with_where_it_breaks_in_numbers_only() -> None:
     (refusal,) = import_json(Store.in_memory(), b'{"format": "companion-archive",\n "version": }').refused
     assert refusal.reason == "It is not a Companion archive: it is not readable JSON (line 2, column 13)."
     assert refusal.reason_text("fr") == (
-        "Ce n'est pas une archive Companion\u00a0: ce n'est pas du JSON lisible (ligne 2, colonne 13).")
+        "Ce n'est pas une archive Companion\u00a0: ce n'est pas du JSON lisible (ligne 2, colonne 13)."
+    )
 
 
-@pytest.mark.parametrize(("language", "one", "two"), [
-    ("en", "Friday (copy)", "Ann and Inés"),
-    ("fr", "Friday (copie)", "Ann et Inés"),
-    ("es", "Friday (copia)", "Ann e Inés"),
-])
+@pytest.mark.parametrize(
+    ("language", "one", "two"),
+    [
+        ("en", "Friday (copy)", "Ann and Inés"),
+        ("fr", "Friday (copie)", "Ann et Inés"),
+        ("es", "Friday (copia)", "Ann e Inés"),
+    ],
+)
 def test_the_new_words_in_each_language(language: str, one: str, two: str) -> None:
     assert Message("archive.copy_title", {"title": "Friday"}).text(language) == one
     named = archive.game_named("transamerica", "", CREATED, ["Ann", "Inés"])

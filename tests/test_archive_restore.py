@@ -19,14 +19,17 @@ from companion.store.storage import MemoryFolder
 CREATED = 1_700_000_000.0
 AMOUNTS = st.integers(min_value=1, max_value=9)  # money given: never below $0, whatever the order
 # What the table may do to a game after the backup.
-STEPS = st.lists(st.one_of(
-    st.tuples(st.just("apply"), AMOUNTS),
-    st.tuples(st.just("undo"), st.just(0)),
-    st.tuples(st.just("redo"), st.just(0)),
-    # undo one change or more, then the first of them recorded again (the same change)
-    st.tuples(st.just("again"), st.integers(min_value=1, max_value=3)),
-    st.tuples(st.just("rename"), st.integers(min_value=0, max_value=9)),
-), max_size=6)
+STEPS = st.lists(
+    st.one_of(
+        st.tuples(st.just("apply"), AMOUNTS),
+        st.tuples(st.just("undo"), st.just(0)),
+        st.tuples(st.just("redo"), st.just(0)),
+        # undo one change or more, then the first of them recorded again (the same change)
+        st.tuples(st.just("again"), st.integers(min_value=1, max_value=3)),
+        st.tuples(st.just("rename"), st.integers(min_value=0, max_value=9)),
+    ),
+    max_size=6,
+)
 
 
 def adjust(amount: int) -> dict[str, Any]:
@@ -60,17 +63,28 @@ def table_plays(store: Store, session_id: str, steps: list[tuple[str, int]]) -> 
             store.rename(session_id, f"renamed {value}")
 
 
-@given(games=st.lists(st.tuples(st.lists(AMOUNTS, min_size=2, max_size=5), STEPS, st.sampled_from(
-    ["kept", "deleted", "damaged"])), min_size=1, max_size=4))
+@given(
+    games=st.lists(
+        st.tuples(st.lists(AMOUNTS, min_size=2, max_size=5), STEPS, st.sampled_from(["kept", "deleted", "damaged"])),
+        min_size=1,
+        max_size=4,
+    )
+)
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_a_restore_leaves_every_game_the_table_changed_and_brings_back_what_was_lost(
-        games: list[tuple[list[int], list[tuple[str, int]], str]]) -> None:
+    games: list[tuple[list[int], list[tuple[str, int]], str]],
+) -> None:
     folder = MemoryFolder()
     store = Store.in_memory(folder)
     ids = []
     for number, (amounts, _, _) in enumerate(games):
-        session_id = store_helpers.put(store, Session.new("heartland", ["Ann", "Bob"]), created=CREATED + number,
-                                       title=f"game {number}", updated=CREATED + number)
+        session_id = store_helpers.put(
+            store,
+            Session.new("heartland", ["Ann", "Bob"]),
+            created=CREATED + number,
+            title=f"game {number}",
+            updated=CREATED + number,
+        )
         play(store, session_id, amounts)  # the first change writes the file whole, each next one is appended
         ids.append(session_id)
     backed_up = {session_id: store.peek(session_id).to_dict() for session_id in ids}
@@ -88,8 +102,11 @@ def test_a_restore_leaves_every_game_the_table_changed_and_brings_back_what_was_
             raw = folder.read(name) or b""
             folder.write(name, raw[: raw.rindex(b"\n") + 5])
     store = Store.in_memory(folder)
-    here = {session_id: (store.peek(session_id).to_dict(), summary.title)
-            for summary in store.sessions() for session_id in [summary.id]}
+    here = {
+        session_id: (store.peek(session_id).to_dict(), summary.title)
+        for summary in store.sessions()
+        for session_id in [summary.id]
+    }
     restore_backup(store, backup)
     after = Store.in_memory(folder)
     titles = {summary.id: summary.title for summary in after.sessions()}

@@ -71,13 +71,16 @@ def test_restoring_brings_back_what_is_missing_and_overwrites_nothing() -> None:
 def test_restoring_a_name_that_is_no_backup_is_one_sentence() -> None:
     store = Store.in_memory()
     assert [str(refusal) for refusal in restore_backup(store, "../index.json").refused] == [
-        "../index.json: It is not the name of a backup."]
+        "../index.json: It is not the name of a backup."
+    ]
     assert [str(refusal) for refusal in restore_backup(store, "companion-2026-01-01.json").refused] == [
-        "companion-2026-01-01.json: There is no such backup."]
+        "companion-2026-01-01.json: There is no such backup."
+    ]
 
 
-def test_where_no_thread_can_start_the_day_s_backup_is_made_all_the_same(tmp_path: Path,
-                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_where_no_thread_can_start_the_day_s_backup_is_made_all_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The phone build's Python (Pyodide) starts no threads: the backup runs on the page's own turn."""
     from companion.app import main as app_main
     from companion.app.data import AppData

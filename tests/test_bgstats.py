@@ -25,16 +25,37 @@ from companion.text import reference
 MINUTE = 60.0
 START = 1_764_612_000.0  # 2025-12-01 18:00:00 UTC
 # createPlay's documented fields: the play, its game, each player.
-PLAY_FIELDS = {"sourceName", "sourcePlayId", "playDate", "durationMin", "comments", "game", "players", "location",
-               "board"}
+PLAY_FIELDS = {
+    "sourceName",
+    "sourcePlayId",
+    "playDate",
+    "durationMin",
+    "comments",
+    "game",
+    "players",
+    "location",
+    "board",
+}
 GAME_FIELDS = {"name", "bggId", "highestWins", "noPoints", "sourceGameId"}
 PLAYER_FIELDS = {"name", "sourcePlayerId", "score", "rank", "winner", "startPlayer", "role", "color"}
 # The file BG Stats shares: its parts, and the fields of each.
 FILE_FIELDS = {"about", "players", "locations", "games", "plays"}
 FILE_PLAYER_FIELDS = {"id", "uuid", "name", "isAnonymous"}
 FILE_GAME_FIELDS = {"id", "uuid", "name", "bggId", "highestWins", "noPoints", "cooperative", "usesTeams"}
-FILE_PLAY_FIELDS = {"uuid", "gameRefId", "playDate", "playDateYmd", "entryDate", "modificationDate", "durationMin",
-                    "ignored", "manualWinner", "usesTeams", "comments", "playerScores"}
+FILE_PLAY_FIELDS = {
+    "uuid",
+    "gameRefId",
+    "playDate",
+    "playDateYmd",
+    "entryDate",
+    "modificationDate",
+    "durationMin",
+    "ignored",
+    "manualWinner",
+    "usesTeams",
+    "comments",
+    "playerScores",
+}
 SCORE_FIELDS = {"playerRefId", "score", "rank", "winner", "startPlayer", "newPlayer", "seatOrder"}
 UTC_STAMP = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d")
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}")
@@ -81,8 +102,13 @@ def test_the_link_carries_the_play_in_the_documented_fields(now: SetClock) -> No
     assert play["sourceName"] == "Companion" and play["sourcePlayId"] == session_id
     assert play["playDate"] == "2025-12-01 18:00:00"  # the start, in UTC
     assert play["durationMin"] == 45  # the pause left out
-    assert play["game"] == {"name": "TransAmerica", "bggId": 2842, "highestWins": True, "noPoints": False,
-                            "sourceGameId": "transamerica"}
+    assert play["game"] == {
+        "name": "TransAmerica",
+        "bggId": 2842,
+        "highestWins": True,
+        "noPoints": False,
+        "sourceGameId": "transamerica",
+    }
     ids = [player.pop("sourcePlayerId") for player in play["players"]]
     assert play["players"] == [
         {"name": "Ann", "score": 13, "rank": 1, "winner": True, "startPlayer": True},
@@ -168,18 +194,34 @@ def test_the_play_file_holds_every_finished_game_in_the_shape_bg_stats_shares(no
     games = {game["id"]: game for game in document["games"]}
     assert sorted(player["name"] for player in people.values()) == ["Ann", "Bob", "Cy", "Dee"]  # Ann once
     assert {game["name"]: game.get("bggId") for game in games.values()} == {
-        "TransAmerica": 2842, "The Great Heartland Hauling Co.": 111417}
+        "TransAmerica": 2842,
+        "The Great Heartland Hauling Co.": 111417,
+    }
     three, halted = document["plays"]
     assert games[three["gameRefId"]]["name"] == "TransAmerica" and three["uuid"] == bgstats.play_uuid(first)
     assert (three["playDate"], three["playDateYmd"], three["durationMin"], three["ignored"], three["comments"]) == (
-        bgstats.local_stamp(START), bgstats.local_ymd(START), 45, False, "")
-    assert [(people[score["playerRefId"]]["name"], score["score"], score["rank"], score["winner"],
-             score["startPlayer"], score["seatOrder"]) for score in three["playerScores"]] == [
-        ("Ann", "13", 1, True, True, 1), ("Bob", "0", 3, False, False, 2), ("Cy", "9", 2, False, False, 3)]
+        bgstats.local_stamp(START),
+        bgstats.local_ymd(START),
+        45,
+        False,
+        "",
+    )
+    assert [
+        (
+            people[score["playerRefId"]]["name"],
+            score["score"],
+            score["rank"],
+            score["winner"],
+            score["startPlayer"],
+            score["seatOrder"],
+        )
+        for score in three["playerScores"]
+    ] == [("Ann", "13", 1, True, True, 1), ("Bob", "0", 3, False, False, 2), ("Cy", "9", 2, False, False, 3)]
     assert people[three["playerScores"][0]["playerRefId"]]["uuid"] == bgstats.player_id("Ann")
     assert (halted["ignored"], halted["comments"], halted["durationMin"]) == (True, "pizza", 30)
-    assert UTC_STAMP.fullmatch(halted["modificationDate"]) and all(UUID.fullmatch(play["uuid"]) for play in
-                                                                   document["plays"])
+    assert UTC_STAMP.fullmatch(halted["modificationDate"]) and all(
+        UUID.fullmatch(play["uuid"]) for play in document["plays"]
+    )
     # Exported again, the same plays, players and games: BG Stats updates them instead of adding copies.
     now.wait(60 * MINUTE)
     later = json.loads(bgstats.export_plays(store))
@@ -241,8 +283,9 @@ def test_thirteen_games_with_an_imported_copy_are_thirteen_plays(now: SetClock) 
     store = Store.in_memory()
     ids = [table_of_three(store, now) for _ in range(13)]
     copy = table_of_three(store, now)
-    store.folder.write("copies.json", json.dumps(
-        {"format": "companion-copies", "version": 1, "copies": {copy: ids[4]}}).encode())
+    store.folder.write(
+        "copies.json", json.dumps({"format": "companion-copies", "version": 1, "copies": {copy: ids[4]}}).encode()
+    )
     plays = json.loads(bgstats.export_plays(store))["plays"]
     assert len(plays) == 13 and [play["uuid"] for play in plays] == [bgstats.play_uuid(game) for game in ids]
     # The copy alone (its original not chosen): sent under the original's uuid, the same play in BG Stats.

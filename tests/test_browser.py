@@ -46,8 +46,11 @@ def test_every_change_a_game_makes_is_told_before_it_returns(tmp_path: Path) -> 
     before = changed.count
     session = store.new("transamerica", ["Ann", "Bob"], {})
     assert changed.count > before
-    for change in (lambda: session.apply({"type": "end_round", "missing": {"Ann": 0, "Bob": 4}}),
-                   session.undo, session.redo):
+    for change in (
+        lambda: session.apply({"type": "end_round", "missing": {"Ann": 0, "Bob": 4}}),
+        session.undo,
+        session.redo,
+    ):
         before = changed.count
         change()
         assert changed.count > before, "a change reported done was never copied"
@@ -67,12 +70,16 @@ def test_a_change_that_fails_half_way_is_copied_too(tmp_path: Path) -> None:
 
 
 def files_of(root: Path) -> dict[str, tuple[int, bytes]]:
-    return {path.relative_to(root).as_posix(): (path.stat().st_mtime_ns, path.read_bytes())
-            for path in root.rglob("*") if path.is_file() and not path.name.endswith((".lock", ".tmp"))}
+    return {
+        path.relative_to(root).as_posix(): (path.stat().st_mtime_ns, path.read_bytes())
+        for path in root.rglob("*")
+        if path.is_file() and not path.name.endswith((".lock", ".tmp"))
+    }
 
 
 def test_every_file_a_change_leaves_different_is_among_the_names_it_reports(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Only the names reported are copied to IndexedDB: a file changed or removed without its
     name would be lost at the next start. As in the browser, no thread can start, so the
     store's rewrites (a session past its records' limit, the index) happen inside the taps."""
@@ -114,7 +121,11 @@ def test_every_file_a_change_leaves_different_is_among_the_names_it_reports(
 
 def test_the_paths_copied_are_the_names_with_their_folders_first() -> None:
     assert browser.paths_to_copy(["sessions/a.json", "index.json", "sessions/b.json"]) == [
-        "/data/index.json", "/data/sessions", "/data/sessions/a.json", "/data/sessions/b.json"]
+        "/data/index.json",
+        "/data/sessions",
+        "/data/sessions/a.json",
+        "/data/sessions/b.json",
+    ]
     assert browser.paths_to_copy([]) == []
 
 
@@ -138,9 +149,12 @@ def test_a_copy_is_of_the_names_changed_and_a_failed_one_is_copied_again_with_th
         await settle()
         sync.finish()
         await settle()
-        assert sync.asked == [frozenset({"sessions/a.json"}), frozenset({"sessions/b.json", "index.json"}),
-                              frozenset({"sessions/a.json", "sessions/b.json", "index.json", "sessions/c.json"}),
-                              None]
+        assert sync.asked == [
+            frozenset({"sessions/a.json"}),
+            frozenset({"sessions/b.json", "index.json"}),
+            frozenset({"sessions/a.json", "sessions/b.json", "index.json", "sessions/c.json"}),
+            None,
+        ]
         assert durable.settled and durable.problem is None
 
     asyncio.run(scenario())

@@ -17,8 +17,10 @@ def labels(rounds: int, last: str) -> list[str]:
 
 def gaps_fit(words: list[str], shown: list[int]) -> bool:
     per_step = PHONE_PLOT_WIDTH / (len(words) - 1)
-    return all((right - left) * per_step >= (label_width(words[left]) + label_width(words[right])) / 2
-               + charts.LABEL_GAP for left, right in zip(shown, shown[1:], strict=False))
+    return all(
+        (right - left) * per_step >= (label_width(words[left]) + label_width(words[right])) / 2 + charts.LABEL_GAP
+        for left, right in zip(shown, shown[1:], strict=False)
+    )
 
 
 def test_r10_and_r11_are_never_both_drawn_and_the_last_step_always_is() -> None:

@@ -60,8 +60,12 @@ def free_port() -> int:
 
 
 def test_no_network_for_the_desktop_client_falls_back_to_the_browser_in_one_line(
-    runs: list[dict[str, Any]], served: list[tuple[str, int]], display: None, monkeypatch: pytest.MonkeyPatch,
-    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    runs: list[dict[str, Any]],
+    served: list[tuple[str, int]],
+    display: None,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     def offline() -> None:
         raise urllib.error.URLError("Name or service not known")
@@ -78,9 +82,13 @@ def test_no_network_for_the_desktop_client_falls_back_to_the_browser_in_one_line
     assert runs == [] and served == [("127.0.0.1", port)]
 
 
-def test_a_cached_desktop_client_opens_a_window(runs: list[dict[str, Any]], served: list[tuple[str, int]],
-                                                display: None, monkeypatch: pytest.MonkeyPatch,
-                                                tmp_path: Path) -> None:
+def test_a_cached_desktop_client_opens_a_window(
+    runs: list[dict[str, Any]],
+    served: list[tuple[str, int]],
+    display: None,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
     monkeypatch.setattr(flet_desktop, "ensure_client_cached", lambda: tmp_path)
     assert cli.main(["--data", str(tmp_path)]) == 0
     assert runs[0]["view"] == ft.AppView.FLET_APP and runs[0]["host"] == "127.0.0.1"
@@ -109,7 +117,8 @@ def test_web_mode_serves_on_loopback_with_the_chosen_data_folder(
     assert (tmp_path / "games").is_dir()
     out = capsys.readouterr()
     assert out.out.splitlines() == [
-        f"companion: serving at http://127.0.0.1:{port}/ (games saved in {tmp_path / 'games'}; press Ctrl-C to stop)"]
+        f"companion: serving at http://127.0.0.1:{port}/ (games saved in {tmp_path / 'games'}; press Ctrl-C to stop)"
+    ]
     assert out.err == ""
 
 
@@ -133,20 +142,24 @@ def refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
     return lines[0]
 
 
-def test_a_port_in_use_is_said_before_serving(served: list[tuple[str, int]], tmp_path: Path,
-                                              capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_port_in_use_is_said_before_serving(
+    served: list[tuple[str, int]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     with socket.socket() as other:  # another program already listens there
         other.bind((web.LOOPBACK, 0))
         other.listen()
         port = other.getsockname()[1]
         line = refused(["--web", "--port", str(port), "--data", str(tmp_path)], capsys)
-    assert line == f"companion: port {port} is already in use (another Companion, or another program); " \
-                   "choose another with --port"
+    assert (
+        line == f"companion: port {port} is already in use (another Companion, or another program); "
+        "choose another with --port"
+    )
     assert served == []
 
 
-def test_a_data_folder_that_is_a_file(served: list[tuple[str, int]], tmp_path: Path,
-                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_data_folder_that_is_a_file(
+    served: list[tuple[str, int]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     data = tmp_path / "games"
     data.write_text("not a folder")
     line = refused(["--web", "--port", str(free_port()), "--data", str(data)], capsys)
@@ -154,8 +167,9 @@ def test_a_data_folder_that_is_a_file(served: list[tuple[str, int]], tmp_path: P
     assert data.read_text() == "not a folder" and served == []
 
 
-def test_a_data_folder_that_cannot_be_created(served: list[tuple[str, int]], tmp_path: Path,
-                                              capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_data_folder_that_cannot_be_created(
+    served: list[tuple[str, int]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     (tmp_path / "file").write_text("")
     data = tmp_path / "file" / "games"  # its parent is a file: no folder can be made there
     line = refused(["--web", "--port", str(free_port()), "--data", str(data)], capsys)
@@ -170,8 +184,9 @@ def make_store(data: Path) -> None:
 
 
 @pytest.mark.parametrize("folder", ["sessions", "quarantine"])
-def test_a_data_subfolder_that_is_a_file(folder: str, served: list[tuple[str, int]], tmp_path: Path,
-                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_data_subfolder_that_is_a_file(
+    folder: str, served: list[tuple[str, int]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     data = tmp_path / "games"
     make_store(data)
     shutil.rmtree(data / folder)
@@ -182,8 +197,9 @@ def test_a_data_subfolder_that_is_a_file(folder: str, served: list[tuple[str, in
     assert (data / folder).is_file() and served == []  # left as found
 
 
-def test_an_index_that_is_a_folder(served: list[tuple[str, int]], tmp_path: Path,
-                                   capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_index_that_is_a_folder(
+    served: list[tuple[str, int]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     data = tmp_path / "games"
     make_store(data)
     (data / "index.json").unlink()
@@ -194,8 +210,9 @@ def test_an_index_that_is_a_folder(served: list[tuple[str, int]], tmp_path: Path
     assert (data / "index.json").is_dir() and served == []
 
 
-def test_an_index_written_by_a_newer_version(served: list[tuple[str, int]], tmp_path: Path,
-                                             capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_index_written_by_a_newer_version(
+    served: list[tuple[str, int]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     data = tmp_path / "games"
     make_store(data)
     index = parse_file((data / "index.json").read_bytes()).data  # its appended records applied
@@ -208,9 +225,9 @@ def test_an_index_written_by_a_newer_version(served: list[tuple[str, int]], tmp_
     assert (data / "index.json").read_text() == newer and served == []  # untouched
 
 
-def test_an_unexpected_error_is_still_one_line(served: list[tuple[str, int]], tmp_path: Path,
-                                               monkeypatch: pytest.MonkeyPatch,
-                                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_unexpected_error_is_still_one_line(
+    served: list[tuple[str, int]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     def broken(*args: Any, **kwargs: Any) -> None:
         raise RuntimeError("something nobody foresaw")
 
@@ -275,11 +292,14 @@ def test_share_serves_on_loopback_then_shows_the_qr_code_link_and_code(
     share = sharing.current
     assert share.session_id == game and sharing.listener.hosts == ["127.0.0.2"]
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == (f"companion: serving at http://127.0.0.1:{port}/ (games saved in {tmp_path}; "
-                        "press Ctrl-C to stop)")
-    assert lines[1] == (f"companion: sharing a game with the table at http://127.0.0.2:{port}/ "
-                        f"(code {share.code[:4]}-{share.code[4:]}); scan the code below, or open the address "
-                        "and type the code")
+    assert lines[0] == (
+        f"companion: serving at http://127.0.0.1:{port}/ (games saved in {tmp_path}; press Ctrl-C to stop)"
+    )
+    assert lines[1] == (
+        f"companion: sharing a game with the table at http://127.0.0.2:{port}/ "
+        f"(code {share.code[:4]}-{share.code[4:]}); scan the code below, or open the address "
+        "and type the code"
+    )
     assert lines[-1] == f"companion: or open {share.link}"
     qr = lines[2:-1]
     assert len(qr) > 10 and all(set(line) <= set("█▀▄ ") for line in qr)
@@ -288,19 +308,24 @@ def test_share_serves_on_loopback_then_shows_the_qr_code_link_and_code(
     assert sharing.listener.hosts == ["127.0.0.2", "closed"]
 
 
-def test_share_without_a_game_left_open_says_what_to_do(serve_calls: list[dict[str, Any]], tmp_path: Path,
-                                                        capsys: pytest.CaptureFixture[str]) -> None:
-    line = refused(["--share", "--share-host", "127.0.0.2", "--port", str(free_port()), "--data", str(tmp_path)],
-                   capsys)
+def test_share_without_a_game_left_open_says_what_to_do(
+    serve_calls: list[dict[str, Any]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    line = refused(
+        ["--share", "--share-host", "127.0.0.2", "--port", str(free_port()), "--data", str(tmp_path)], capsys
+    )
     assert line == "companion: no game to share: open one (companion --web), then tap Share on its screen"
     assert serve_calls == []
 
 
-@pytest.mark.parametrize(("host", "said"), [
-    ("127.0.0.1", "--share-host must be this device's address on the table's network, not 127.0.0.1"),
-    ("0.0.0.0", "--share-host must be this device's address on the table's network, not 0.0.0.0"),
-    ("my-laptop", "--share-host must be an IPv4 address of this device, such as 192.168.1.20, not 'my-laptop'"),
-])
+@pytest.mark.parametrize(
+    ("host", "said"),
+    [
+        ("127.0.0.1", "--share-host must be this device's address on the table's network, not 127.0.0.1"),
+        ("0.0.0.0", "--share-host must be this device's address on the table's network, not 0.0.0.0"),
+        ("my-laptop", "--share-host must be an IPv4 address of this device, such as 192.168.1.20, not 'my-laptop'"),
+    ],
+)
 def test_a_share_host_that_is_not_one_address_of_this_device_is_refused(
     host: str, said: str, serve_calls: list[dict[str, Any]], capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -309,32 +334,39 @@ def test_a_share_host_that_is_not_one_address_of_this_device_is_refused(
     assert serve_calls == []
 
 
-def test_a_share_port_in_use_is_said_before_serving(serve_calls: list[dict[str, Any]], tmp_path: Path,
-                                                    capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_share_port_in_use_is_said_before_serving(
+    serve_calls: list[dict[str, Any]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     game_left_open(tmp_path)
     with socket.socket() as other:  # another program listens on the shared address's port
         other.bind(("127.0.0.2", 0))
         other.listen()
         port = other.getsockname()[1]
-        line = refused(["--share", "--share-host", "127.0.0.2", "--port", str(port), "--data", str(tmp_path)],
-                       capsys)
-    assert line == (f"companion: cannot share on 127.0.0.2: port {port} is already in use (another Companion, "
-                    "or another program); choose another with --port")
+        line = refused(["--share", "--share-host", "127.0.0.2", "--port", str(port), "--data", str(tmp_path)], capsys)
+    assert line == (
+        f"companion: cannot share on 127.0.0.2: port {port} is already in use (another Companion, "
+        "or another program); choose another with --port"
+    )
     assert serve_calls == []
 
 
-def test_no_local_network_to_share_on_is_said(serve_calls: list[dict[str, Any]], tmp_path: Path,
-                                              monkeypatch: pytest.MonkeyPatch,
-                                              capsys: pytest.CaptureFixture[str]) -> None:
+def test_no_local_network_to_share_on_is_said(
+    serve_calls: list[dict[str, Any]],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     game_left_open(tmp_path)
     monkeypatch.setattr(cli, "lan_address", lambda: None)
     line = refused(["--share", "--port", str(free_port()), "--data", str(tmp_path)], capsys)
-    assert line == ("companion: no local network found to share on: join the table's Wi-Fi, or name the address "
-                    "with --share-host")
+    assert line == (
+        "companion: no local network found to share on: join the table's Wi-Fi, or name the address with --share-host"
+    )
 
 
-def test_web_mode_can_share_from_a_game_screen_later(serve_calls: list[dict[str, Any]], tmp_path: Path,
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_web_mode_can_share_from_a_game_screen_later(
+    serve_calls: list[dict[str, Any]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(cli, "lan_address", lambda: "127.0.0.2")
     assert cli.main(["--web", "--port", str(free_port()), "--data", str(tmp_path)]) == 0
     (call,) = serve_calls
@@ -350,8 +382,11 @@ def test_a_desktop_window_can_share_through_a_web_door_of_its_own(
     monkeypatch.setattr(flet_desktop, "ensure_client_cached", lambda: tmp_path)
     made: list[Any] = []
     real_make_main = cli.make_main
-    monkeypatch.setattr(cli, "make_main", lambda data, sharing, **options: made.append(sharing)
-                        or real_make_main(data, sharing, **options))
+    monkeypatch.setattr(
+        cli,
+        "make_main",
+        lambda data, sharing, **options: made.append(sharing) or real_make_main(data, sharing, **options),
+    )
     assert cli.main(["--data", str(tmp_path), "--port", "8551", "--share-host", "127.0.0.2"]) == 0
     (sharing,) = made
     assert runs and isinstance(sharing.listener, web.WindowShareListener) and sharing.listener.port == 8551

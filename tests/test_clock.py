@@ -109,15 +109,19 @@ def test_undoing_the_end_runs_the_clock_again_from_the_undo(now: SetClock) -> No
     assert minutes(session.played()) == 15 and session.clock.ended == now()
 
 
-@pytest.mark.parametrize(("change", "refusal"), [
-    ([PAUSE, PAUSE], "The clock is already paused."),
-    ([RESUME], "The clock is not paused."),
-    ([ROUND_1, ROUND_2, PAUSE], "The game is over: its clock has stopped."),
-    ([{"type": "clock", "mark": "wind"}], "A table pauses or runs the clock; 'wind' is not one of those."),
-    ([{"type": "clock", "mark": "taken", "since": 1.0, "at": 2.0}], "'taken' is not one of those"),
-])
-def test_a_clock_change_that_makes_no_sense_is_refused_in_words(now: SetClock, change: list[dict[str, Any]],
-                                                                refusal: str) -> None:
+@pytest.mark.parametrize(
+    ("change", "refusal"),
+    [
+        ([PAUSE, PAUSE], "The clock is already paused."),
+        ([RESUME], "The clock is not paused."),
+        ([ROUND_1, ROUND_2, PAUSE], "The game is over: its clock has stopped."),
+        ([{"type": "clock", "mark": "wind"}], "A table pauses or runs the clock; 'wind' is not one of those."),
+        ([{"type": "clock", "mark": "taken", "since": 1.0, "at": 2.0}], "'taken' is not one of those"),
+    ],
+)
+def test_a_clock_change_that_makes_no_sense_is_refused_in_words(
+    now: SetClock, change: list[dict[str, Any]], refusal: str
+) -> None:
     session = Session.new("transamerica", ["Ann", "Bob"])
     for event in change[:-1]:
         session.apply(event)
@@ -201,18 +205,21 @@ def test_the_clock_is_saved_in_the_log_and_read_back_the_same() -> None:
     assert Session.from_dict(saved).to_dict() == saved
 
 
-@pytest.mark.parametrize(("clock_field", "value"), [
-    ("clock", {"start": 1}),
-    ("clock", [{"mark": "start"}]),
-    ("clock", [{"mark": "nap", "at": 1.0}]),
-    ("clock", [{"mark": "start", "at": float("nan")}]),
-    ("clock", [{"mark": "start", "at": 10**400}]),
-    ("clock", [{"mark": "start", "at": True}]),
-    ("clock", [{"mark": "start", "at": 1.0, "extra": 1}]),
-    ("clock", [{"mark": "taken", "at": 1.0}]),
-    ("last", "yesterday"),
-    ("last", -5),
-])
+@pytest.mark.parametrize(
+    ("clock_field", "value"),
+    [
+        ("clock", {"start": 1}),
+        ("clock", [{"mark": "start"}]),
+        ("clock", [{"mark": "nap", "at": 1.0}]),
+        ("clock", [{"mark": "start", "at": float("nan")}]),
+        ("clock", [{"mark": "start", "at": 10**400}]),
+        ("clock", [{"mark": "start", "at": True}]),
+        ("clock", [{"mark": "start", "at": 1.0, "extra": 1}]),
+        ("clock", [{"mark": "taken", "at": 1.0}]),
+        ("last", "yesterday"),
+        ("last", -5),
+    ],
+)
 def test_a_damaged_clock_is_refused_in_words(clock_field: str, value: Any) -> None:
     saved = {**Session.new("transamerica", ["Ann", "Bob"]).to_dict(), clock_field: value}
     with pytest.raises(RuleError, match=r"^This saved session cannot be read: .+\.$"):
@@ -237,8 +244,12 @@ def test_a_saved_game_without_a_clock_keeps_working_and_takes_its_times_once(tmp
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from(["pause", "resume", "act", "undo", "redo", "close", "open"]),
-                          st.integers(0, 90)), max_size=30))
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["pause", "resume", "act", "undo", "redo", "close", "open"]), st.integers(0, 90)),
+        max_size=30,
+    )
+)
 def test_the_playing_time_is_the_time_the_clock_ran(steps: list[tuple[str, int]]) -> None:
     """Whatever the table taps, the playing time is the sum of the minutes the clock ran,
     and the game's log is what its acts, undos and redos alone make it."""
@@ -290,8 +301,9 @@ def test_games_saved_before_the_clock_keep_the_times_they_were_listed_with(tmp_p
     """Copied with new file times, an old data folder's finished games keep the end their index
     entries were saved with (when they finished): taken once, as earlier versions took it, then kept."""
     folder = tmp_path / "data"
-    shutil.copytree(FIXTURES / fixture, folder, ignore=shutil.ignore_patterns("expected.json"),
-                    copy_function=shutil.copy)
+    shutil.copytree(
+        FIXTURES / fixture, folder, ignore=shutil.ignore_patterns("expected.json"), copy_function=shutil.copy
+    )
     later = time.time() + 200 * DAY
     for path in folder.rglob("*"):
         os.utime(path, (later, later))  # every file's time is the copy's (a sync tool's, a restore's)
@@ -303,7 +315,8 @@ def test_games_saved_before_the_clock_keep_the_times_they_were_listed_with(tmp_p
         with Store(folder) as store:
             finished = {summary.id: summary for summary in store.finished()}
             assert {game_id: (summary.finished, summary.played) for game_id, summary in finished.items()} == {
-                game_id: (summary.updated, summary.updated - summary.created) for game_id, summary in saved.items()}
+                game_id: (summary.updated, summary.updated - summary.created) for game_id, summary in saved.items()
+            }
     with Store(folder) as store:
         game_id = next(iter(saved))
         session = store.open(game_id)  # opened for play: its times go into its log, as listed
@@ -317,15 +330,17 @@ def test_a_data_folder_of_clocked_games_opens_with_the_times_it_recorded(tmp_pat
     and playing time as recorded; the paused game opens paused, the others run from their opening."""
     expected = json.loads((FIXTURES / "store-v6" / "expected.json").read_text(encoding="utf-8"))
     folder = tmp_path / "data"
-    shutil.copytree(FIXTURES / "store-v6", folder, ignore=shutil.ignore_patterns("expected.json"),
-                    copy_function=shutil.copy)
+    shutil.copytree(
+        FIXTURES / "store-v6", folder, ignore=shutil.ignore_patterns("expected.json"), copy_function=shutil.copy
+    )
     later = time.time() + 200 * DAY
     for path in folder.rglob("*"):
         os.utime(path, (later, later))
     with Store(folder) as store:
         listed = {summary.id: summary for summary in store.sessions()}
         assert {game_id: (summary.finished, summary.played) for game_id, summary in listed.items()} == {
-            game_id: (doc["finished"], doc["played"]) for game_id, doc in expected.items()}
+            game_id: (doc["finished"], doc["played"]) for game_id, doc in expected.items()
+        }
         assert sorted(minutes(doc["played"]) for doc in expected.values() if doc["played"] is not None) == [3, 36, 40]
         for game_id, doc in expected.items():
             assert store.peek(game_id).to_dict() == {name: doc[name] for name in store.peek(game_id).to_dict()}

@@ -114,7 +114,8 @@ def transamerica_events_for(seats: tuple[str, ...]) -> EventStrategy:
     rounds = st.tuples(losses, st.integers(0, 5), st.sampled_from((True, True, True, False))).map(round_of)
     # A past round corrected: often refused (no such round, nothing changed), sometimes replayed in place.
     amends = st.tuples(rounds, st.integers(1, 4)).map(
-        lambda drawn: {"type": "amend_round", "round": drawn[1], "missing": drawn[0]["missing"]})
+        lambda drawn: {"type": "amend_round", "round": drawn[1], "missing": drawn[0]["missing"]}
+    )
     return st.one_of(rounds, rounds, rounds, amends)
 
 
@@ -138,13 +139,18 @@ def great_plains_events(session: Session) -> EventStrategy:
 
 
 @functools.cache
-def great_plains_events_for(players: tuple[str, ...], current: str | None, cave_phase: bool,
-                            scoring: bool) -> EventStrategy:
+def great_plains_events_for(
+    players: tuple[str, ...], current: str | None, cave_phase: bool, scoring: bool
+) -> EventStrategy:
     player = mostly_current(players, current)
     spirit = st.sampled_from(("horse", "eagle", "bear"))
-    placing = event("place_cave", player=player) if cave_phase else st.one_of(
-        event("place_token", player=player),
-        event("place_token", player=player, spirit=spirit),
+    placing = (
+        event("place_cave", player=player)
+        if cave_phase
+        else st.one_of(
+            event("place_token", player=player),
+            event("place_token", player=player, spirit=spirit),
+        )
     )
     tokens = st.dictionaries(st.sampled_from(players), st.integers(0, 6), max_size=2)
     zone = event("zone", spaces=st.integers(1, 12), water=st.integers(0, 3), tokens=tokens)
@@ -201,8 +207,9 @@ TABLES: dict[str, Table] = {
         events=heartland_events,
         always=heartland_always,
     ),
-    "transamerica": Table(players=seated(2, 6), options=st.just({}), events=transamerica_events,
-                          always=transamerica_always),
+    "transamerica": Table(
+        players=seated(2, 6), options=st.just({}), events=transamerica_events, always=transamerica_always
+    ),
     "great_plains": Table(
         players=seated(2, 2),
         options=st.sampled_from(({}, {"fox": "Ann"}, {"fox": "bob"}, {"first": "Bob"}, {"fox": "Bob", "first": "ann"})),
@@ -330,8 +337,9 @@ def game_log(session: Session) -> dict[str, Any]:
 
 OPENINGS = st.sampled_from((0, 0, 34, 38, 40))
 LENGTHS = st.integers(20, 100)
-STEPS = st.sampled_from(("event",) * 24 + ("override",) * 4 + ("malformed",) * 4
-                        + ("undo", "undo", "redo", "undo_redo", "stop"))
+STEPS = st.sampled_from(
+    ("event",) * 24 + ("override",) * 4 + ("malformed",) * 4 + ("undo", "undo", "redo", "undo_redo", "stop")
+)
 
 
 def test_every_registered_game_has_a_table() -> None:

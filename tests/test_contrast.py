@@ -13,7 +13,7 @@ AA = 4.5
 
 def luminance(colour: str) -> float:
     """WCAG relative luminance of an #RRGGBB colour."""
-    channels = [int(colour.lstrip("#")[index:index + 2], 16) / 255 for index in (0, 2, 4)]
+    channels = [int(colour.lstrip("#")[index : index + 2], 16) / 255 for index in (0, 2, 4)]
     linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
     return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
 
@@ -37,10 +37,16 @@ def test_every_player_colour_reads_on_the_page_and_on_a_sheet(palette: theme.Pal
 
 @pytest.mark.parametrize("palette", [theme.LIGHT, theme.DARK], ids=["light", "dark"])
 def test_text_reads_on_every_background_it_is_drawn_on(palette: theme.Palette) -> None:
-    pairs = [(text, background) for text in (palette.text, palette.quiet_text, palette.error)
-             for background in palette.backgrounds]
-    pairs += [(palette.on_error_container, palette.error_container), (palette.on_error, palette.error),
-              (palette.on_info_container, palette.info_container)]
+    pairs = [
+        (text, background)
+        for text in (palette.text, palette.quiet_text, palette.error)
+        for background in palette.backgrounds
+    ]
+    pairs += [
+        (palette.on_error_container, palette.error_container),
+        (palette.on_error, palette.error),
+        (palette.on_info_container, palette.info_container),
+    ]
     for text, background in pairs:
         assert contrast(text, background) >= AA, (text, background, contrast(text, background))
 
@@ -52,7 +58,11 @@ def test_the_page_uses_these_colours(dark: bool) -> None:
     scheme = theme.theme(dark).color_scheme
     assert scheme is not None
     assert (scheme.surface, scheme.surface_container_high, scheme.on_surface, scheme.on_surface_variant) == (
-        palette.background, palette.sheet, palette.text, palette.quiet_text)
+        palette.background,
+        palette.sheet,
+        palette.text,
+        palette.quiet_text,
+    )
     assert (scheme.error_container, scheme.on_error_container) == (palette.error_container, palette.on_error_container)
 
 

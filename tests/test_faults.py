@@ -441,8 +441,11 @@ def test_a_new_game_the_disk_refuses_leaves_nothing(
             refuse_file(monkeypatch, store, operation, "index.json", errno.EROFS)
     else:
         monkeypatch.setattr(os, "replace", fail_with(errno.ENOSPC))
-    said = (f"No new game can be saved: the data folder {directory} cannot be written ({reason})." if fault == "index"
-            else f"The new game could not be saved: {reason}.")  # a read-only folder: the folder's own sentence
+    said = (
+        f"No new game can be saved: the data folder {directory} cannot be written ({reason})."
+        if fault == "index"
+        else f"The new game could not be saved: {reason}."
+    )  # a read-only folder: the folder's own sentence
     with pytest.raises(StoreError, match=f"^{re.escape(said)}"):
         store.new("transamerica", ["Ann", "Bob"])
     monkeypatch.undo()
@@ -596,8 +599,12 @@ SCALARS = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False,
 SHALLOW = SCALARS | st.lists(SCALARS, max_size=4) | st.dictionaries(st.text(max_size=8), SCALARS, max_size=4)
 FIELDS = st.fixed_dictionaries(
     {},
-    optional={"open_session": JSON | st.text(max_size=70), "panel": JSON | st.text(max_size=50),
-              "draft": JSON, "habits": JSON | st.dictionaries(st.text(max_size=20), JSON)},
+    optional={
+        "open_session": JSON | st.text(max_size=70),
+        "panel": JSON | st.text(max_size=50),
+        "draft": JSON,
+        "habits": JSON | st.dictionaries(st.text(max_size=20), JSON),
+    },
 )
 
 
@@ -742,8 +749,13 @@ def _inject(fault: tuple[str, int] | None) -> contextlib.AbstractContextManager[
 
 
 @settings(max_examples=40, deadline=None)
-@given(steps=st.lists(st.tuples(st.sampled_from(["adjust", "undo", "redo", "rename"]), st.sampled_from(list(FAULTS))),
-                      min_size=1, max_size=12))
+@given(
+    steps=st.lists(
+        st.tuples(st.sampled_from(["adjust", "undo", "redo", "rename"]), st.sampled_from(list(FAULTS))),
+        min_size=1,
+        max_size=12,
+    )
+)
 def test_whatever_the_disk_refuses_memory_and_disk_agree(steps: list[tuple[str, str]]) -> None:
     """After any mix of changes and faults, a restarted store shows exactly what the app showed."""
     with tempfile.TemporaryDirectory() as directory:
@@ -774,9 +786,7 @@ def test_whatever_the_disk_refuses_memory_and_disk_agree(steps: list[tuple[str, 
 
 
 @pytest.mark.parametrize("kind", ["pipe", "device"])
-def test_a_pipe_or_device_in_place_of_a_file_is_a_sentence_not_a_hang(
-    played: tuple[Path, str], kind: str
-) -> None:
+def test_a_pipe_or_device_in_place_of_a_file_is_a_sentence_not_a_hang(played: tuple[Path, str], kind: str) -> None:
     directory, session_id = played
     for name in ("index.json", f"sessions/{session_id}.json", "ui-state.json"):
         (directory / name).unlink(missing_ok=True)
@@ -793,10 +803,13 @@ def test_a_pipe_or_device_in_place_of_a_file_is_a_sentence_not_a_hang(
         data.open(session_id)
 
 
-@pytest.mark.parametrize(("code", "reason"), [(errno.EROFS, "the disk is read-only"),
-                                              (errno.EACCES, "Companion is not allowed to use the data folder")])
+@pytest.mark.parametrize(
+    ("code", "reason"),
+    [(errno.EROFS, "the disk is read-only"), (errno.EACCES, "Companion is not allowed to use the data folder")],
+)
 def test_new_game_on_a_folder_that_cannot_be_written_says_where_and_what_to_do_once(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, code: int, reason: str) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, code: int, reason: str
+) -> None:
     import asyncio
 
     from app_helpers import notice, set_up
@@ -807,8 +820,10 @@ def test_new_game_on_a_folder_that_cannot_be_written_says_where_and_what_to_do_o
     directory = tmp_path / "data"
     data = AppData(Store(directory))
     refuse_locks(monkeypatch, code)
-    said = (f"No new game can be saved: the data folder {directory} cannot be written ({reason}). "
-            "Make it writable, or start Companion with another data folder.")
+    said = (
+        f"No new game can be saved: the data folder {directory} cannot be written ({reason}). "
+        "Make it writable, or start Companion with another data folder."
+    )
     with pytest.raises(StoreError, match=f"^{re.escape(said)}$"):
         data.new("heartland", ["Ann", "Bob"], {})
 

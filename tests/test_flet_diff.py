@@ -22,24 +22,43 @@ from companion.app import flet_diff
 
 def cards(keys: range, words: str) -> ft.Control:
     """Controls as Home and the game screens draw them: tiles, text styles, buttons, borders, lists."""
-    return ft.Column([
-        ft.ListTile(
-            title=ft.Text(f"{words} {key}", weight=ft.FontWeight.BOLD, size=17),
-            subtitle=ft.Column([ft.Text("status", key=f"status-{key}"),
-                                ft.Text("when", size=12, style=ft.TextStyle(italic=True))], spacing=2, tight=True),
-            trailing=ft.TextButton(content=ft.Text("Delete", semantics_label=f"Delete {key}"),
-                                   icon=ft.Icons.DELETE_OUTLINE, key=f"delete-{key}",
-                                   style=ft.ButtonStyle(color=ft.Colors.OUTLINE, side={
-                                       ft.ControlState.DEFAULT: ft.BorderSide(1, ft.Colors.OUTLINE)}),
-                                   on_click=lambda _: None),
-            shape=ft.RoundedRectangleBorder(radius=10, side=ft.BorderSide(1, ft.Colors.OUTLINE)),
-            content_padding=ft.Padding.only(left=10, right=4), key=f"session-{key}", on_click=lambda _: None,
-        ) for key in keys
-    ] + [
-        ft.Container(ft.Row([ft.IconButton(ft.Icons.UNDO, tooltip="Undo"), ft.Text(words, data={"a": [1, "b"]})]),
-                     border=ft.Border.all(2, ft.Colors.PRIMARY), padding=10, bgcolor="#ffeeee", key="bar"),
-        ft.Dropdown(options=[ft.DropdownOption(key=str(key), text=f"{key}") for key in keys], value=str(keys[0])),
-    ], key="root")
+    return ft.Column(
+        [
+            ft.ListTile(
+                title=ft.Text(f"{words} {key}", weight=ft.FontWeight.BOLD, size=17),
+                subtitle=ft.Column(
+                    [ft.Text("status", key=f"status-{key}"), ft.Text("when", size=12, style=ft.TextStyle(italic=True))],
+                    spacing=2,
+                    tight=True,
+                ),
+                trailing=ft.TextButton(
+                    content=ft.Text("Delete", semantics_label=f"Delete {key}"),
+                    icon=ft.Icons.DELETE_OUTLINE,
+                    key=f"delete-{key}",
+                    style=ft.ButtonStyle(
+                        color=ft.Colors.OUTLINE, side={ft.ControlState.DEFAULT: ft.BorderSide(1, ft.Colors.OUTLINE)}
+                    ),
+                    on_click=lambda _: None,
+                ),
+                shape=ft.RoundedRectangleBorder(radius=10, side=ft.BorderSide(1, ft.Colors.OUTLINE)),
+                content_padding=ft.Padding.only(left=10, right=4),
+                key=f"session-{key}",
+                on_click=lambda _: None,
+            )
+            for key in keys
+        ]
+        + [
+            ft.Container(
+                ft.Row([ft.IconButton(ft.Icons.UNDO, tooltip="Undo"), ft.Text(words, data={"a": [1, "b"]})]),
+                border=ft.Border.all(2, ft.Colors.PRIMARY),
+                padding=10,
+                bgcolor="#ffeeee",
+                key="bar",
+            ),
+            ft.Dropdown(options=[ft.DropdownOption(key=str(key), text=f"{key}") for key in keys], value=str(keys[0])),
+        ],
+        key="root",
+    )
 
 
 def objects(value: Any) -> Iterator[Any]:
@@ -87,10 +106,17 @@ def diffed(walks: dict[str, Callable[..., Any]], steps: list[Callable[[], ft.Con
             seen.append(sorted(str(named(item)[::2]) for item in removed))
             for item in everything:
                 parent = getattr(item, "_parent", None)
-                seen.append((named(item), None if parent is None else named(parent()),
-                             getattr(item, "_frozen", None), getattr(item, "_initialized", None),
-                             hasattr(item, "__changes"), dict(getattr(item, "_dirty", None) or {}),
-                             type(item).__setattr__ is object_patch._control_setattr))
+                seen.append(
+                    (
+                        named(item),
+                        None if parent is None else named(parent()),
+                        getattr(item, "_frozen", None),
+                        getattr(item, "_initialized", None),
+                        hasattr(item, "__changes"),
+                        dict(getattr(item, "_dirty", None) or {}),
+                        type(item).__setattr__ is object_patch._control_setattr,
+                    )
+                )
             before = after
         return seen
     finally:
@@ -102,11 +128,18 @@ def flets_own() -> dict[str, Callable[..., Any]]:
     return {name: flet_diff.FLETS_OWN.get(name, object_patch.DiffBuilder.__dict__[name]) for name in flet_diff.WALKS}
 
 
-@pytest.mark.parametrize("steps", [
-    [lambda: cards(range(3), "a")],  # a first screen: everything added
-    [lambda: cards(range(3), "a"), lambda: cards(range(2, 7), "b")],  # a search: cards removed and added
-    [lambda: cards(range(5), "a"), lambda: cards(range(5), "a"), lambda: cards(range(1), "c")],  # nothing, then most
-])
+@pytest.mark.parametrize(
+    "steps",
+    [
+        [lambda: cards(range(3), "a")],  # a first screen: everything added
+        [lambda: cards(range(3), "a"), lambda: cards(range(2, 7), "b")],  # a search: cards removed and added
+        [
+            lambda: cards(range(5), "a"),
+            lambda: cards(range(5), "a"),
+            lambda: cards(range(1), "c"),
+        ],  # nothing, then most
+    ],
+)
 def test_the_quicker_walks_diff_as_flets_own(steps: list[Callable[[], ft.Control]]) -> None:
     assert flet_diff.install()
     assert diffed(flets_own(), steps) == diffed(flet_diff.WALKS, steps)

@@ -51,14 +51,16 @@ class TallyState:
 
 
 def _add(state: TallyState, gains: dict[str, int]) -> TallyState:
-    return replace(state, points=tuple(p + gains.get(name, 0) for name, p in zip(state.players, state.points,
-                                                                                  strict=True)))
+    return replace(
+        state, points=tuple(p + gains.get(name, 0) for name, p in zip(state.players, state.points, strict=True))
+    )
 
 
 def score(state: TallyState, event: dict[str, Any]) -> tuple[TallyState, Message]:
     points = event["points"] * (2 if event["doubled"] else 1)
-    return _add(state, {event["player"]: points}), Message("tally.log.score", {"player": event["player"],
-                                                                                 "points": points})
+    return _add(state, {event["player"]: points}), Message(
+        "tally.log.score", {"player": event["player"], "points": points}
+    )
 
 
 def bonus(state: TallyState, event: dict[str, Any]) -> tuple[TallyState, Message]:
@@ -86,17 +88,26 @@ TALLY: Game[TallyState] = Game(
     setup=lambda players, options: TallyState(players, (0,) * len(players)),
     normalize_options=lambda players, options: {},
     events={
-        "score": EventKind({"player": PlayerField(label="tally.field.player"), "points": IntField(1, 5),
-                            "doubled": BoolField()}, score, label="tally.event.score"),
-        "bonus": EventKind({"player": PlayerField(), "kind": ChoiceField(("speed", "style")),
-                            "why": TextField(20)}, bonus),
+        "score": EventKind(
+            {"player": PlayerField(label="tally.field.player"), "points": IntField(1, 5), "doubled": BoolField()},
+            score,
+            label="tally.event.score",
+        ),
+        "bonus": EventKind(
+            {"player": PlayerField(), "kind": ChoiceField(("speed", "style")), "why": TextField(20)}, bonus
+        ),
         "round": EventKind({"gains": PerPlayerField(IntField(0, 3), every=False)}, round_end),
     },
     end_if=lambda state: state.over,
     player_to_act=lambda state: None,
     ranking=standings,
-    messages={"tally.log.score": "{player} scored {points}", "tally.log.bonus": "{player}: {kind} bonus ({why})",
-              "tally.log.round": "Round scored", "tally.event.score": "Score", "tally.field.player": "Who"},
+    messages={
+        "tally.log.score": "{player} scored {points}",
+        "tally.log.bonus": "{player}: {kind} bonus ({why})",
+        "tally.log.round": "Round scored",
+        "tally.event.score": "Score",
+        "tally.field.player": "Who",
+    },
 )
 
 
@@ -151,16 +162,28 @@ def test_every_event_a_fourth_game_has_is_recorded_from_its_description_alone(ta
     kinds = {type(field) for kind in TALLY.events.values() for field in kind.fields.values()}
     assert kinds == {IntField, BoolField, ChoiceField, TextField, PlayerField, PerPlayerField}
     # Each kind with the first values a form offers, then with the last ones (Cy's double 5 last: it wins).
-    for name, highest in (("score", False), ("bonus", False), ("round", False), ("bonus", True), ("round", True),
-                          ("score", True)):
+    for name, highest in (
+        ("score", False),
+        ("bonus", False),
+        ("round", False),
+        ("bonus", True),
+        ("round", True),
+        ("score", True),
+    ):
         fields = TALLY.events[name].fields
-        session.apply({"type": name, **{field: filled(check, session.players, highest)
-                                        for field, check in fields.items()}})
+        session.apply(
+            {"type": name, **{field: filled(check, session.players, highest) for field, check in fields.items()}}
+        )
     assert session.state.points == (1 + 1 + 0 + 3, 0 + 3, 1 + 3 + 10)
     assert session.state.bonuses == ("speed", "style")
     assert [str(sentence) for sentence in session.sentences] == [
-        "Ann scored 1", "Ann: speed bonus (x)", "Round scored", f"Cy: style bonus ({'x' * 20})", "Round scored",
-        "Cy scored 10"]
+        "Ann scored 1",
+        "Ann: speed bonus (x)",
+        "Round scored",
+        f"Cy: style bonus ({'x' * 20})",
+        "Round scored",
+        "Cy scored 10",
+    ]
     assert session.is_over and [s.player for s in session.standings() if s.winner] == ["Cy"]
 
 

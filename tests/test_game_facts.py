@@ -19,13 +19,17 @@ TABLES = {"heartland": ["Ann", "Bob", "Cy"], "transamerica": ["Ann", "Bob", "Cy"
 def test_money_is_written_as_each_language_writes_it_inside_any_sentence() -> None:
     line = Message("heartland.status", {"player": "Ann", "money": Money(12), "target": Money(40)})
     assert [line.text(language) for language in LANGUAGES] == [
-        "Ann's turn · $12 / $40", "Au tour d'Ann · 12\u00a0$ / 40\u00a0$", "Turno de Ann · 12\u00a0$ / 40\u00a0$"]
+        "Ann's turn · $12 / $40",
+        "Au tour d'Ann · 12\u00a0$ / 40\u00a0$",
+        "Turno de Ann · 12\u00a0$ / 40\u00a0$",
+    ]
     assert Message("game.status.money", {"money": Money(-3)}).text("fr") == "(-3\u00a0$)"
 
 
 def test_listed_parts_are_separated_by_commas_and_each_is_said_in_the_language() -> None:
-    parts = Listed(Message("transamerica.log.loss", {"player": name, "lost": lost}) for name, lost in
-                   (("Bob", 3), ("Cy", 2)))
+    parts = Listed(
+        Message("transamerica.log.loss", {"player": name, "lost": lost}) for name, lost in (("Bob", 3), ("Cy", 2))
+    )
     sentence = Message("transamerica.log.end_round", {"round": 1, "finished": ["Ann"], "losses": parts})
     assert sentence.text() == "Round 1 ended: Ann connected all cities; Bob -3, Cy -2"
     assert sentence.text("fr").endswith("Ann\u00a0; Bob -3, Cy -2")
@@ -37,8 +41,9 @@ def test_a_refusal_names_the_players_as_the_language_joins_names() -> None:
     assert "(Ann and Inés)" in wrong.message.text()
     assert "(Ann et Inés)" in wrong.message.text("fr")
     assert "(Ann e Inés)" in wrong.message.text("es")
-    missing = refusal(Session.new("transamerica", ["Ann", "Bob"]), {"type": "end_round",
-                                                                    "missing": {"Ann": 0, "Bob": 100}})
+    missing = refusal(
+        Session.new("transamerica", ["Ann", "Bob"]), {"type": "end_round", "missing": {"Ann": 0, "Bob": 100}}
+    )
     assert str(missing) == "'missing of Bob' must be a whole number from 0 to 99, not 100."
     assert missing.message.text("fr").startswith("'missing de Bob'")
 
@@ -47,10 +52,14 @@ def test_a_spirit_taken_reads_with_its_own_article() -> None:
     session = Session.new("great_plains", ["Ann", "Bob"])
     for _ in range(6):
         session.apply({"type": "place_cave", "player": session.current_player})
-    taken = [str(session.apply({"type": "place_token", "player": session.current_player, "spirit": spirit}))
-             for spirit in ("eagle", "horse")]
-    assert taken == ["Ann placed a token (1 of 20) and took an eagle spirit",
-                     "Bob placed a token (1 of 20) and took a horse spirit"]
+    taken = [
+        str(session.apply({"type": "place_token", "player": session.current_player, "spirit": spirit}))
+        for spirit in ("eagle", "horse")
+    ]
+    assert taken == [
+        "Ann placed a token (1 of 20) and took an eagle spirit",
+        "Bob placed a token (1 of 20) and took a horse spirit",
+    ]
 
 
 def test_each_game_says_what_home_calls_it_and_what_its_scores_count() -> None:
@@ -69,8 +78,11 @@ def test_each_game_has_a_status_line_in_every_language_from_its_first_state_to_i
     session.apply({"type": "end_game", "note": "rain"})
     stopped = [game.status_line(session.state).text(language) for language in LANGUAGES]
     assert len(set(playing)) == 3 and len(set(stopped)) == 3
-    assert stopped[0] in ("Ann, Bob and Cy shared the win ($5)", "Ann, Bob and Cy shared the win with 13 points",
-                          "Ann and Inés shared the win 0–0")
+    assert stopped[0] in (
+        "Ann, Bob and Cy shared the win ($5)",
+        "Ann, Bob and Cy shared the win with 13 points",
+        "Ann and Inés shared the win 0–0",
+    )
     assert all(not line.startswith(game_id) for line in playing + stopped)
 
 

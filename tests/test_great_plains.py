@@ -45,8 +45,6 @@ def place_tokens(session: Session, pairs: int) -> None:
         session.apply(token(session.current_player or ""))
 
 
-
-
 # --- set-up ------------------------------------------------------------------------------------
 
 
@@ -316,8 +314,9 @@ def test_zone_2_of_5_is_corrected_in_place_without_undoing_zones_5_to_3() -> Non
     session = five_zones()
     assert scores(session) == {"Ann": 20, "Bob": 13}
     sentence = session.apply(amend_zone(2, 9, 1, Ann=1, Bob=4))
-    assert str(sentence) == ("Zone 2 corrected: 9 spaces + 1 water, 1–4: Bob +10, "
-                             "not 10 spaces + 1 water, 5–1: Ann +11")
+    assert str(sentence) == (
+        "Zone 2 corrected: 9 spaces + 1 water, 1–4: Bob +10, not 10 spaces + 1 water, 5–1: Ann +11"
+    )
     assert [counted.spaces for counted in session.state.zones] == [8, 9, 6, 4, 7]  # the later ones as they were
     assert scores(session) == {"Ann": 9, "Bob": 23}
     assert (session.state.zone_tokens_of("Ann"), session.state.zone_tokens_of("Bob")) == (7, 12)
@@ -332,7 +331,8 @@ def test_zone_2_of_5_is_corrected_in_place_without_undoing_zones_5_to_3() -> Non
 def test_a_zone_corrected_to_a_tie_says_so() -> None:
     session = five_zones()
     assert str(session.apply(amend_zone(1, 8, 1, Ann=2, Bob=2))) == (
-        "Zone 1 corrected: 8 spaces + 1 water, 2–2: tied, not 8 spaces + 1 water, 3–1: Ann +9")
+        "Zone 1 corrected: 8 spaces + 1 water, 2–2: tied, not 8 spaces + 1 water, 3–1: Ann +9"
+    )
     assert scores(session) == {"Ann": 11, "Bob": 13}
 
 

@@ -459,7 +459,11 @@ def test_cargo_costs_1_for_corn_and_soybeans_and_2_for_cattle_and_pigs_and_may_g
     finish(session, [move("Ann"), unload("Ann", 1, "corn", 2)], [move("Bob"), load("Bob", 1, "soybeans")])
     ann, bob = session.standings()
     assert (ann.player, ann.score, ann.detail["money"], ann.detail["penalty"], ann.detail["cubes"]) == (
-        "Ann", 6, 7, 1, 1,
+        "Ann",
+        6,
+        7,
+        1,
+        1,
     )
     assert (bob.player, bob.score, bob.detail["penalty"], bob.detail["cubes"]) == ("Bob", -9, 9, 5)
     assert (ann.winner, bob.winner) == (True, False)
@@ -673,10 +677,16 @@ def test_ann_moves_twice_and_moves_after_her_action_when_the_table_allows_it() -
         ((move("Ann"), discard("Ann")), toll("Ann"), "Ann has already chosen to discard; a toll is paid while moving."),
         ((), weigh_station("Ann"), "Record Ann's move before the weigh station."),
         ((tow("Ann"),), weigh_station("Ann"), "Ann was towed this turn and passed no weigh station."),
-        ((), buy_upgrade("Ann", "Big Tank", 1), "Ann buys an upgrade at the truck stop where a move ends: "
-         "record the move first."),
-        ((tow("Ann"),), buy_upgrade("Ann", "Big Tank", 1), "Ann was towed to the Distribution Center this turn, "
-         "where there is no truck stop."),
+        (
+            (),
+            buy_upgrade("Ann", "Big Tank", 1),
+            "Ann buys an upgrade at the truck stop where a move ends: record the move first.",
+        ),
+        (
+            (tow("Ann"),),
+            buy_upgrade("Ann", "Big Tank", 1),
+            "Ann was towed to the Distribution Center this turn, where there is no truck stop.",
+        ),
     ],
 )
 def test_when_tolls_weigh_stations_and_upgrades_happen_is_the_table_s_call(
@@ -737,7 +747,9 @@ def test_the_pizza_arrives_and_the_game_stops_with_cargo_penalties_applied() -> 
     assert session.stopped_note == "the pizza arrived"
     assert session.state.over and session.state.round == 1
     assert [(s.player, s.score, s.winner) for s in session.standings()] == [
-        ("Cy", 5, True), ("Bob", 4, False), ("Ann", -1, False),
+        ("Cy", 5, True),
+        ("Bob", 4, False),
+        ("Ann", -1, False),
     ]
     assert "The game is over" in fact_refuses(session, move("Cy"))
     assert "The game is over" in fact_refuses(session, end_game("again"))

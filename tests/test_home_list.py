@@ -65,8 +65,11 @@ def test_status_lines_come_from_the_index_without_reading_a_game(
         assert data.status_line(summary) == lines["en"] and data.status_line(summary, "fr") == lines["fr"]
     lines = {data.status_line(summary) for summary in [*home.in_progress, *home.finished]}
     assert lines == {
-        "Cy's turn · $7 / $999", "Zoë's turn · tokens 4/40", "Round 2 · lowest: Mia 9",
-        "Ann won with 13 points", "Dee won with 13 points",
+        "Cy's turn · $7 / $999",
+        "Zoë's turn · tokens 4/40",
+        "Round 2 · lowest: Mia 9",
+        "Ann won with 13 points",
+        "Dee won with 13 points",
     }
 
 
@@ -79,7 +82,8 @@ def test_search_by_player_or_game_in_any_case(archive: tuple[Path, list[tuple[st
     assert {summary.game for summary in plains.in_progress} == {"great_plains"} and plains.finished == []
     both = data.home("transamerica ann", in_progress=3000, finished=3000)
     assert both.in_progress == [] and len(both.finished) == sum(
-        kind.session.players == ("Ann", "Bob") for _, kind in archive[1])
+        kind.session.players == ("Ann", "Bob") for _, kind in archive[1]
+    )
     assert all(summary.players == ("Ann", "Bob") for summary in both.finished)
     nobody = data.home("Quentin")
     assert (nobody.in_progress, nobody.finished, nobody.more_in_progress, nobody.more_finished) == ([], [], 0, 0)
@@ -107,8 +111,11 @@ def test_a_status_line_left_behind_by_a_crash_is_brought_up_to_date() -> None:
     data = AppData(Store.in_memory(folder))
     session_id = made[0][0]
     session = data.open(session_id)
-    for event in ({"type": "move", "player": "Cy", "spaces": 1, "pay": "cash"},
-                  {"type": "discard", "player": "Cy", "forced": True}, {"type": "end_turn", "player": "Cy"}):
+    for event in (
+        {"type": "move", "player": "Cy", "spaces": 1, "pay": "cash"},
+        {"type": "discard", "player": "Cy", "forced": True},
+        {"type": "end_turn", "player": "Cy"},
+    ):
         session.apply(event)
     del data, session  # the app dies with the game open: the index still has the old line
     entries = decode(folder.read("index.json") or b"")["sessions"]
@@ -266,8 +273,10 @@ def test_warming_is_only_a_head_start_an_error_in_it_stops_nothing(
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.lists(st.sampled_from(["z", "o", "ë", " ", "a", "n", "G", "r", "e", "t", "x"]), max_size=8),
-       st.lists(st.integers(0, 8), max_size=4))
+@given(
+    st.lists(st.sampled_from(["z", "o", "ë", " ", "a", "n", "G", "r", "e", "t", "x"]), max_size=8),
+    st.lists(st.integers(0, 8), max_size=4),
+)
 def test_a_search_typed_a_key_at_a_time_finds_what_the_whole_words_find(
     data: AppData, keys: list[str], erased: list[int]
 ) -> None:

@@ -114,8 +114,10 @@ def test_transamerica_and_great_plains_logs_read_in_all_three_languages() -> Non
 
 def test_goods_are_the_words_each_table_uses() -> None:
     words = {
-        good: [Message("heartland.not_carried", {"player": "Ann", "carried": 0, "good": good, "wanted": 1}).text(lang)
-               for lang in ("fr", "es")]
+        good: [
+            Message("heartland.not_carried", {"player": "Ann", "carried": 0, "good": good, "wanted": 1}).text(lang)
+            for lang in ("fr", "es")
+        ]
         for good in ("corn", "soybeans", "cattle", "pigs")
     }
     assert [word for pair in words.values() for word in pair] == [
@@ -182,11 +184,14 @@ def test_an_action_already_chosen_is_named_in_the_table_language() -> None:
 
 def test_french_drops_the_e_of_de_before_a_name_that_starts_with_a_vowel() -> None:
     assert Message("turn.not_yours", {"current": "Ann", "player": "Éric"}).text("fr") == (
-        "C'est au tour d'Ann, pas d'Éric.")
+        "C'est au tour d'Ann, pas d'Éric."
+    )
     assert Message("turn.not_yours", {"current": "Bob", "player": "Hugo"}).text("fr") == (
-        "C'est au tour de Bob, pas de Hugo.")
+        "C'est au tour de Bob, pas de Hugo."
+    )
     assert Message("turn.not_yours", {"current": "Ann", "player": "Éric"}).text("es") == (
-        "Es el turno de Ann, no de Éric.")
+        "Es el turno de Ann, no de Éric."
+    )
 
 
 def test_names_are_joined_with_each_language_and() -> None:
@@ -216,8 +221,18 @@ def test_the_catalogues_ship_inside_the_package() -> None:
 
 @pytest.mark.parametrize(
     ("tag", "language"),
-    [("fr_FR.UTF-8", "fr"), ("fr_CA", "fr"), ("es-419", "es"), ("es_ES@euro", "es"), ("EN", "en"),
-     ("de_DE.UTF-8", None), ("C", None), ("POSIX", None), ("", None), (None, None)],
+    [
+        ("fr_FR.UTF-8", "fr"),
+        ("fr_CA", "fr"),
+        ("es-419", "es"),
+        ("es_ES@euro", "es"),
+        ("EN", "en"),
+        ("de_DE.UTF-8", None),
+        ("C", None),
+        ("POSIX", None),
+        ("", None),
+        (None, None),
+    ],
 )
 def test_a_locale_tag_names_a_supported_language_or_none(tag: str | None, language: str | None) -> None:
     assert supported(tag) == language
@@ -260,11 +275,16 @@ def test_the_environment_follows_posix_order(environ: dict[str, Any], language: 
 COUNTED = {
     ("ui.stats.record", "fr"): ("0 jouée · 0 gagnée", "1 jouée · 1 gagnée", "2 jouées · 2 gagnées"),
     ("ui.stats.record", "es"): ("0 jugadas · 0 ganadas", "1 jugada · 1 ganada", "2 jugadas · 2 ganadas"),
-    ("ui.archive.report", "fr"): ("0 importée · 0 déjà là · 0 refusée", "1 importée · 1 déjà là · 1 refusée",
-                                  "2 importées · 2 déjà là · 2 refusées"),
-    ("ui.archive.report", "es"): ("0 importadas · 0 ya estaban · 0 rechazadas",
-                                  "1 importada · 1 ya estaba · 1 rechazada",
-                                  "2 importadas · 2 ya estaban · 2 rechazadas"),
+    ("ui.archive.report", "fr"): (
+        "0 importée · 0 déjà là · 0 refusée",
+        "1 importée · 1 déjà là · 1 refusée",
+        "2 importées · 2 déjà là · 2 refusées",
+    ),
+    ("ui.archive.report", "es"): (
+        "0 importadas · 0 ya estaban · 0 rechazadas",
+        "1 importada · 1 ya estaba · 1 rechazada",
+        "2 importadas · 2 ya estaban · 2 rechazadas",
+    ),
     ("ui.transamerica.misses", "es"): ("A Eve le faltan 0", "A Eve le falta 1", "A Eve le faltan 2"),
     ("ui.heartland.adjust_amount", "en"): ("+0 dollars", "+1 dollar", "+2 dollars"),
     ("ui.heartland.adjust_amount", "fr"): ("+0 dollar", "+1 dollar", "+2 dollars"),
@@ -273,8 +293,18 @@ COUNTED = {
 
 
 def counted_params(message_id: str, count: int) -> dict[str, Any]:
-    return {"plays": count, "wins": count, "percent": 50, "imported": count, "duplicates": count, "refused": count,
-            "player": "Eve", "count": count, "amount": f"{count:+d}", "dollars": count}
+    return {
+        "plays": count,
+        "wins": count,
+        "percent": 50,
+        "imported": count,
+        "duplicates": count,
+        "refused": count,
+        "player": "Eve",
+        "count": count,
+        "amount": f"{count:+d}",
+        "dollars": count,
+    }
 
 
 @pytest.mark.parametrize(("message_id", "language"), sorted(COUNTED))
@@ -284,24 +314,41 @@ def test_a_count_and_its_words_agree_for_0_1_and_2(message_id: str, language: st
 
 
 # "toutes ses villes" is wrong for several players; "toutes les villes" is right for one and for several.
-@pytest.mark.parametrize(("names", "french"), [(["Eve"], "toutes les villes reliées\u00a0: Eve\u00a0;"),
-                                                (["Eve", "Fatima", "Bob"],
-                                                 "toutes les villes reliées\u00a0: Eve, Fatima et Bob\u00a0;")])
+@pytest.mark.parametrize(
+    ("names", "french"),
+    [
+        (["Eve"], "toutes les villes reliées\u00a0: Eve\u00a0;"),
+        (["Eve", "Fatima", "Bob"], "toutes les villes reliées\u00a0: Eve, Fatima et Bob\u00a0;"),
+    ],
+)
 def test_who_connected_all_cities_agrees_with_how_many_did(names: list[str], french: str) -> None:
     session = Session.new("transamerica", ["Eve", "Fatima", "Bob", "Cid"])
-    session.apply({"type": "end_round", "missing": {name: 0 if name in names else 2
-                                                    for name in ("Eve", "Fatima", "Bob", "Cid")}})
+    session.apply(
+        {"type": "end_round", "missing": {name: 0 if name in names else 2 for name in ("Eve", "Fatima", "Bob", "Cid")}}
+    )
     assert french in session.sentences[-1].text("fr")
 
 
 # Goods are counted like any other word: "1 pig", "2 pigs", never "1 pigs" nor "+1 porcs".
 GOODS_BY_COUNT = {
-    "en": {"pigs": ("0 pigs", "1 pig", "2 pigs"), "soybeans": ("0 soybeans", "1 soybean", "2 soybeans"),
-           "corn": ("0 corn", "1 corn", "2 corn"), "cattle": ("0 cattle", "1 cattle", "2 cattle")},
-    "fr": {"pigs": ("0 porc", "1 porc", "2 porcs"), "soybeans": ("0 soja", "1 soja", "2 soja"),
-           "corn": ("0 maïs", "1 maïs", "2 maïs"), "cattle": ("0 bétail", "1 bétail", "2 bétail")},
-    "es": {"pigs": ("0 cerdos", "1 cerdo", "2 cerdos"), "soybeans": ("0 soja", "1 soja", "2 soja"),
-           "corn": ("0 maíz", "1 maíz", "2 maíz"), "cattle": ("0 ganado", "1 ganado", "2 ganado")},
+    "en": {
+        "pigs": ("0 pigs", "1 pig", "2 pigs"),
+        "soybeans": ("0 soybeans", "1 soybean", "2 soybeans"),
+        "corn": ("0 corn", "1 corn", "2 corn"),
+        "cattle": ("0 cattle", "1 cattle", "2 cattle"),
+    },
+    "fr": {
+        "pigs": ("0 porc", "1 porc", "2 porcs"),
+        "soybeans": ("0 soja", "1 soja", "2 soja"),
+        "corn": ("0 maïs", "1 maïs", "2 maïs"),
+        "cattle": ("0 bétail", "1 bétail", "2 bétail"),
+    },
+    "es": {
+        "pigs": ("0 cerdos", "1 cerdo", "2 cerdos"),
+        "soybeans": ("0 soja", "1 soja", "2 soja"),
+        "corn": ("0 maíz", "1 maíz", "2 maíz"),
+        "cattle": ("0 ganado", "1 ganado", "2 ganado"),
+    },
 }
 
 
@@ -313,12 +360,16 @@ def test_goods_take_their_singular_or_plural_by_count_in_every_sentence_that_cou
             assert cargo == words, (good, cargo)
             change = t("ui.heartland.cargo_change", language, change=f"+{count}", cubes=count, good=good)
             assert change.startswith(f"+{words}"), change
-            log = Message("heartland.log.correct_cargo_up",
-                          {"player": "Ann", "cubes": count, "good": good, "note": "x", "carried": count}).text(language)
+            log = Message(
+                "heartland.log.correct_cargo_up",
+                {"player": "Ann", "cubes": count, "good": good, "note": "x", "carried": count},
+            ).text(language)
             assert f"+{words} " in log and log.endswith(f" {words}"), log
     assert Message("heartland.log.load", {"player": "Ann", "cubes": 1, "good": "pigs"}).text("en") == "Ann loaded 1 pig"
-    assert Message("heartland.log.load", {"player": "Ann", "cubes": 1, "good": "soybeans"}).text("en") == \
-        "Ann loaded 1 soybean"
+    assert (
+        Message("heartland.log.load", {"player": "Ann", "cubes": 1, "good": "soybeans"}).text("en")
+        == "Ann loaded 1 soybean"
+    )
 
 
 def test_a_good_named_on_its_own_keeps_its_name() -> None:
@@ -327,12 +378,15 @@ def test_a_good_named_on_its_own_keeps_its_name() -> None:
 
 
 # Spanish reads one o'clock as singular: "a la 1:40", but "a las 2:40", "a las 13:40".
-@pytest.mark.parametrize(("hour", "english", "french", "spanish"), [
-    (1, "at 1:40", "à 1:40", "a la 1:40"),
-    (2, "at 2:40", "à 2:40", "a las 2:40"),
-    (0, "at 0:40", "à 0:40", "a las 0:40"),
-    (13, "at 13:40", "à 13:40", "a las 13:40"),
-])
+@pytest.mark.parametrize(
+    ("hour", "english", "french", "spanish"),
+    [
+        (1, "at 1:40", "à 1:40", "a la 1:40"),
+        (2, "at 2:40", "à 2:40", "a las 2:40"),
+        (0, "at 0:40", "à 0:40", "a las 0:40"),
+        (13, "at 13:40", "à 13:40", "a las 13:40"),
+    ],
+)
 def test_a_time_of_day_takes_the_article_of_its_hour(hour: int, english: str, french: str, spanish: str) -> None:
     from datetime import datetime
 
@@ -340,8 +394,10 @@ def test_a_time_of_day_takes_the_article_of_its_hour(hour: int, english: str, fr
 
     moment = datetime(2026, 3, 5, hour, 40).timestamp()
     assert [dates.at_time_of_day(moment, language) for language in ("en", "fr", "es")] == [english, french, spanish]
-    assert t("ui.detail.when.untimed", "es", date="5 de marzo de 2026", at_time=spanish) == \
-        f"5 de marzo de 2026 · empezó {spanish}"
+    assert (
+        t("ui.detail.when.untimed", "es", date="5 de marzo de 2026", at_time=spanish)
+        == f"5 de marzo de 2026 · empezó {spanish}"
+    )
 
 
 def test_stopping_a_phone_keeping_score_says_it_then_watches_not_that_it_loses_points() -> None:
@@ -356,11 +412,18 @@ def test_words_a_table_would_not_say_are_gone() -> None:
     """The rulebook is "la règle" at a French table; the trailing TransAmerica player has the
     fewest points, not "the lowest"; the Spanish rulebook never says "grúa"; upgrades make
     exceptions to rules, they do not "fold" them; a card's date is when the game was played."""
-    unsaid = {"fr": ("livret", "le plus bas", "plier", "dernière partie le"),
-              "es": ("grúa", "el más bajo", "doblar", "última jugada")}
+    unsaid = {
+        "fr": ("livret", "le plus bas", "plier", "dernière partie le"),
+        "es": ("grúa", "el más bajo", "doblar", "última jugada"),
+    }
     for language, words in unsaid.items():
-        found = [(message.context, word) for message in catalogues.read(language) if message.id
-                 for word in words if word in str(message.string).casefold()]
+        found = [
+            (message.context, word)
+            for message in catalogues.read(language)
+            if message.id
+            for word in words
+            if word in str(message.string).casefold()
+        ]
         assert found == [], found
     assert t("ui.new.heartland.rulebook", "fr", value="40 $") == "Règle 40 $"
     assert t("ui.heartland.source.rulebook", "es") == "reglamento"

@@ -34,8 +34,11 @@ def fields(template: str) -> set[str]:
 
 
 def plural_forms(template: str) -> list[tuple[str, int]]:
-    return [(name, spec.count("|") + 1) for _, name, spec, _ in string.Formatter().parse(template)
-            if name and spec and "|" in spec]
+    return [
+        (name, spec.count("|") + 1)
+        for _, name, spec, _ in string.Formatter().parse(template)
+        if name and spec and "|" in spec
+    ]
 
 
 @pytest.fixture(scope="module", params=TRANSLATED)
@@ -107,7 +110,8 @@ def test_every_registered_id_is_used_by_the_code() -> None:
     constants, openings = source_strings()
     openings = [opening for opening in openings if message_like(opening.rstrip("._") + ".x")]
     unused = [
-        message_id for message_id in ENGLISH
+        message_id
+        for message_id in ENGLISH
         if not message_id.startswith(REACHED_THROUGH_DATA)
         and message_id not in constants
         and not any(message_id.startswith(opening) for opening in openings)
@@ -124,13 +128,15 @@ def test_every_word_of_a_game_is_a_value_the_rules_use() -> None:
         "good": set(heartland.GOODS),
         "action": {"load", "unload", "discard"},
         "spirit": set(great_plains.SPIRITS),
-        "what": {"toll", "toll road", "weigh station", "event", "list of players", "set of options",
-                 "saved session"},
+        "what": {"toll", "toll road", "weigh station", "event", "list of players", "set of options", "saved session"},
     }
     terms = {message_id for message_id in ENGLISH if message_id.startswith("term.")}
     assert terms == {f"term.{kind}.{value.replace(' ', '_')}" for kind, words in values.items() for value in words}
-    assert all(ENGLISH[f"term.{kind}.{value.replace(' ', '_')}"].split("|")[-1] == value
-               for kind, words in values.items() for value in words)
+    assert all(
+        ENGLISH[f"term.{kind}.{value.replace(' ', '_')}"].split("|")[-1] == value
+        for kind, words in values.items()
+        for value in words
+    )
 
 
 def test_a_term_with_forms_by_number_has_as_many_as_the_language(catalogue: Catalog) -> None:
@@ -145,8 +151,9 @@ def test_a_term_with_forms_by_number_has_as_many_as_the_language(catalogue: Cata
 
 
 def counts_picking_forms(template: str) -> set[str]:
-    return {spec[1:] for _, name, spec, _ in string.Formatter().parse(template)
-            if name and spec and spec.startswith("#")}
+    return {
+        spec[1:] for _, name, spec, _ in string.Formatter().parse(template) if name and spec and spec.startswith("#")
+    }
 
 
 def test_a_form_picked_by_a_count_uses_a_count_the_english_is_given(catalogue: Catalog) -> None:

@@ -151,8 +151,11 @@ Case = tuple[str, tuple[Any, ...], Any]  # a label, a place, the value put there
 
 
 def every_case() -> list[Case]:
-    return [(f"{name} at {'/'.join(map(str, path[2:]))}", path, value)
-            for path in PLACES for name, value in BAD_VALUES.items()]
+    return [
+        (f"{name} at {'/'.join(map(str, path[2:]))}", path, value)
+        for path in PLACES
+        for name, value in BAD_VALUES.items()
+    ]
 
 
 def sheet_sample() -> list[Case]:
@@ -163,8 +166,9 @@ def sheet_sample() -> list[Case]:
     for number, path in enumerate(PLACES):
         for name in (names[number % len(names)], names[(number + len(names) // 2) % len(names)]):
             sample.append((f"{name} at {'/'.join(map(str, path[2:]))}", path, BAD_VALUES[name]))
-    sample.extend((f"{value!r:.20} at {'/'.join(map(str, place))}", ("sessions", 0, *place), value)
-                  for place, value, _ in CRASHED)
+    sample.extend(
+        (f"{value!r:.20} at {'/'.join(map(str, place))}", ("sessions", 0, *place), value) for place, value, _ in CRASHED
+    )
     return sample
 
 
@@ -226,13 +230,22 @@ def test_the_values_that_crashed_an_import_are_refused_in_their_own_words(
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(PLACES), st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8)
-    | st.sampled_from(["\ud800", "\udfff", 10**400, -(10**400)]),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
-    max_leaves=6))
-def test_any_json_value_anywhere_in_an_archive_is_imported_or_refused_in_words(path: tuple[Any, ...],
-                                                                             value: Any) -> None:
+@given(
+    st.sampled_from(PLACES),
+    st.recursive(
+        st.none()
+        | st.booleans()
+        | st.integers()
+        | st.floats()
+        | st.text(max_size=8)
+        | st.sampled_from(["\ud800", "\udfff", 10**400, -(10**400)]),
+        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+        max_leaves=6,
+    ),
+)
+def test_any_json_value_anywhere_in_an_archive_is_imported_or_refused_in_words(
+    path: tuple[Any, ...], value: Any
+) -> None:
     store = Store.in_memory()
     report = archive.import_json(store, with_value(path, value))
     assert len(report.imported) + len(report.refused) == 1

@@ -41,7 +41,8 @@ def shown(directory: Path) -> list[tuple[str, float, float | None, str]]:
 
 
 def test_a_folder_copied_with_new_file_times_lists_without_reading_a_game(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     directory = imported_folder(tmp_path)
     before = shown(directory)
     copy = tmp_path / "copy"

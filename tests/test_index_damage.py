@@ -30,8 +30,16 @@ INDEX = "index.json"
 
 def shown(summary: SessionSummary) -> tuple[Any, ...]:
     """What Home shows of a game."""
-    return (summary.id, summary.game, summary.title, summary.players, summary.is_over, summary.winners,
-            summary.status, summary.result)
+    return (
+        summary.id,
+        summary.game,
+        summary.title,
+        summary.players,
+        summary.is_over,
+        summary.winners,
+        summary.status,
+        summary.result,
+    )
 
 
 class Table:
@@ -64,7 +72,7 @@ class Table:
         self.raw = (self.home / INDEX).read_bytes()
         self.document_end = self.raw.index(b"\n")
         assert self.raw.count(b"\n") >= 3, "the index holds appended records"
-        assert self.raw[:self.document_end].count(b'"check"') == 4, "the document holds four entries"
+        assert self.raw[: self.document_end].count(b'"check"') == 4, "the document holds four entries"
         self.truth = [shown(summary) for summary in Store(self._copy(self.raw)).sessions()]
         assert len(self.truth) == 4
 
@@ -114,8 +122,15 @@ def test_a_flipped_bit_anywhere_in_the_index_lists_right_or_says_so_and_is_right
 
 
 def test_an_entry_changed_on_the_disk_is_rebuilt_from_its_game_not_listed_as_it_reads() -> None:
-    entry = {"game": "transamerica", "players": ["Ann", "Bob"], "title": "", "created": 1.7e9, "updated": 1.7e9,
-             "is_over": True, "winners": ["Ann"]}
+    entry = {
+        "game": "transamerica",
+        "players": ["Ann", "Bob"],
+        "title": "",
+        "created": 1.7e9,
+        "updated": 1.7e9,
+        "is_over": True,
+        "winners": ["Ann"],
+    }
     written = {CHECK: entry_check("abc123", entry), **entry}
     assert indexed_summary("abc123", written) is not None
     assert indexed_summary("abc124", written) is None  # its id changed ("hearvland")

@@ -56,12 +56,17 @@ entry = st.fixed_dictionaries(
         "updated": st.floats(allow_nan=False) | st.booleans() | ints,
         "status": st.text(max_size=10) | ints,
         "status_in": st.dictionaries(st.text(max_size=9), st.text(max_size=5) | ints, max_size=3),
-        "result": st.fixed_dictionaries({"scores": st.lists(ints | st.floats(), max_size=4),
-                                         "ranks": st.lists(st.integers(1, 4), max_size=4),
-                                         "length": ints | st.floats()}),
-        "extra": st.recursive(st.none() | ints | st.text(max_size=4),
-                              lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner,
-                                                                                           max_size=3)),
+        "result": st.fixed_dictionaries(
+            {
+                "scores": st.lists(ints | st.floats(), max_size=4),
+                "ranks": st.lists(st.integers(1, 4), max_size=4),
+                "length": ints | st.floats(),
+            }
+        ),
+        "extra": st.recursive(
+            st.none() | ints | st.text(max_size=4),
+            lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+        ),
     },
 )
 ids = st.text(alphabet="0123456789abcdefghjkmnpqrstvwxyz", min_size=1, max_size=16)
@@ -80,8 +85,9 @@ def written(document: dict[str, Any], style: int) -> bytes:
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.dictionaries(ids, entry, max_size=6), st.integers(0, 3), st.booleans())
-def test_any_index_is_read_as_the_general_reading_reads_it(sessions: dict[str, Any], style: int, meta_first: bool
-                                                           ) -> None:
+def test_any_index_is_read_as_the_general_reading_reads_it(
+    sessions: dict[str, Any], style: int, meta_first: bool
+) -> None:
     document = {"_meta": META, "sessions": sessions} if meta_first else {"sessions": sessions, "_meta": META}
     raw = written(document, style)
     agrees(raw)
@@ -89,32 +95,53 @@ def test_any_index_is_read_as_the_general_reading_reads_it(sessions: dict[str, A
         assert index_summaries(raw) is not None
 
 
-@pytest.mark.parametrize("raw", [
-    b"", b"{", b"[]", b"{}", b'{"sessions":{}}', b'{"_meta":{"1":{"format":1,"kind":"index"}}}',
-    b'{"_meta":{"1":{"format":2,"kind":"index"}},"sessions":{}}',  # newer
-    b'{"_meta":{"1":{"format":1,"kind":"session"}},"sessions":{}}',  # another kind of file
-    b'{"_meta":{"1":{"format":true,"kind":"index"}},"sessions":{}}',
-    b'{"_meta":{"1":{"format":1,"kind":"index"}},"sessions":{"a":[]}}',  # an entry that is not a document
-    b'{"_meta":{"1":{"format":1,"kind":"index"}},"sessions":{"a":null}}',
-    b'{"_meta":{"1":{"format":1,"kind":"index"}},"sessions":[]}',
-    b'{"_meta":{"1":{"format":1,"kind":"index"}},"sessions":{"a":{},}}',  # a trailing comma
-    b'{"_meta":{"1":{"format":1,"kind":"index"}},"sessions":{"a":{}}} x',  # something after the document
-    b'{"_meta":{"1":{"format":1,"kind":"index"}},"sessions":{"a":{"game":"x"}},"sessions":{}}',  # the last wins
-    b'{"_meta":{"1":{"format":1,"kind":"index"}},"sessions":{"a":{"game":1},"a":{"game":"x"}}}',
-    b'{"_meta":{"1":{"format":1,"kind":"index"}},"other":{"x":1},"sessions":{}}',  # a table of non-documents
-    b'{"_meta":{"1":{"format":1,"kind":"index"}},"sessions":{"a":{"created":1e400}}}',
-    b'{"_meta":{"1":{"format":1,"kind":"index"}},"sessions":{"a":{"created":123456789012345678901234}}}',
-    b'{"_meta":{"1":{"format":1,"kind":"index"}},"sessions":{"a":{"title":"\\ud800"}}}',
-    b'{"_meta":{"1":{"format":1,"kind":"index"}},"sessions":{"a":{"title":"\xff"}}}',  # not UTF-8
-    b'{"_meta":{"1":{"format":1,"kind":"index"}},"sessions":{"a":{"title":"a\tb"}}}',  # a raw tab in a string
-])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b"",
+        b"{",
+        b"[]",
+        b"{}",
+        b'{"sessions":{}}',
+        b'{"_meta":{"1":{"format":1,"kind":"index"}}}',
+        b'{"_meta":{"1":{"format":2,"kind":"index"}},"sessions":{}}',  # newer
+        b'{"_meta":{"1":{"format":1,"kind":"session"}},"sessions":{}}',  # another kind of file
+        b'{"_meta":{"1":{"format":true,"kind":"index"}},"sessions":{}}',
+        b'{"_meta":{"1":{"format":1,"kind":"index"}},"sessions":{"a":[]}}',  # an entry that is not a document
+        b'{"_meta":{"1":{"format":1,"kind":"index"}},"sessions":{"a":null}}',
+        b'{"_meta":{"1":{"format":1,"kind":"index"}},"sessions":[]}',
+        b'{"_meta":{"1":{"format":1,"kind":"index"}},"sessions":{"a":{},}}',  # a trailing comma
+        b'{"_meta":{"1":{"format":1,"kind":"index"}},"sessions":{"a":{}}} x',  # something after the document
+        b'{"_meta":{"1":{"format":1,"kind":"index"}},"sessions":{"a":{"game":"x"}},"sessions":{}}',  # the last wins
+        b'{"_meta":{"1":{"format":1,"kind":"index"}},"sessions":{"a":{"game":1},"a":{"game":"x"}}}',
+        b'{"_meta":{"1":{"format":1,"kind":"index"}},"other":{"x":1},"sessions":{}}',  # a table of non-documents
+        b'{"_meta":{"1":{"format":1,"kind":"index"}},"sessions":{"a":{"created":1e400}}}',
+        b'{"_meta":{"1":{"format":1,"kind":"index"}},"sessions":{"a":{"created":123456789012345678901234}}}',
+        b'{"_meta":{"1":{"format":1,"kind":"index"}},"sessions":{"a":{"title":"\\ud800"}}}',
+        b'{"_meta":{"1":{"format":1,"kind":"index"}},"sessions":{"a":{"title":"\xff"}}}',  # not UTF-8
+        b'{"_meta":{"1":{"format":1,"kind":"index"}},"sessions":{"a":{"title":"a\tb"}}}',  # a raw tab in a string
+    ],
+)
 def test_odd_files_are_read_as_the_general_reading_reads_them_or_left_to_it(raw: bytes) -> None:
     agrees(raw)
 
 
 def test_a_file_with_appended_records_is_left_to_the_general_reading() -> None:
-    base = encode({"_meta": META, "sessions": {"a": {"game": "heartland", "players": ["Ann"], "created": 1.0,
-                                                     "title": "", "is_over": False, "winners": []}}})
+    base = encode(
+        {
+            "_meta": META,
+            "sessions": {
+                "a": {
+                    "game": "heartland",
+                    "players": ["Ann"],
+                    "created": 1.0,
+                    "title": "",
+                    "is_over": False,
+                    "winners": [],
+                }
+            },
+        }
+    )
     raw = base + record_line({"table": "sessions", "doc": "a", "set": {"title": "Friday"}})
     assert index_summaries(raw) is None
     summary = general(raw)["a"]  # type: ignore[index]
@@ -147,8 +174,11 @@ def test_a_store_lists_the_same_games_whichever_way_the_index_is_read(tmp_path: 
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.dictionaries(ids, entry, max_size=6), st.integers(0, 2),
-       st.lists(st.tuples(st.sampled_from(["set", "pop", "read"]), ids, entry), max_size=5))
+@given(
+    st.dictionaries(ids, entry, max_size=6),
+    st.integers(0, 2),
+    st.lists(st.tuples(st.sampled_from(["set", "pop", "read"]), ids, entry), max_size=5),
+)
 def test_an_edit_writes_what_editing_the_parsed_index_writes(
     sessions: dict[str, Any], style: int, changes: list[tuple[str, str, dict[str, Any]]]
 ) -> None:
@@ -174,7 +204,8 @@ def test_an_edit_writes_what_editing_the_parsed_index_writes(
     assert list(entries) == list(expected["sessions"])
     # What the general edit writes (`FolderStorage.write`: the whole document encoded), read back.
     assert check_document(entries.encode(), kind="index", plain=True) == check_document(
-        encode(expected), kind="index", plain=True)
+        encode(expected), kind="index", plain=True
+    )
     assert entries.changed == changed
 
 
@@ -193,8 +224,8 @@ def test_games_saved_renamed_and_deleted_leave_the_other_entries_byte_for_byte(t
     # An entry written by hand (with no checksum, as an earlier version wrote them), with white
     # space and an unknown field: the app leaves it as it is.
     raw = (tmp_path / "index.json").read_bytes()
-    entry_text = raw[raw.index(b'{"check"'):raw.index(b"}", raw.index(b'{"check"')) + 1]
-    hand = b"{" + entry_text[len(b'{"check":"01234567",'):-1] + b', "note" : "by hand"}'
+    entry_text = raw[raw.index(b'{"check"') : raw.index(b"}", raw.index(b'{"check"')) + 1]
+    hand = b"{" + entry_text[len(b'{"check":"01234567",') : -1] + b', "note" : "by hand"}'
     (tmp_path / "index.json").write_bytes(raw.replace(entry_text, hand))
     again = Store(tmp_path)
     other = again.new("transamerica", ["Cy", "Di"], {})

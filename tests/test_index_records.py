@@ -52,8 +52,9 @@ def records(folder: MemoryFolder) -> int:
     return parse_file(folder.read("index.json") or b"", kind="index").records
 
 
-def test_each_edit_of_the_list_is_one_appended_record(archive: tuple[MemoryFolder, AppData],
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_each_edit_of_the_list_is_one_appended_record(
+    archive: tuple[MemoryFolder, AppData], monkeypatch: pytest.MonkeyPatch
+) -> None:
     folder, data = archive
     done = spied(monkeypatch, data.store)
     session = data.new("transamerica", ["Ann", "Bob"], {})
@@ -68,12 +69,13 @@ def test_each_edit_of_the_list_is_one_appended_record(archive: tuple[MemoryFolde
     assert victim not in {summary.id for summary in data.store.listing()}
     assert done.count("read") == 1 and "write" not in done  # the list followed the records written
     restarted = Store.in_memory(folder).sessions()
-    assert [(s.id, s.title, s.is_over, s.winners) for s in restarted] == \
-        [(s.id, s.title, s.is_over, s.winners) for s in data.store.listing()]
+    assert [(s.id, s.title, s.is_over, s.winners) for s in restarted] == [
+        (s.id, s.title, s.is_over, s.winners) for s in data.store.listing()
+    ]
 
 
 def test_an_index_with_records_is_read_one_entry_at_a_time_as_it_was_written(
-    archive: tuple[MemoryFolder, AppData]
+    archive: tuple[MemoryFolder, AppData],
 ) -> None:
     folder, data = archive
     made = [data.new("heartland", ["Cy", "Di"], {}) for _ in range(3)]
@@ -84,8 +86,9 @@ def test_an_index_with_records_is_read_one_entry_at_a_time_as_it_was_written(
     again = Store.in_memory(folder)
     assert again._index.entries() and again._index.storage.lean  # read by the scanner, not the general way
     # A game open here is listed live, from memory: what its file was is known once its entry is written.
-    assert [summary._replace(written=None, file=None) for summary in again.sessions()] == \
-        [summary._replace(written=None, file=None) for summary in listed]
+    assert [summary._replace(written=None, file=None) for summary in again.sessions()] == [
+        summary._replace(written=None, file=None) for summary in listed
+    ]
 
 
 def test_a_list_with_many_records_is_rewritten_in_the_background_without_being_read_again(
@@ -121,10 +124,12 @@ def test_a_list_that_keeps_growing_is_rewritten_by_the_edit_that_fills_it(
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from(["new", "rename", "delete", "finish"]), st.integers(0, 30)),
-                min_size=1, max_size=25))
-def test_the_list_newest_first_stays_what_a_fresh_reading_finds_through_any_edits(
-        edits: list[tuple[str, int]]) -> None:
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["new", "rename", "delete", "finish"]), st.integers(0, 30)), min_size=1, max_size=25
+    )
+)
+def test_the_list_newest_first_stays_what_a_fresh_reading_finds_through_any_edits(edits: list[tuple[str, int]]) -> None:
     """Each edit moves one game in the list kept newest first (no sort of the whole list): the
     list shown after any edits is the one a store opened afresh on the same folder shows."""
     folder = MemoryFolder()

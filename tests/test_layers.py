@@ -26,32 +26,66 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"companion.cli", "companion.__main__", "companion"}),  # ways in; the package's own names
 )
 # Within the top layers, one way only: the doors build on the app, never the reverse.
-ONE_WAY = {("companion.browser", "companion.app"), ("companion.publish", "companion.app"),
-           ("companion.__main__", "companion.cli"), ("companion.session", "companion.session_states")}
+ONE_WAY = {
+    ("companion.browser", "companion.app"),
+    ("companion.publish", "companion.app"),
+    ("companion.__main__", "companion.cli"),
+    ("companion.session", "companion.session_states"),
+}
 # Within a package, one way only too: statistics know nothing of the archive, and the
 # words of the screens, the reference and the renderer build on the message ids.
-INNER_ONE_WAY = {("companion.aftergame.archive", "companion.aftergame.stats"),
-                 # the archive's rooms: what a game of it is, exports, backups, then import and restore
-                 ("companion.aftergame.archive_entries", "companion.aftergame.stats"),
-                 ("companion.aftergame.exports", "companion.aftergame.stats"),
-                 ("companion.aftergame.exports", "companion.aftergame.archive_entries"),
-                 ("companion.aftergame.backups", "companion.aftergame.archive_entries"),
-                 ("companion.aftergame.backups", "companion.aftergame.exports"),
-                 ("companion.aftergame.archive", "companion.aftergame.archive_entries"),
-                 ("companion.aftergame.archive", "companion.aftergame.exports"),
-                 ("companion.aftergame.archive", "companion.aftergame.backups"),
-                 # BG Stats' file leaves out what statistics leave out (copies, games not counted)
-                 ("companion.aftergame.bgstats", "companion.aftergame.archive"),
-                 ("companion.aftergame.bgstats", "companion.aftergame.stats"),
-                 ("companion.text.i18n", "companion.text.ui_text"), ("companion.text.i18n", "companion.text.messages"),
-                 ("companion.text.ui_text", "companion.text.messages"),
-                 ("companion.text.reference", "companion.text.messages")}
-PURE_STDLIB = {"__future__", "collections", "dataclasses", "enum", "functools", "itertools", "math", "re",
-               "typing", "unicodedata", "operator", "string", "abc", "copy", "types"}
+INNER_ONE_WAY = {
+    ("companion.aftergame.archive", "companion.aftergame.stats"),
+    # the archive's rooms: what a game of it is, exports, backups, then import and restore
+    ("companion.aftergame.archive_entries", "companion.aftergame.stats"),
+    ("companion.aftergame.exports", "companion.aftergame.stats"),
+    ("companion.aftergame.exports", "companion.aftergame.archive_entries"),
+    ("companion.aftergame.backups", "companion.aftergame.archive_entries"),
+    ("companion.aftergame.backups", "companion.aftergame.exports"),
+    ("companion.aftergame.archive", "companion.aftergame.archive_entries"),
+    ("companion.aftergame.archive", "companion.aftergame.exports"),
+    ("companion.aftergame.archive", "companion.aftergame.backups"),
+    # BG Stats' file leaves out what statistics leave out (copies, games not counted)
+    ("companion.aftergame.bgstats", "companion.aftergame.archive"),
+    ("companion.aftergame.bgstats", "companion.aftergame.stats"),
+    ("companion.text.i18n", "companion.text.ui_text"),
+    ("companion.text.i18n", "companion.text.messages"),
+    ("companion.text.ui_text", "companion.text.messages"),
+    ("companion.text.reference", "companion.text.messages"),
+}
+PURE_STDLIB = {
+    "__future__",
+    "collections",
+    "dataclasses",
+    "enum",
+    "functools",
+    "itertools",
+    "math",
+    "re",
+    "typing",
+    "unicodedata",
+    "operator",
+    "string",
+    "abc",
+    "copy",
+    "types",
+}
 PURE_TEXT = {"companion.text.messages", "companion.text.reference"}  # what the rules take of the text layer
 # What changes a game or the saved games: a screen leaves all of it to `view.act`.
-WRITES = {"apply", "undo", "redo", "remember", "rename", "delete", "import_json", "write_backup",
-          "save_export", "restore_backup", "write_session", "end_game"}
+WRITES = {
+    "apply",
+    "undo",
+    "redo",
+    "remember",
+    "rename",
+    "delete",
+    "import_json",
+    "write_backup",
+    "save_export",
+    "restore_backup",
+    "write_session",
+    "end_game",
+}
 
 
 def module_name(path: Path) -> str:
@@ -72,8 +106,9 @@ def imported(tree: ast.Module) -> Iterator[str]:
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             folder = PACKAGE.parent.joinpath(*node.module.split("."))
             for alias in node.names:
-                is_module = folder.is_dir() and (folder.joinpath(alias.name).with_suffix(".py").exists()
-                                                 or folder.joinpath(alias.name).is_dir())
+                is_module = folder.is_dir() and (
+                    folder.joinpath(alias.name).with_suffix(".py").exists() or folder.joinpath(alias.name).is_dir()
+                )
                 yield f"{node.module}.{alias.name}" if is_module else node.module
 
 
@@ -90,7 +125,8 @@ def layer(module: str) -> int:
 def is_name(group_: str) -> bool:
     """`from companion import RuleError` takes a name, not a module: the package's own layer."""
     return (PACKAGE / group_.removeprefix("companion.")).with_suffix(".py").exists() or (
-        PACKAGE / group_.removeprefix("companion.")).is_dir()
+        PACKAGE / group_.removeprefix("companion.")
+    ).is_dir()
 
 
 def test_each_layer_imports_only_its_own_and_those_below() -> None:
@@ -101,8 +137,9 @@ def test_each_layer_imports_only_its_own_and_those_below() -> None:
                 continue
             if target.startswith("companion.") and not is_name(group(target)):
                 target = "companion"
-            if layer(target) > layer(name) or (layer(target) == layer(name) and (group(name), group(target))
-                                               not in ONE_WAY):
+            if layer(target) > layer(name) or (
+                layer(target) == layer(name) and (group(name), group(target)) not in ONE_WAY
+            ):
                 wrong.append(f"{name} imports {target}")
     assert wrong == []
 
@@ -110,8 +147,11 @@ def test_each_layer_imports_only_its_own_and_those_below() -> None:
 @pytest.mark.parametrize("path", sorted((PACKAGE / "rules").glob("*.py")), ids=lambda path: path.name)
 def test_the_rules_core_is_pure(path: Path) -> None:
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    outside = [target for target in imported(tree) if target.split(".")[0] not in PURE_STDLIB
-               and group(target) != "companion.rules" and target not in PURE_TEXT]
+    outside = [
+        target
+        for target in imported(tree)
+        if target.split(".")[0] not in PURE_STDLIB and group(target) != "companion.rules" and target not in PURE_TEXT
+    ]
     assert outside == []  # no Flet, no TinyDB, no files, no clock
     calls = {node.func.id for node in ast.walk(tree) if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)}
     assert not calls & {"open", "print", "input"}
@@ -131,21 +171,34 @@ def receiver(node: ast.expr) -> str:
 @pytest.mark.parametrize("path", sorted((PACKAGE / "app" / "screens").glob("*.py")), ids=lambda path: path.name)
 def test_a_screen_writes_nothing_itself(path: Path) -> None:
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    writes = [f"line {node.lineno}: {receiver(node.func.value)}.{node.func.attr}()" for node in ast.walk(tree)
-              if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in WRITES
-              and receiver(node.func.value) not in {"view.act", "act", "view.act.after"}]
+    writes = [
+        f"line {node.lineno}: {receiver(node.func.value)}.{node.func.attr}()"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in WRITES
+        and receiver(node.func.value) not in {"view.act", "act", "view.act.after"}
+    ]
     assert writes == []
     # What a screen takes from the saved games' side: their errors, to say them, and a game's line of the list.
-    stores = [f"{node.module}.{alias.name}" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
-              and group(node.module or "") in {"companion.store", "companion.aftergame.archive"} for alias in node.names
-              if not alias.name.endswith("Error") and alias.name != "SessionSummary"]
+    stores = [
+        f"{node.module}.{alias.name}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom)
+        and group(node.module or "") in {"companion.store", "companion.aftergame.archive"}
+        for alias in node.names
+        if not alias.name.endswith("Error") and alias.name != "SessionSummary"
+    ]
     assert stores == []
 
 
 def saved_side(module: str, name: str) -> bool:
     """`from companion.store… import X` and the archive's names (`from companion.aftergame import archive`)."""
-    return group(module) == "companion.store" or module == "companion.aftergame.archive" or (
-        module == "companion.aftergame" and name == "archive")
+    return (
+        group(module) == "companion.store"
+        or module == "companion.aftergame.archive"
+        or (module == "companion.aftergame" and name == "archive")
+    )
 
 
 def test_inside_a_package_modules_build_one_way() -> None:
@@ -154,8 +207,13 @@ def test_inside_a_package_modules_build_one_way() -> None:
     for name, tree in modules():
         for target in imported(tree):
             inside = group(name) in {"companion.text", "companion.aftergame"} and group(target) == group(name)
-            if inside and target != name and target.count(".") == 2 and name.count(".") == 2 and (
-                    name, target) not in INNER_ONE_WAY:
+            if (
+                inside
+                and target != name
+                and target.count(".") == 2
+                and name.count(".") == 2
+                and (name, target) not in INNER_ONE_WAY
+            ):
                 wrong.append(f"{name} imports {target}")
     assert wrong == []
 
@@ -181,7 +239,7 @@ def app_edges(name: str, tree: ast.Module, is_package: bool = False) -> Iterator
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:  # relative: each dot past the first is one package up
-                base = ".".join([*here[:len(here) - node.level + 1], *filter(None, [node.module])])
+                base = ".".join([*here[: len(here) - node.level + 1], *filter(None, [node.module])])
             named = [base, *(f"{base}.{alias.name}" for alias in node.names)]
         else:
             continue
@@ -208,9 +266,11 @@ def circles(graph: dict[str, dict[str, int]]) -> list[str]:
         path.append(module)
         for target in sorted(graph.get(module, {})):
             if target in path:
-                loop = [*path[path.index(target):], target]
-                found.append(" -> ".join(f"{one}:{graph[one][after]}" for one, after in itertools.pairwise(loop))
-                             + f" -> {target}")
+                loop = [*path[path.index(target) :], target]
+                found.append(
+                    " -> ".join(f"{one}:{graph[one][after]}" for one, after in itertools.pairwise(loop))
+                    + f" -> {target}"
+                )
             elif target not in done:
                 walk(target)
         path.pop()
@@ -233,12 +293,19 @@ def app_graph() -> dict[str, dict[str, int]]:
 
 
 def test_the_import_graph_sees_deferred_relative_and_package_imports() -> None:
-    source = ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from companion.app.view import View\n"
-              "def later():\n    from . import widgets\n    from .registry import game_screen\n"
-              "from companion.app.web.door import Door\n")
+    source = (
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from companion.app.view import View\n"
+        "def later():\n    from . import widgets\n    from .registry import game_screen\n"
+        "from companion.app.web.door import Door\n"
+    )
     edges = dict(app_edges("companion.app.screens.home", ast.parse(source)))
-    assert edges == {"companion.app.view": 3, "companion.app.screens": 5, "companion.app.screens.registry": 6,
-                     "companion.app.web": 7, "companion.app.web.door": 7}
+    assert edges == {
+        "companion.app.view": 3,
+        "companion.app.screens": 5,
+        "companion.app.screens.registry": 6,
+        "companion.app.web": 7,
+        "companion.app.web.door": 7,
+    }
     # From inside its package, `from P.x import y` leans on P.x only: P is what imported it.
     inside = ast.parse("from companion.app.web.door import Door\n")
     assert dict(app_edges("companion.app.web.join", inside)) == {"companion.app.web.door": 1}

@@ -16,18 +16,25 @@ def heartland_turns(session: Session, events: int) -> None:
     """Whole turns (move, load or unload, end) for two players."""
     while session.cursor < events:
         player = session.current_player or ""
-        action = ({"type": "unload", "player": player, "good": "corn", "cubes": 1, "price": 2}
-                  if session.state.truck(player).carried("corn")
-                  else {"type": "load", "player": player, "good": "corn", "cubes": 1})
-        for event in ({"type": "move", "player": player, "spaces": 1, "pay": "fuel"}, action,
-                      {"type": "end_turn", "player": player}):
+        action = (
+            {"type": "unload", "player": player, "good": "corn", "cubes": 1, "price": 2}
+            if session.state.truck(player).carried("corn")
+            else {"type": "load", "player": player, "good": "corn", "cubes": 1}
+        )
+        for event in (
+            {"type": "move", "player": player, "spaces": 1, "pay": "fuel"},
+            action,
+            {"type": "end_turn", "player": player},
+        ):
             session.apply(event)
 
 
 def expected_lines(session: Session) -> list[str]:
     """The lines as they should read: each sentence and the round replayed before it, newest first."""
-    return [f"{number}. {session.sentence(number)} · round {session.state_at(number - 1).round}"
-            for number in range(session.cursor, 0, -1)]
+    return [
+        f"{number}. {session.sentence(number)} · round {session.state_at(number - 1).round}"
+        for number in range(session.cursor, 0, -1)
+    ]
 
 
 async def whole_log(screen: Any) -> list[str]:
@@ -74,5 +81,7 @@ async def test_the_transamerica_log_says_each_round_over_many_rounds() -> None:
     async with app_screen(data) as screen:
         lines = await whole_log(screen)
         assert len(lines) == EVENTS
-        assert all(line.startswith(f"{n}. Round {n} ended") and line.endswith(f" · round {n}")
-                   for n, line in zip(range(EVENTS, 0, -1), lines, strict=True))
+        assert all(
+            line.startswith(f"{n}. Round {n} ended") and line.endswith(f" · round {n}")
+            for n, line in zip(range(EVENTS, 0, -1), lines, strict=True)
+        )

@@ -98,8 +98,9 @@ def test_a_refusal_quotes_at_most_60_characters_of_what_it_refuses() -> None:
     huge = "x" * 10_000_000
     refusals = [
         new_game_refusal(["Ann", huge]),
-        refused(Session.new("heartland", ["Ann", "Bob"]), {"type": "adjust", "player": "Ann", "amount": 1,
-                                                          "note": huge}),
+        refused(
+            Session.new("heartland", ["Ann", "Bob"]), {"type": "adjust", "player": "Ann", "amount": 1, "note": huge}
+        ),
         refused(Session.new("heartland", ["Ann", "Bob"]), {"type": huge}),
         refused(Session.new("heartland", ["Ann", "Bob"]), {"type": "end_turn", "player": huge}),
         refused(Session.new("heartland", ["Ann", "Bob"]), {"type": "end_turn", "player": "Ann", huge: 1}),
@@ -145,8 +146,10 @@ def test_a_saved_game_keeps_names_the_new_rule_would_refuse() -> None:
 @pytest.mark.parametrize(
     ("event", "words"),
     [
-        ({"type": "move", "player": "Ann", "spaces": HUGE, "pay": "cash"},
-         "'spaces' must be a whole number from 1 to 3, not a number of more than 30 digits."),
+        (
+            {"type": "move", "player": "Ann", "spaces": HUGE, "pay": "cash"},
+            "'spaces' must be a whole number from 1 to 3, not a number of more than 30 digits.",
+        ),
         ({"type": "move", "player": "Ann", "spaces": -HUGE, "pay": "cash"}, "not a number of more than 30 digits"),
         ({"type": "move", "player": HUGE, "spaces": 1, "pay": "cash"}, "'player' must name a player"),
         ({"type": HUGE}, "Unknown event type 'a number of more than 30 digits'"),

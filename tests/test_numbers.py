@@ -19,7 +19,7 @@ from companion.text.numbers import fixed, rounded, whole
 
 # Figures as the app meets them: scores, averages, percentages, seconds of play.
 figures = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False, allow_infinity=False)
-halves = st.integers(min_value=-10**6, max_value=10**6).map(lambda n: n + 0.5)
+halves = st.integers(min_value=-(10**6), max_value=10**6).map(lambda n: n + 0.5)
 
 
 def test_the_figures_a_table_caught_read_as_a_table_rounds() -> None:

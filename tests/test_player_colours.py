@@ -38,13 +38,18 @@ def test_picked_colours_are_kept_through_a_save_and_give_each_player_their_shade
     assert theme.PLAYER_COLOUR_NAMES[places[0]] == "teal"
 
 
-@pytest.mark.parametrize(("colours", "why"), [
-    ({"Ann": "red", "Bob": "red"}, "Ann and Bob cannot both be red: each player has a colour of their own."),
-    ({"Ann": "gold"}, "Ann's colour must be one of red, blue, green, purple, orange, teal, not 'gold'."),
-    ({"Cy": "red"}, "A colour is given to 'Cy', who is not a player of this game (Ann and Bob)."),
-    (["red", "blue"], "The players' colours must name a colour per player, from red, blue, green, purple, "
-                      "orange, teal."),
-])
+@pytest.mark.parametrize(
+    ("colours", "why"),
+    [
+        ({"Ann": "red", "Bob": "red"}, "Ann and Bob cannot both be red: each player has a colour of their own."),
+        ({"Ann": "gold"}, "Ann's colour must be one of red, blue, green, purple, orange, teal, not 'gold'."),
+        ({"Cy": "red"}, "A colour is given to 'Cy', who is not a player of this game (Ann and Bob)."),
+        (
+            ["red", "blue"],
+            "The players' colours must name a colour per player, from red, blue, green, purple, orange, teal.",
+        ),
+    ],
+)
 def test_colours_no_game_can_show_are_refused_in_words(colours: object, why: str) -> None:
     with pytest.raises(RuleError) as refused:
         Session.new("heartland", ["Ann", "Bob"], {"colours": colours})
@@ -54,8 +59,9 @@ def test_colours_no_game_can_show_are_refused_in_words(colours: object, why: str
 def test_a_refused_colour_is_said_in_the_table_s_language() -> None:
     with pytest.raises(RuleError) as refused:
         Session.new("heartland", ["Ann", "Bob"], {"colours": {"Ann": "teal", "Bob": "teal"}})
-    assert refused.value.message.text("es") == ("Ann y Bob no pueden ser los dos verde azulado: "
-                                                "cada jugador tiene su propio color.")
+    assert refused.value.message.text("es") == (
+        "Ann y Bob no pueden ser los dos verde azulado: cada jugador tiene su propio color."
+    )
 
 
 def test_only_a_player_can_have_been_drawn() -> None:

@@ -101,10 +101,16 @@ def test_a_section_a_game_does_not_have_is_refused() -> None:
 
 
 # In each language: the words for "the final round starts" and for "the sources differ on fuel".
-FINAL_ROUND_STARTS = {"en": "starts the final round", "fr": "lance le dernier tour de table",
-                      "es": "inicia la última ronda"}
-FUEL_SOURCES = {"en": "the Spanish rulebook lets the cards add up to more", "fr": "la règle espagnole permet un total",
-                "es": "el reglamento en español permite que sumen más"}
+FINAL_ROUND_STARTS = {
+    "en": "starts the final round",
+    "fr": "lance le dernier tour de table",
+    "es": "inicia la última ronda",
+}
+FUEL_SOURCES = {
+    "en": "the Spanish rulebook lets the cards add up to more",
+    "fr": "la règle espagnole permet un total",
+    "es": "el reglamento en español permite que sumen más",
+}
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -118,10 +124,16 @@ def test_heartland_reaching_the_target_starts_the_final_round_and_fuel_says_both
 
 # The free forced discard at $0 is the French how-to blog's rule, not the rulebook's: the
 # reference says whose rule it is, as it does for fuel.
-BLOG_SAYS_FREE = {"en": "The French how-to blog adds that a forced discard", "fr": "Le blog en français ajoute",
-                  "es": "El blog en francés añade"}
-BLOG_RULE = {"en": "is free (the how-to blog's rule)", "fr": "est gratuite (règle du blog)",
-             "es": "es gratis (regla del blog)"}
+BLOG_SAYS_FREE = {
+    "en": "The French how-to blog adds that a forced discard",
+    "fr": "Le blog en français ajoute",
+    "es": "El blog en francés añade",
+}
+BLOG_RULE = {
+    "en": "is free (the how-to blog's rule)",
+    "fr": "est gratuite (règle du blog)",
+    "es": "es gratis (regla del blog)",
+}
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -339,8 +339,11 @@ def test_a_change_from_a_stale_screen_records_nothing():
     session = Session.new("transamerica", ["Ann", "Bob"])
     drawn = session.version
     session.apply({"type": "end_round", "missing": {"Ann": 0, "Bob": 2}}, at=drawn)
-    for change in (lambda: session.undo(at=drawn), lambda: session.redo(at=drawn),
-                   lambda: session.apply({"type": "end_round", "missing": {"Ann": 0, "Bob": 1}}, at=drawn)):
+    for change in (
+        lambda: session.undo(at=drawn),
+        lambda: session.redo(at=drawn),
+        lambda: session.apply({"type": "end_round", "missing": {"Ann": 0, "Bob": 1}}, at=drawn),
+    ):
         with pytest.raises(StaleError, match="changed on another screen; nothing was recorded"):
             change()
     assert session.cursor == 1 and session.state.points == (13, 11)

@@ -42,7 +42,7 @@ def test_the_link_carries_at_least_64_random_bits_and_the_typed_code_is_short() 
     assert first.link.startswith("http://127.0.0.2:8550/j/")
     assert len(base64.urlsafe_b64decode(token + "==")) * 8 >= 64
     assert len(first.code) == 8 and set(first.code) <= set(share.CODE_ALPHABET)
-    assert len(share.CODE_ALPHABET) ** len(first.code) > 2 ** 39  # a crowd of guessers needs years
+    assert len(share.CODE_ALPHABET) ** len(first.code) > 2**39  # a crowd of guessers needs years
     assert first.link_token != second.link_token and first.code != second.code
     assert share.display_code("K7PQ4XMN") == "K7PQ-4XMN"
 
@@ -132,7 +132,8 @@ def test_one_device_cannot_be_a_new_phone_with_every_ipv6_address_of_its_network
 
 
 def test_beyond_the_phones_counted_at_once_a_new_phone_waits_until_one_is_forgotten(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setattr(share, "PHONES_KNOWN_MAX", 3)
     shared, now, wrong = slow_share()
     for phone in range(3):

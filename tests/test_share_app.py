@@ -66,8 +66,9 @@ class Table:
 
 
 @contextlib.asynccontextmanager
-async def shared_heartland(game_id: str = "heartland", players: tuple[str, ...] = ("Ann", "Bob")
-                           ) -> AsyncIterator[tuple[Table, Screen, share.Share]]:
+async def shared_heartland(
+    game_id: str = "heartland", players: tuple[str, ...] = ("Ann", "Bob")
+) -> AsyncIterator[tuple[Table, Screen, share.Share]]:
     """Ann and Bob's Heartland game (unless told) open on the host's page, shared from its top bar."""
     table_ = Table()
     game = table_.data.new(game_id, list(players), {})
@@ -98,7 +99,7 @@ async def keeping(table_: Table, shared: share.Share, *names: str) -> list[Scree
 def events_of(table_: Table, shared: share.Share) -> list[str]:
     session = table_.data.open(shared.session_id)
     table_.data.close_session(shared.session_id)
-    return [event["type"] for event in session.events[:session.cursor]]
+    return [event["type"] for event in session.events[: session.cursor]]
 
 
 @table
@@ -227,8 +228,10 @@ async def test_share_asks_before_listening_and_close_says_it_still_listens() -> 
         assert host.exists("share-qr") and "even with this sheet closed" in host.text_of("share-stays")
         await host.tap("panel-close")
         # Closed, still listening, and said so, with the way to stop it.
-        assert notice(host) == (f"Still shared on the local network (code {share.display_code(shared.code)}): "
-                                "phones can join. The share button at the top shows the code again and stops sharing.")
+        assert notice(host) == (
+            f"Still shared on the local network (code {share.display_code(shared.code)}): "
+            "phones can join. The share button at the top shows the code again and stops sharing."
+        )
         assert table_.sharing.current is shared and listener.closed == 0
         await host.tap("share")
         await host.tap("share-stop")

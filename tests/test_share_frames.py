@@ -25,8 +25,11 @@ from companion.app.share import Sharing
 from companion.app.web import frames
 from companion.store import Store
 
-REGISTER = {"session_id": "", "page_name": "",
-            "page": {"route": "/", "width": 412, "height": 915, "platform": "android", "web": True}}
+REGISTER = {
+    "session_id": "",
+    "page_name": "",
+    "page": {"route": "/", "width": 412, "height": 915, "platform": "android", "web": True},
+}
 
 
 @contextmanager
@@ -61,14 +64,25 @@ def served(tmp_path: Path) -> Iterator[tuple[int, AppData, list[str], list[bytes
         sock.close()
 
 
-async def page(host: str, port: int, *, cookie: str = "", session_id: str = "", crafted: tuple[bytes | str, ...] = (),
-               seconds: float = 2.0) -> tuple[list[bytes], str]:
+async def page(
+    host: str,
+    port: int,
+    *,
+    cookie: str = "",
+    session_id: str = "",
+    crafted: tuple[bytes | str, ...] = (),
+    seconds: float = 2.0,
+) -> tuple[list[bytes], str]:
     """Open a page's socket as the Flutter client does (then send `crafted` frames); every frame it
     is sent within `seconds`, and the session id it was handed."""
     sent: list[bytes] = []
     headers = {"Cookie": cookie} if cookie else {}
-    async with websockets.connect(f"ws://{host}:{port}/ws", origin=websockets.Origin(f"http://{host}:{port}"),
-                                  additional_headers=headers, max_size=None) as socket:
+    async with websockets.connect(
+        f"ws://{host}:{port}/ws",
+        origin=websockets.Origin(f"http://{host}:{port}"),
+        additional_headers=headers,
+        max_size=None,
+    ) as socket:
         await socket.send(b"\x00" + msgpack.packb([1, {**REGISTER, "session_id": session_id}]))
         sent.append(await asyncio.wait_for(socket.recv(), 10))  # type: ignore[arg-type]
         for frame in crafted:
@@ -106,7 +120,8 @@ ABUSES: list[bytes | str] = [
 
 
 def test_crafted_frames_from_a_phone_print_no_traceback_and_change_nothing(
-        tmp_path: Path, caplog: pytest.LogCaptureFixture, capfd: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, capfd: pytest.CaptureFixture[str]
+) -> None:
     caplog.set_level(logging.INFO)
     with served(tmp_path) as (port, data, (cookie, _), _):
         before = [(entry.id, entry.updated, entry.status) for entry in data.store.sessions()]
@@ -146,7 +161,8 @@ def test_a_phone_naming_the_host_pages_session_is_given_a_fresh_one_of_its_own(t
 
 
 def test_a_phone_sending_junk_all_evening_gets_three_lines_a_minute_and_then_a_count(
-        caplog: pytest.LogCaptureFixture) -> None:
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     now = [0.0]
     complaints = frames.Complaints(clock=lambda: now[0])
     with caplog.at_level(logging.WARNING, logger=frames.__name__):
@@ -158,4 +174,5 @@ def test_a_phone_sending_junk_all_evening_gets_three_lines_a_minute_and_then_a_c
     assert said == ["dropped a frame from Mallory's phone at 192.168.1.66: not MessagePack"] * 3 + [
         "dropped a frame from Mallory's phone at 192.168.1.66: not MessagePack (57 more dropped frames not shown)"
     ] + ["dropped a frame from Mallory's phone at 192.168.1.66: not MessagePack"] * 2 + [
-        "dropped a frame from Vera's phone at 192.168.1.20: unknown action 99"]
+        "dropped a frame from Vera's phone at 192.168.1.20: unknown action 99"
+    ]

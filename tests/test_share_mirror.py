@@ -37,8 +37,11 @@ def keyed_ids(phone: Screen) -> dict[str, int]:
     """The id of each control whose key is used once on the page (the sheet's own are left out)."""
     shown = [control for control in phone.walk() if isinstance(control.key, str) and not isinstance(control, Component)]
     keys = [control.key for control in shown]
-    return {control.key: control._i for control in shown
-            if keys.count(control.key) == 1 and not phone.in_top_dialog(control.key)}
+    return {
+        control.key: control._i
+        for control in shown
+        if keys.count(control.key) == 1 and not phone.in_top_dialog(control.key)
+    }
 
 
 async def host_moves(table_: Table, host: Screen, shared: Share, *phones: Screen) -> None:
@@ -218,14 +221,22 @@ async def test_a_phone_drawn_as_its_own_shares_again_when_its_socket_comes_back(
 
 @pytest.mark.parametrize(("game", "players"), [("heartland", 3), ("transamerica", 3), ("great_plains", 2)])
 @table
-async def test_every_control_a_watching_phone_can_tap_is_keyed_so_its_tap_is_never_lost(game: str, players: int
-                                                                                        ) -> None:
+async def test_every_control_a_watching_phone_can_tap_is_keyed_so_its_tap_is_never_lost(
+    game: str, players: int
+) -> None:
     # A tap on the shared drawing is passed to the control with the same key in the phone's
     # own drawing: a control with a handler and no key would lose it.
     async with shared_heartland(game, ("Ann", "Bob", "Cid")[:players]) as (table_, _host, shared):
         (vera,) = await watching(table_, shared, "Vera")
         assert Screen.shared_view(vera.page) is not None
-        handled = [control for control in vera.walk() if control is not vera.page
-                   and any(getattr(control, field.name, None) is not None for field in dataclasses.fields(control)
-                           if field.name.startswith("on_"))]
+        handled = [
+            control
+            for control in vera.walk()
+            if control is not vera.page
+            and any(
+                getattr(control, field.name, None) is not None
+                for field in dataclasses.fields(control)
+                if field.name.startswith("on_")
+            )
+        ]
         assert handled and [control for control in handled if control.key is None] == []

@@ -85,8 +85,10 @@ def test_without_a_code_a_phone_sees_only_the_code_page(door: tuple[web.Door, Sh
         for path in ("/main.dart.js", "/flutter_bootstrap.js", "/manifest.json", "/games", "/assets/index.html"):
             answer = client.get(path)
             assert answer.status_code == 401 and "Join the game" in answer.text, path
-        with pytest.raises(WebSocketDisconnect) as refused, \
-                client.websocket_connect(f"ws://{LAN.netloc}/ws", headers={"origin": LAN.origin}):
+        with (
+            pytest.raises(WebSocketDisconnect) as refused,
+            client.websocket_connect(f"ws://{LAN.netloc}/ws", headers={"origin": LAN.origin}),
+        ):
             pass
         assert refused.value.code == 1008
         policy = page.headers["content-security-policy"]
@@ -102,8 +104,11 @@ def test_a_typed_code_lets_the_phone_in_with_an_httponly_strict_cookie(door: tup
     app, sharing = door
     shared = sharing.start("g1")
     with phone(app) as client:
-        joined = client.post("/join", data={"code": share.display_code(shared.code).lower(), "name": "Bob"},
-                             headers={"origin": LAN.origin})
+        joined = client.post(
+            "/join",
+            data={"code": share.display_code(shared.code).lower(), "name": "Bob"},
+            headers={"origin": LAN.origin},
+        )
         assert joined.status_code == 303 and joined.headers["location"] == "/"
         cookies = joined.headers.get_list("set-cookie")
         guest_cookie = next(cookie for cookie in cookies if cookie.startswith(web.GUEST_COOKIE + "="))
@@ -144,8 +149,9 @@ def test_a_wrong_code_or_old_link_says_so_and_typing_is_slowed(door: tuple[web.D
         assert 'value="Mallory"' in wrong.text  # the name typed stays
         old = client.get("/j/" + "x" * 22)
         assert old.status_code == 403 and "type the code instead" in old.text and 'name="code"' in old.text
-        statuses = [client.post("/join", data={"code": wrong_code(shared), "name": "Mallory"}).status_code
-                    for _ in range(30)]
+        statuses = [
+            client.post("/join", data={"code": wrong_code(shared), "name": "Mallory"}).status_code for _ in range(30)
+        ]
         checked = statuses.count(403) + 1
         print(f"typed codes checked out of 31 quick tries: {checked}")
         assert checked == share.TRIES_PER_WINDOW and statuses[-1] == 429
@@ -174,8 +180,10 @@ def test_after_the_stop_a_joined_phone_is_let_in_nowhere(door: tuple[web.Door, S
         sharing.stop()
         gone = client.get("/")
         assert gone.status_code == 403 and gone.text == "This game is no longer shared."
-        with pytest.raises(WebSocketDisconnect), \
-                client.websocket_connect(f"ws://{LAN.netloc}/ws", headers={"origin": LAN.origin}):
+        with (
+            pytest.raises(WebSocketDisconnect),
+            client.websocket_connect(f"ws://{LAN.netloc}/ws", headers={"origin": LAN.origin}),
+        ):
             pass
         sharing.start("g1")  # shared again: new codes, the old cookie opens nothing
         assert "Join the game" in client.get("/").text
@@ -199,8 +207,10 @@ def test_the_socket_of_a_joined_phone_names_its_guest_to_the_page(door: tuple[we
     app.app = inner
     with phone(app) as client:
         client.post("/join", data={"code": shared.code, "name": "Bob"})
-        with pytest.raises(WebSocketDisconnect), \
-                client.websocket_connect(f"ws://{LAN.netloc}/ws", headers={"origin": LAN.origin}):
+        with (
+            pytest.raises(WebSocketDisconnect),
+            client.websocket_connect(f"ws://{LAN.netloc}/ws", headers={"origin": LAN.origin}),
+        ):
             pass
     (bob,) = shared.guests.values()
     assert seen == [bob.id]
@@ -271,8 +281,9 @@ def test_a_desktop_window_shares_through_a_web_door_of_its_own() -> None:
         page = ""
         for _ in range(100):
             try:
-                page = await loop.run_in_executor(None, lambda: urllib.request.urlopen(shared.url, timeout=5)
-                                                  .read().decode())
+                page = await loop.run_in_executor(
+                    None, lambda: urllib.request.urlopen(shared.url, timeout=5).read().decode()
+                )
                 break
             except OSError:
                 await asyncio.sleep(0.1)
@@ -325,11 +336,20 @@ def post_join(port: int, phone: str, form: dict[str, str]) -> tuple[int, str]:
     posing_as = f"192.168.1.{next(_posts) % 250 + 2}"
     connection = http.client.HTTPConnection(LAN.host, port, timeout=5, source_address=(phone, 0))
     try:
-        connection.request("POST", "/join", body, {
-            "Host": f"{LAN.host}:{port}", "Origin": f"http://{LAN.host}:{port}",
-            "Content-Type": "application/x-www-form-urlencoded",
-            # A guesser cannot pose as another phone: the door reads the socket's address only.
-            "X-Forwarded-For": posing_as, "X-Real-IP": posing_as, "Forwarded": f"for={posing_as}"})
+        connection.request(
+            "POST",
+            "/join",
+            body,
+            {
+                "Host": f"{LAN.host}:{port}",
+                "Origin": f"http://{LAN.host}:{port}",
+                "Content-Type": "application/x-www-form-urlencoded",
+                # A guesser cannot pose as another phone: the door reads the socket's address only.
+                "X-Forwarded-For": posing_as,
+                "X-Real-IP": posing_as,
+                "Forwarded": f"for={posing_as}",
+            },
+        )
         answer = connection.getresponse()
         return answer.status, answer.read().decode()
     finally:
@@ -355,8 +375,9 @@ def test_a_guessing_phone_is_held_up_alone_and_a_joiner_on_another_phone_gets_in
         assert shared is not None
         wrong = wrong_code(shared)
         # Mallory guesses as fast as the server answers, until her phone is held up.
-        statuses = [post_join(port, attacker, {"code": wrong, "name": "Mallory"})[0]
-                    for _ in range(share.TRIES_PER_WINDOW + 5)]
+        statuses = [
+            post_join(port, attacker, {"code": wrong, "name": "Mallory"})[0] for _ in range(share.TRIES_PER_WINDOW + 5)
+        ]
         assert statuses.count(403) == share.TRIES_PER_WINDOW and statuses[-1] == 429
         # She keeps trying once a second while Ann types the code read aloud on her own phone.
         stop = threading.Event()
@@ -377,8 +398,10 @@ def test_a_guessing_phone_is_held_up_alone_and_a_joiner_on_another_phone_gets_in
         linked, _ = post_join(port, attacker, {"token": shared.link_token, "name": "Vera"})
         stop.set()
         guesser.join(10)
-        print(f"a joiner beside a guessing phone got in after {kept_out * 1000:.0f} ms, at the first try; "
-              f"the guesser's {len(guesses)} tries meanwhile: {sorted(set(guesses))}")
+        print(
+            f"a joiner beside a guessing phone got in after {kept_out * 1000:.0f} ms, at the first try; "
+            f"the guesser's {len(guesses)} tries meanwhile: {sorted(set(guesses))}"
+        )
         assert status == 303 and kept_out < 2.0
         assert linked == 303
         assert set(guesses) == {429}
@@ -413,7 +436,9 @@ def test_forty_addresses_guessing_as_fast_as_they_can_keep_no_joiner_out_beyond_
 
     # A deadline for the right code, not a timing: the figures go to tests/bench/door.py.
     waits, answered = joiners_waits(40)
-    print(f"40 guessing addresses ({answered} wrong tries answered): joiners got in after "
-          + ", ".join(f"{wait:.2f} s" for wait in waits))
+    print(
+        f"40 guessing addresses ({answered} wrong tries answered): joiners got in after "
+        + ", ".join(f"{wait:.2f} s" for wait in waits)
+    )
     assert answered > 40 * share.TRIES_PER_WINDOW  # the crowd was held up, not idle
     assert all(wait <= 5.0 for wait in waits)

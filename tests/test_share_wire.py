@@ -53,8 +53,18 @@ def other_games(data: AppData) -> list[bytes]:
     data.store.close_session(finished.id or "")
     plains = data.store.new("great_plains", ["Ulrich", "Ophelia"], {}, title="Prairie night")
     data.store.close_session(plains.id or "")
-    words = ["Zelda", "Quentin", "Secret cup", "Xavier", "Yolanda", "Wilhelmina", "Ulrich", "Ophelia",
-             "Prairie night", "birthday"]
+    words = [
+        "Zelda",
+        "Quentin",
+        "Secret cup",
+        "Xavier",
+        "Yolanda",
+        "Wilhelmina",
+        "Ulrich",
+        "Ophelia",
+        "Prairie night",
+        "birthday",
+    ]
     return [word.encode() for word in words] + [str(game.id).encode() for game in (secret, finished, plains)]
 
 
@@ -162,9 +172,16 @@ def join(port: int, code: str) -> str:
     """Type the code on the phone's join page; the guest cookie it is handed."""
     connection = http.client.HTTPConnection(LAN_HOST, port, timeout=5, source_address=(PHONE, 0))
     try:
-        connection.request("POST", "/join", urllib.parse.urlencode({"code": code, "name": "Vera"}), {
-            "Host": f"{LAN_HOST}:{port}", "Origin": f"http://{LAN_HOST}:{port}",
-            "Content-Type": "application/x-www-form-urlencoded"})
+        connection.request(
+            "POST",
+            "/join",
+            urllib.parse.urlencode({"code": code, "name": "Vera"}),
+            {
+                "Host": f"{LAN_HOST}:{port}",
+                "Origin": f"http://{LAN_HOST}:{port}",
+                "Content-Type": "application/x-www-form-urlencoded",
+            },
+        )
         answer = connection.getresponse()
         answer.read()
         assert answer.status == 303, answer.status
@@ -177,10 +194,17 @@ def join(port: int, code: str) -> str:
 async def frames_of_a_page(port: int, cookie: str, seconds: float, session_id: str = "") -> tuple[list[bytes], str]:
     """Register as the Flutter client does and keep every frame sent for `seconds`; and the page's session id."""
     frames: list[bytes] = []
-    async with websockets.connect(f"ws://{LAN_HOST}:{port}/ws", origin=websockets.Origin(f"http://{LAN_HOST}:{port}"),
-                                  additional_headers={"Cookie": cookie}, max_size=None) as socket:
-        register = {"session_id": session_id, "page_name": "",
-                    "page": {"route": "/", "width": 412, "height": 915, "platform": "android", "web": True}}
+    async with websockets.connect(
+        f"ws://{LAN_HOST}:{port}/ws",
+        origin=websockets.Origin(f"http://{LAN_HOST}:{port}"),
+        additional_headers={"Cookie": cookie},
+        max_size=None,
+    ) as socket:
+        register = {
+            "session_id": session_id,
+            "page_name": "",
+            "page": {"route": "/", "width": 412, "height": 915, "platform": "android", "web": True},
+        }
         await socket.send(b"\x00" + msgpack.packb([1, register]))
         deadline = time.monotonic() + seconds
         while (left := deadline - time.monotonic()) > 0:

@@ -47,12 +47,15 @@ def side_v1(tmp_path: Path) -> tuple[Path, dict[str, Any]]:
 
 def figures(data: AppData) -> dict[str, Any]:
     found = data.statistics()
-    return {"plays": found.plays, "stopped": found.stopped, "left_out": found.left_out,
-            "players": {player.name: [player.plays, player.wins] for player in found.players}}
+    return {
+        "plays": found.plays,
+        "stopped": found.stopped,
+        "left_out": found.left_out,
+        "players": {player.name: [player.plays, player.wins] for player in found.players},
+    }
 
 
-def test_side_files_of_an_earlier_version_read_exactly_as_it_read_them(side_v1: tuple[Path, dict[str, Any]]
-                                                                        ) -> None:
+def test_side_files_of_an_earlier_version_read_exactly_as_it_read_them(side_v1: tuple[Path, dict[str, Any]]) -> None:
     directory, expected = side_v1
     with Store(directory) as store:
         data = AppData(store)
@@ -71,8 +74,9 @@ def test_a_choice_made_after_an_earlier_version_keeps_its_choices(side_v1: tuple
         assert stats.read_aliases(store.folder) == {**expected["aliases"], "ann": "Anne"}
         stopped = next(summary for summary in store.finished() if expected["counted"].get(summary.id))
         stats.set_counted(store.folder, stopped, False)  # a stopped game as by default: the choice taken back
-        assert stats.read_counted(store.folder) == {key: value for key, value in expected["counted"].items()
-                                                    if key != stopped.id}
+        assert stats.read_counted(store.folder) == {
+            key: value for key, value in expected["counted"].items() if key != stopped.id
+        }
         assert archive.read_copies(store.folder) == expected["copies"]
 
 
@@ -131,10 +135,16 @@ def test_a_flipped_bit_that_still_reads_as_json_is_told_not_read_quietly() -> No
 @pytest.mark.parametrize("name", [stats.ALIASES, stats.COUNTED, archive.COPIES, TITLES.name])
 @pytest.mark.parametrize("damage", ["empty", "binary", "foreign JSON", "a list", "cut in two"])
 def test_a_side_file_that_does_not_read_is_told_and_kept_aside_before_it_is_written_over(
-        side: SideTable, name: str, damage: str) -> None:
+    side: SideTable, name: str, damage: str
+) -> None:
     raw = side.raw[name]
-    damaged = {"empty": b"", "binary": bytes(range(256)), "foreign JSON": b'{"players": ["Ann"]}', "a list": b"[1, 2]",
-               "cut in two": raw[: len(raw) // 2]}[damage]
+    damaged = {
+        "empty": b"",
+        "binary": bytes(range(256)),
+        "foreign JSON": b'{"players": ["Ann"]}',
+        "a list": b"[1, 2]",
+        "cut in two": raw[: len(raw) // 2],
+    }[damage]
     outcome = side.after_damage(name, damaged)
     assert outcome.noted and outcome.kept, outcome  # said on Home, and the bytes in quarantine/
     assert outcome.lost_by_write == 0  # the next choice kept all that could be read
@@ -208,8 +218,7 @@ def test_a_flip_in_an_earlier_version_s_file_is_read_as_it_always_was(side_v1: t
 
 
 @pytest.mark.parametrize("name", [stats.ALIASES, stats.COUNTED, archive.COPIES])
-def test_every_cut_and_flipped_bit_is_read_right_or_told_with_the_file_kept_aside(side: SideTable, name: str
-                                                                                 ) -> None:
+def test_every_cut_and_flipped_bit_is_read_right_or_told_with_the_file_kept_aside(side: SideTable, name: str) -> None:
     raw = side.raw[name]
     seen: dict[str, int] = {}
     damaged = [raw[:cut] for cut in cuts(raw)] + [flipped(raw, at, (at * 5) % 8) for at in range(len(raw))]
@@ -256,7 +265,8 @@ async def test_home_names_the_damaged_side_file_what_it_lost_and_where_it_is_kep
         assert screen.text_of("side-lost-players") == (
             "Renamed players (players.json): 2 renames could not be read, so those players appear under the name "
             f"they played with. The damaged file is kept in {kept}; restoring an earlier backup brings back what "
-            "it lost.")
+            "it lost."
+        )
     assert kept.read_bytes() == (damaged_app.store.directory / "players.json").read_bytes()  # type: ignore[operator]
 
 
@@ -265,7 +275,8 @@ async def test_a_spanish_table_reads_the_side_file_s_loss_in_spanish(damaged_app
     damaged_app.statistics()  # statistics read the renames: the damage is found there too
     async with Screen(make_main(damaged_app, language="es")) as screen:
         assert screen.text_of("side-lost-players").startswith(
-            "Jugadores renombrados (players.json): no se pudieron leer 2 cambios de nombre")
+            "Jugadores renombrados (players.json): no se pudieron leer 2 cambios de nombre"
+        )
 
 
 # --- the day's backup ------------------------------------------------------------------------
@@ -277,8 +288,9 @@ def backed_up(tmp_path: Path) -> Iterator[AppData]:
     game left out of statistics; then the day's backup."""
     data = AppData(Store(tmp_path / "data"))
     store = data.store
-    first, second = store.put_many([(transamerica(["Ann", "Bob", "Cy"], WON), None, START + day * DAY, "", None)
-                                    for day in range(2)])
+    first, second = store.put_many(
+        [(transamerica(["Ann", "Bob", "Cy"], WON), None, START + day * DAY, "", None) for day in range(2)]
+    )
     assert len(archive.import_json(store, parted(store, first, {"Ann": 0, "Bob": 7, "Cy": 3})).copies) == 1
     data.rename_player("Bob", "Robert")
     data.set_counted(next(summary for summary in store.finished() if summary.id == second), False)
@@ -318,7 +330,10 @@ def test_restoring_the_day_s_backup_brings_back_what_a_damaged_side_file_lost(ba
     assert report.imported == [] and report.refused == []
     found = data.statistics()
     assert (found.plays, found.left_out, sorted(player.name for player in found.players)) == (
-        1, 1, ["Ann", "Cy", "Robert"])
+        1,
+        1,
+        ["Ann", "Cy", "Robert"],
+    )
     assert data.store.listing().side_losses == ()  # what they lost is back: no longer said
     again = data.restore_backup("companion-2026-11-30.json")
     assert again.side == []  # nothing left to bring back
@@ -358,7 +373,8 @@ async def test_the_restore_s_report_says_what_came_back(backed_up: AppData) -> N
         await screen.tap("archive")
         await screen.tap("restore-companion-2026-11-30.json")
         assert screen.text_of("side-restored-copies") == (
-            "Brought back from the backup: 1 note of a game imported as a copy that copies.json had lost.")
+            "Brought back from the backup: 1 note of a game imported as a copy that copies.json had lost."
+        )
 
 
 def test_a_restore_leaves_an_entry_made_since_the_damage_as_it_is(backed_up: AppData) -> None:

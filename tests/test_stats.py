@@ -150,8 +150,9 @@ def test_transamerica_counts_down_from_13_round_by_round() -> None:
     session = Session.new("transamerica", ["Ann", "Bob"])
     session.apply({"type": "end_round", "missing": {"Ann": 0, "Bob": 5}})
     session.apply({"type": "end_round", "missing": {"Ann": 3, "Bob": 0}})
-    assert score_series(session) == ScoreSeries(("Ann", "Bob"), "points", [
-        Step("start", 0, (13, 13)), Step("round", 1, (13, 8)), Step("round", 2, (10, 8))])
+    assert score_series(session) == ScoreSeries(
+        ("Ann", "Bob"), "points", [Step("start", 0, (13, 13)), Step("round", 1, (13, 8)), Step("round", 2, (10, 8))]
+    )
 
 
 def test_great_plains_adds_each_zone_to_its_winner() -> None:
@@ -187,7 +188,12 @@ def test_heartland_money_by_round_then_the_cargo_penalty_as_its_own_step() -> No
     series = score_series(session)
     assert series.unit == "money"
     assert [(step.kind, step.number) for step in series.steps] == [
-        ("start", 0), ("round", 1), ("round", 2), ("round", 3), ("penalty", 3)]
+        ("start", 0),
+        ("round", 1),
+        ("round", 2),
+        ("round", 3),
+        ("penalty", 3),
+    ]
     assert series.of("Ann") == [5, 8, 8, 8, 2]  # three pigs on the truck: $6
     assert series.of("Bob") == [5, 5, 25, 25, 21]
     assert series.of("Cy") == [5, 6, 6, 6, 2]

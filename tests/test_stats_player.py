@@ -61,8 +61,7 @@ def great_plains(store: Store, day: int, players: list[str], zones: list[tuple[i
         session = Session.new("great_plains", players)
         to_scoring(session)
         for first, second in zones:
-            session.apply({"type": "zone", "spaces": 10, "water": 2,
-                           "tokens": {players[0]: first, players[1]: second}})
+            session.apply({"type": "zone", "spaces": 10, "water": 2, "tokens": {players[0]: first, players[1]: second}})
         session.apply({"type": "scoring_done"})
     return put(store, session, created=started, updated=ended)
 
@@ -183,11 +182,13 @@ def test_the_choice_survives_a_restarted_process(tmp_path: Path) -> None:
         session_id = transamerica(store, 0, ["Ann", "Bob"], 30)
         (summary,) = store.finished()
         set_counted(store.folder, summary, False)
-    script = ("import sys; from companion.store import Store\n"
-              "from companion.aftergame.stats import statistics, read_counted\n"
-              "with Store(sys.argv[1]) as store:\n"
-              "    print(statistics(store.finished(), counted=read_counted(store.folder)).left_out,"
-              " read_counted(store.folder))")
+    script = (
+        "import sys; from companion.store import Store\n"
+        "from companion.aftergame.stats import statistics, read_counted\n"
+        "with Store(sys.argv[1]) as store:\n"
+        "    print(statistics(store.finished(), counted=read_counted(store.folder)).left_out,"
+        " read_counted(store.folder))"
+    )
     ran = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True, check=True)
     assert ran.stdout.strip() == f"1 {{'{session_id}': False}}"
 
@@ -200,14 +201,26 @@ def archives(draw: st.DrawFn) -> tuple[list[SessionSummary], dict[str, bool]]:
     """Finished games of 2–6 of six players (any scores, ties included), some stopped, some left out or counted."""
     games = []
     for number in range(draw(st.integers(0, 12))):
-        players = tuple(draw(st.permutations(NAMES))[:draw(st.integers(2, 6))])
+        players = tuple(draw(st.permutations(NAMES))[: draw(st.integers(2, 6))])
         scores = tuple(draw(st.lists(st.integers(-5, 20), min_size=len(players), max_size=len(players))))
         ranks = tuple(1 + sum(other > score for other in scores) for score in scores)
         winners = tuple(player for player, rank in zip(players, ranks, strict=True) if rank == 1)
         result = FinalResult(scores, ranks, draw(st.integers(1, 9)), stopped=draw(st.booleans()))
         created = START + number * DAY
-        games.append(SessionSummary(f"g{number:02d}", draw(st.sampled_from(["transamerica", "heartland"])), players,
-                                    created, created + draw(st.integers(0, 7200)), True, winners, "", "", result))
+        games.append(
+            SessionSummary(
+                f"g{number:02d}",
+                draw(st.sampled_from(["transamerica", "heartland"])),
+                players,
+                created,
+                created + draw(st.integers(0, 7200)),
+                True,
+                winners,
+                "",
+                "",
+                result,
+            )
+        )
     counted = draw(st.dictionaries(st.sampled_from([game.id for game in games] or ["none"]), st.booleans()))
     return games, counted
 
@@ -226,7 +239,11 @@ def test_a_player_s_page_agrees_with_itself_and_with_the_statistics(archive: tup
             continue
         assert card is not None
         assert (page.plays, page.wins, page.longest_streak, page.current_streak) == (
-            card.plays, card.wins, card.longest_streak, card.current_streak)
+            card.plays,
+            card.wins,
+            card.longest_streak,
+            card.current_streak,
+        )
         assert sum(record.plays for record in page.games) == page.plays == sum(p for p, _ in page.by_count.values())
         assert sum(record.wins for record in page.games) == page.wins == sum(w for _, w in page.by_count.values())
         assert page.current_streak <= page.longest_streak <= page.wins

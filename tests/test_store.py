@@ -454,12 +454,18 @@ def test_event_the_rules_reject_is_quarantined(make_store: MakeStore) -> None:
     bad, good = _damage(store, b"placeholder")
     data = {
         "_meta": {"1": {"format": 1, "kind": "session"}},
-        "session": {"1": {
-            "format": 1, "game": "heartland", "players": ["Ann", "Bob"],
-            "options": {"target": "rulebook", "short_haul": False, "alternate_routes": False, "truck_stops": False},
-            "events": [{"type": "move", "player": "Bob", "spaces": 2, "pay": "cash"}],  # not Bob's turn
-            "cursor": 1, "created": time.time(), "title": "",
-        }},
+        "session": {
+            "1": {
+                "format": 1,
+                "game": "heartland",
+                "players": ["Ann", "Bob"],
+                "options": {"target": "rulebook", "short_haul": False, "alternate_routes": False, "truck_stops": False},
+                "events": [{"type": "move", "player": "Bob", "spaces": 2, "pay": "cash"}],  # not Bob's turn
+                "cursor": 1,
+                "created": time.time(),
+                "title": "",
+            }
+        },
     }
     content = encode(data)
     store.folder.write(f"sessions/{bad}.json", content)
@@ -842,9 +848,7 @@ CHILD = textwrap.dedent(
 
 def _child(*args: str) -> subprocess.Popen[str]:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.Popen(
-        [sys.executable, "-c", CHILD, *args], stdout=subprocess.PIPE, text=True, env=env, cwd=ROOT
-    )
+    return subprocess.Popen([sys.executable, "-c", CHILD, *args], stdout=subprocess.PIPE, text=True, env=env, cwd=ROOT)
 
 
 def test_a_restarted_process_sees_the_same_session_and_undo_redo(tmp_path: Path) -> None:
@@ -930,8 +934,12 @@ def test_a_store_dropped_without_close_releases_its_locks(kind: str, tmp_path: P
 def test_stale_temporary_files_are_swept_everywhere(make_store: MakeStore) -> None:
     store = make_store()
     stale = int((time.time() - 2 * 3600) * 1e9)
-    names = [".index.json.0a1b2c3d.tmp", "sessions/.x.json.0a1b2c3d.tmp", "pending/.x.0a1b2c3d.tmp",
-             "quarantine/.x.json.why.json.0a1b2c3d.tmp"]
+    names = [
+        ".index.json.0a1b2c3d.tmp",
+        "sessions/.x.json.0a1b2c3d.tmp",
+        "pending/.x.0a1b2c3d.tmp",
+        "quarantine/.x.json.why.json.0a1b2c3d.tmp",
+    ]
     for name in names:
         store.folder.write(name, b"half")
         store.folder.set_mtime(name, stale)

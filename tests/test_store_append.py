@@ -48,8 +48,7 @@ def played(store: Store, events: int) -> tuple[str, Any]:
 
 
 @pytest.mark.parametrize("change", ["apply", "undo"])
-def test_a_kill_after_any_byte_of_an_appended_record_leaves_the_last_acknowledged_game(fresh: Any, change: str
-                                                                                       ) -> None:
+def test_a_kill_after_any_byte_of_an_appended_record_leaves_the_last_acknowledged_game(fresh: Any, change: str) -> None:
     store = fresh()
     session_id, session = played(store, 3)
     before, acknowledged = file_of(store, session_id), session.to_dict()
@@ -189,8 +188,9 @@ def test_an_append_the_disk_refuses_is_taken_back(tmp_path: Path, monkeypatch: p
     assert Store(tmp_path).open(session_id).cursor == 3
 
 
-TAPS = st.lists(st.sampled_from(["apply", "other", "undo", "redo", "pause", "resume", "compact", "refused"]),
-                max_size=40)
+TAPS = st.lists(
+    st.sampled_from(["apply", "other", "undo", "redo", "pause", "resume", "compact", "refused"]), max_size=40
+)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -212,18 +212,20 @@ def test_whatever_a_table_taps_the_file_reads_back_as_the_session_holds_it(taps:
                 elif tap == "compact":
                     store.compact_now()
                 else:  # the disk refuses the next write: nothing changes, the next tap is saved
-                    with patch.object(folder, "append", side_effect=OSError(errno.ENOSPC, "full")), \
-                            patch.object(folder, "write", side_effect=OSError(errno.ENOSPC, "full")):
+                    with (
+                        patch.object(folder, "append", side_effect=OSError(errno.ENOSPC, "full")),
+                        patch.object(folder, "write", side_effect=OSError(errno.ENOSPC, "full")),
+                    ):
                         session.apply(ADJUST)
             saved = check_document(file_of(store, session_id), kind="session")["session"]["1"]
             assert {key: saved[key] for key in ("events", "cursor", "clock")} == {
-                key: session.to_dict()[key] for key in ("events", "cursor", "clock")}, tap
+                key: session.to_dict()[key] for key in ("events", "cursor", "clock")
+            }, tap
         store.close()
         assert Store.in_memory(folder).open(session_id).to_dict() == session.to_dict()
 
 
-def test_a_file_read_again_after_a_refused_write_is_compared_whole_before_it_is_appended_to(
-        tmp_path: Path) -> None:
+def test_a_file_read_again_after_a_refused_write_is_compared_whole_before_it_is_appended_to(tmp_path: Path) -> None:
     """After a failure the storage reads what the disk holds, which may not be what it wrote:
     the next change compares the whole log with it instead of trusting what the session says."""
     store = Store(tmp_path)
@@ -236,14 +238,17 @@ def test_a_file_read_again_after_a_refused_write_is_compared_whole_before_it_is_
     entry.storage.read()
     assert not entry.storage.change_list("session", "1", "events", 3, [ADJUST], {"cursor": 4})
     session.apply({**ADJUST, "note": "the fourth"})
-    assert check_document(file_of(store, session_id), kind="session")["session"]["1"]["events"] == \
-        session.to_dict()["events"]
+    assert (
+        check_document(file_of(store, session_id), kind="session")["session"]["1"]["events"]
+        == session.to_dict()["events"]
+    )
     store.close()
     assert Store(tmp_path).open(session_id).to_dict() == session.to_dict()
 
 
 def test_two_changes_at_once_from_two_threads_record_one_and_the_other_is_told_it_was_stale(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Two changes from two threads at once (Flet 1.0.5 runs handlers on one loop; another
     caller may not): the second, drawn from the same version, must find the first one made
     (stale), and the file must hold what the session holds."""

@@ -98,8 +98,7 @@ def test_a_closed_game_is_not_rewritten(fresh: Any, monkeypatch: pytest.MonkeyPa
     assert file_of(store, session.id or "") == before and store.compactor.pending() == 0
 
 
-def test_where_no_thread_can_start_a_game_is_recorded_all_the_same(fresh: Any, monkeypatch: pytest.MonkeyPatch
-                                                                    ) -> None:
+def test_where_no_thread_can_start_a_game_is_recorded_all_the_same(fresh: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """The phone build's Python (Pyodide) starts no threads: nothing is rewritten in the background,
     and every change is kept as it is recorded."""
 
@@ -115,7 +114,6 @@ def test_where_no_thread_can_start_a_game_is_recorded_all_the_same(fresh: Any, m
     assert records(store, session_id) >= 4
     store.close()
     assert fresh().open(session_id).to_dict() == session.to_dict()
-
 
 
 def test_a_rewrite_waits_while_the_days_backup_runs(fresh: Any) -> None:

@@ -159,8 +159,11 @@ def flips(saved: Saved) -> list[tuple[int, int]]:
     start, last = saved.breaks[-3], saved.breaks[-1]
     turning = [*every_nth(0, start, 29), *range(start, last)]
     digit = saved.raw.index(b'"last":') + len(b'"last":') + 2
-    return [*((at, number % 8) for number, at in enumerate(turning)),
-            *((at, bit) for at in range(last, len(saved.raw)) for bit in range(8)), (digit, 0)]
+    return [
+        *((at, number % 8) for number, at in enumerate(turning)),
+        *((at, bit) for at in range(last, len(saved.raw)) for bit in range(8)),
+        (digit, 0),
+    ]
 
 
 def test_every_flipped_bit_leaves_a_note_and_the_file_as_it_was(saved: Saved) -> None:
@@ -248,8 +251,7 @@ def lost_games(tmp_path: Path) -> Iterator[tuple[AppData, str, str]]:
 
 
 @table
-async def test_home_says_which_game_lost_what_and_where_the_file_is_kept(lost_games: tuple[AppData, str, str]
-                                                                         ) -> None:
+async def test_home_says_which_game_lost_what_and_where_the_file_is_kept(lost_games: tuple[AppData, str, str]) -> None:
     data, torn, damaged = lost_games
     kept = data.store.directory / "quarantine"  # type: ignore[operator]
     async with Screen(make_main(data)) as screen:
@@ -258,12 +260,14 @@ async def test_home_says_which_game_lost_what_and_where_the_file_is_kept(lost_ga
         await screen.tap("back")
         assert screen.text_of(f"lost-{torn}").startswith(
             "Heartland · Ann and Bob: its last change was cut short and probably never saved; "
-            f"the file as it was is kept in {kept}/{torn}.json.")
+            f"the file as it was is kept in {kept}/{torn}.json."
+        )
         await screen.tap(f"session-{damaged}")
         await screen.tap("back")
         said = screen.text_of(f"lost-{damaged}")
-        assert said.startswith(f"Sunday: 4 changes could not be read; the damaged file is kept in "
-                               f"{kept}/{damaged}.json.")
+        assert said.startswith(
+            f"Sunday: 4 changes could not be read; the damaged file is kept in {kept}/{damaged}.json."
+        )
     for note in data.store.listing().losses:
         assert (kept.parent / note.moved_to).exists()
 

@@ -67,8 +67,9 @@ def test_a_stopped_game_kept_by_an_earlier_version_is_found_stopped_once() -> No
     sessions = check_document(folder.read("index.json") or b"", kind="index")["sessions"]
     (entry,) = sessions.values()
     del entry["result"]["stopped"]  # as the version before kept it
-    folder.write("index.json", json.dumps({"sessions": sessions, "_meta": {"1": {"format": 2, "kind": "index"}}}
-                                          ).encode())
+    folder.write(
+        "index.json", json.dumps({"sessions": sessions, "_meta": {"1": {"format": 2, "kind": "index"}}}).encode()
+    )
     (summary,) = Store.in_memory(folder).finished()
     assert summary.result is not None and summary.result.stopped
     entry = check_document(folder.read("index.json") or b"", kind="index")["sessions"][session.id or ""]
@@ -90,8 +91,10 @@ def test_games_finished_by_an_earlier_version_get_their_result_once_and_keep_it(
     index = check_document((data / "index.json").read_bytes(), kind="index")["sessions"]
     assert all("result" in index[summary.id] for summary in finished)
     with Store(data) as store:  # kept: the next store reads no session file for them
+
         def no_peek(session_id: str) -> Session:
             raise AssertionError("a game was read again")
+
         store.peek = no_peek  # type: ignore[method-assign]
         assert store.finished() == finished
 

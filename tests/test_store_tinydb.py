@@ -97,18 +97,29 @@ def test_tinydb_s_own_operations_are_saved_even_when_they_change_a_list_in_place
     assert table.get(doc_id=game) == expected
 
 
-scalars = st.none() | st.booleans() | st.integers(-5, 5) | st.floats(allow_nan=False, allow_infinity=False) \
+scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(-5, 5)
+    | st.floats(allow_nan=False, allow_infinity=False)
     | st.text(max_size=3)
-values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=3)
-                      | st.dictionaries(st.text(max_size=2), inner, max_size=3), max_leaves=6)
+)
+values = st.recursive(
+    scalars,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=2), inner, max_size=3),
+    max_leaves=6,
+)
 documents = st.dictionaries(st.sampled_from(["a", "b", "events", "n"]), values, max_size=4)
-operations = st.lists(st.one_of(
-    st.tuples(st.just("insert"), st.sampled_from(["t", "u"]), documents),
-    st.tuples(st.just("update"), st.sampled_from(["t", "u"]), documents),
-    st.tuples(st.just("append"), st.sampled_from(["t", "u"]), values),
-    st.tuples(st.just("remove"), st.sampled_from(["t", "u"]), st.integers(0, 3)),
-    st.tuples(st.just("drop field"), st.sampled_from(["t", "u"]), st.sampled_from(["a", "b", "events", "n"])),
-), max_size=12)
+operations = st.lists(
+    st.one_of(
+        st.tuples(st.just("insert"), st.sampled_from(["t", "u"]), documents),
+        st.tuples(st.just("update"), st.sampled_from(["t", "u"]), documents),
+        st.tuples(st.just("append"), st.sampled_from(["t", "u"]), values),
+        st.tuples(st.just("remove"), st.sampled_from(["t", "u"]), st.integers(0, 3)),
+        st.tuples(st.just("drop field"), st.sampled_from(["t", "u"]), st.sampled_from(["a", "b", "events", "n"])),
+    ),
+    max_size=12,
+)
 
 
 def _do(db: TinyDB, operation: tuple[str, str, Any]) -> None:
@@ -120,6 +131,7 @@ def _do(db: TinyDB, operation: tuple[str, str, Any]) -> None:
     elif kind == "update" and ids:
         table.update(payload, doc_ids=ids[:1])
     elif kind == "append" and ids:
+
         def grow(doc: Any) -> None:
             doc["events"] = [*doc["events"], payload] if isinstance(doc.get("events"), list) else [payload]
 

@@ -84,9 +84,11 @@ async def test_a_value_no_page_can_show_in_the_index_is_worked_out_again_from_th
 
 @pytest.mark.parametrize(
     ("found", "spelled"),
-    [('"players":["Ann","Bob"]', '"players":["Ann","B\\ud800b"]'),
-     ('"note":"fix"', '"note":"f\\udfffx"'),
-     ('"created":', '"created":1e300,"was":')],
+    [
+        ('"players":["Ann","Bob"]', '"players":["Ann","B\\ud800b"]'),
+        ('"note":"fix"', '"note":"f\\udfffx"'),
+        ('"created":', '"created":1e300,"was":'),
+    ],
 )
 def test_a_session_file_holding_what_no_page_can_show_is_damage(
     played: tuple[Path, str], serialiser: str, found: str, spelled: str
@@ -98,7 +100,7 @@ def test_a_session_file_holding_what_no_page_can_show_is_damage(
     raw = raw.replace(found, spelled, 1)
     if found == '"created":':  # the field it pushed aside goes again, so that only the time is wrong
         start = raw.index(',"was":')
-        raw = raw[:start] + raw[raw.index(",", start + 1):]
+        raw = raw[:start] + raw[raw.index(",", start + 1) :]
     path.write_text(raw)
     store = Store(directory)
     with pytest.raises(StoreError, match="could not be read and was set aside in the quarantine folder") as caught:
@@ -129,8 +131,7 @@ async def test_a_note_of_where_the_app_was_holding_what_no_page_can_show_is_igno
     played: tuple[Path, str], draft: str
 ) -> None:
     directory, session_id = played
-    (directory / "ui-state.json").write_text(
-        f'{{"open_session": "{session_id}", "panel": "adjust", "draft": {draft}}}')
+    (directory / "ui-state.json").write_text(f'{{"open_session": "{session_id}", "panel": "adjust", "draft": {draft}}}')
     async with Screen(make_main(AppData(Store(directory)))) as screen:
         assert screen.exists("money-ann")  # the game came back; the draft did not
 

@@ -71,7 +71,8 @@ def test_a_game_played_on_further_elsewhere_is_brought_up_to_date(couch_server: 
 
 
 def test_a_game_played_apart_on_two_offline_devices_converges_with_one_copy(
-        couch_server: CouchServer, database: str) -> None:
+    couch_server: CouchServer, database: str
+) -> None:
     a, b = AppData(Store.in_memory()), AppData(Store.in_memory())
     game = store_helpers.put(a.store, transamerica([R1]), created=CREATED)
     synced(couch_server, database, a.store, b.store)
@@ -87,7 +88,8 @@ def test_a_game_played_apart_on_two_offline_devices_converges_with_one_copy(
 
 
 def test_a_deletion_follows_and_a_game_changed_after_it_was_deleted_comes_back(
-        couch_server: CouchServer, database: str) -> None:
+    couch_server: CouchServer, database: str
+) -> None:
     a, b = Store.in_memory(), Store.in_memory()
     gone = store_helpers.put(a, transamerica([R1, R2]), created=CREATED)
     kept = store_helpers.put(a, transamerica([R1]), created=CREATED + 60)
@@ -122,7 +124,8 @@ def test_renames_and_statistics_choices_follow(couch_server: CouchServer, databa
 
 
 def test_a_game_the_rules_refuse_on_the_server_is_named_and_never_written(
-        couch_server: CouchServer, database: str) -> None:
+    couch_server: CouchServer, database: str
+) -> None:
     a, b = Store.in_memory(), Store.in_memory()
     game = store_helpers.put(a, transamerica([R1]), created=CREATED)
     synced(couch_server, database, a)
@@ -135,14 +138,18 @@ def test_a_game_the_rules_refuse_on_the_server_is_named_and_never_written(
     assert "must have 0 segments missing" in report.refused[0].text()
 
 
-@pytest.mark.parametrize("doc", [
-    {"kind": "game", "format": 1, "game": "not a game"},
-    {"kind": "game", "format": 1, "game": {"id": "x"}, "counted": "yes"},
-    {"kind": "game", "format": 99, "game": {}},
-    {"kind": "alias", "name": 7},
-])
-def test_documents_of_the_wrong_shape_are_named_and_change_nothing(couch_server: CouchServer, database: str,
-                                                                    doc: dict[str, Any]) -> None:
+@pytest.mark.parametrize(
+    "doc",
+    [
+        {"kind": "game", "format": 1, "game": "not a game"},
+        {"kind": "game", "format": 1, "game": {"id": "x"}, "counted": "yes"},
+        {"kind": "game", "format": 99, "game": {}},
+        {"kind": "alias", "name": 7},
+    ],
+)
+def test_documents_of_the_wrong_shape_are_named_and_change_nothing(
+    couch_server: CouchServer, database: str, doc: dict[str, Any]
+) -> None:
     store = Store.in_memory()
     sync_round(store, Couch(couch_server.url, database))  # the database, marked as Companion's
     doc_id = "alias:bob" if doc["kind"] == "alias" else "game:0123456789abcdef"
@@ -158,8 +165,10 @@ def test_a_database_holding_something_else_is_refused_in_a_sentence(couch_server
     store_helpers.put(store, transamerica([R1]), created=CREATED)
     with pytest.raises(SyncError) as caught:
         sync_round(store, Couch(couch_server.url, database))
-    assert str(caught.value) == (f"The database {database} on 127.0.0.1:{couch_server.port} holds something other "
-                                 "than Companion's games: choose another database.")
+    assert str(caught.value) == (
+        f"The database {database} on 127.0.0.1:{couch_server.port} holds something other "
+        "than Companion's games: choose another database."
+    )
     assert couch_server.call("GET", f"/{database}")["doc_count"] == 1
 
 
@@ -169,29 +178,35 @@ def test_no_server_is_one_sentence_and_the_games_stay_as_they_are(tmp_path: Any)
     with pytest.raises(SyncError) as caught:
         sync_round(store, Couch(f"http://127.0.0.1:{free_port()}", "games"))
     assert str(caught.value).startswith("The server 127.0.0.1:") and "nothing listens at that address" in str(
-        caught.value)
+        caught.value
+    )
     assert list(games(store)) == [game]
 
 
-@pytest.mark.parametrize(("url", "said"), [
-    ("http://couch.example.org:5984", "couch.example.org:5984 is not encrypted"),
-    ("ftp://192.168.1.5", "is not the address of a server"),
-    ("https://", "is not the address of a server"),
-])
+@pytest.mark.parametrize(
+    ("url", "said"),
+    [
+        ("http://couch.example.org:5984", "couch.example.org:5984 is not encrypted"),
+        ("ftp://192.168.1.5", "is not the address of a server"),
+        ("https://", "is not the address of a server"),
+    ],
+)
 def test_an_address_that_is_not_encrypted_beyond_the_local_network_is_refused(url: str, said: str) -> None:
     with pytest.raises(SyncError) as caught:
         Couch(url, "games")
     assert said in str(caught.value)
 
 
-@pytest.mark.parametrize("url", ["http://127.0.0.1:5984", "http://192.168.1.20:5984", "http://nas.local:5984",
-                                 "https://couch.example.org"])
+@pytest.mark.parametrize(
+    "url", ["http://127.0.0.1:5984", "http://192.168.1.20:5984", "http://nas.local:5984", "https://couch.example.org"]
+)
 def test_http_is_taken_on_this_device_and_the_local_network(url: str) -> None:
     assert Couch(url, "games").server
 
 
 def test_conflicting_revisions_on_the_server_are_resolved_the_same_way_by_any_device(
-        couch_server: CouchServer, database: str) -> None:
+    couch_server: CouchServer, database: str
+) -> None:
     a, b = Store.in_memory(), Store.in_memory()
     game = store_helpers.put(a, transamerica([R1]), created=CREATED)
     synced(couch_server, database, a, b)
@@ -213,7 +228,8 @@ def test_conflicting_revisions_on_the_server_are_resolved_the_same_way_by_any_de
 
 
 def test_a_game_open_here_waits_for_the_next_round_even_when_it_was_deleted_elsewhere(
-        couch_server: CouchServer, database: str) -> None:
+    couch_server: CouchServer, database: str
+) -> None:
     a, b = Store.in_memory(), Store.in_memory()
     game = store_helpers.put(a, transamerica([R1]), created=CREATED)
     synced(couch_server, database, a, b)

@@ -37,8 +37,9 @@ def answering(*answers: tuple[int, Any]) -> Any:
     """A server that gives these answers in turn (bytes as they are, anything else as JSON)."""
     queue = list(answers)
 
-    def transport(method: str, url: str, headers: Mapping[str, str], body: bytes | None,
-                  timeout: float) -> tuple[int, bytes]:
+    def transport(
+        method: str, url: str, headers: Mapping[str, str], body: bytes | None, timeout: float
+    ) -> tuple[int, bytes]:
         status, answer = queue.pop(0) if len(queue) > 1 else queue[0]
         return status, answer if isinstance(answer, bytes) else json.dumps(answer).encode()
 
@@ -48,19 +49,33 @@ def answering(*answers: tuple[int, Any]) -> Any:
 WELCOME_DB = (200, {"db_name": "games", "doc_count": 0})
 
 
-@pytest.mark.parametrize(("answers", "said"), [
-    ([(401, {"error": "unauthorized"})], "refused the user name or the password"),
-    ([(500, b"<html>oops</html>")], "failed (HTTP 500); sync will try again"),
-    ([(200, b"<html>a captive portal</html>")], "does not answer as CouchDB does (its answer is not JSON)"),
-    ([(200, ["not", "a", "database"])], "does not answer as CouchDB does"),
-    ([WELCOME_DB, (404, {"error": "not_found"}), WELCOME_DB, (201, [{"ok": True, "id": "companion", "rev": "1-a"}]),
-      (200, {"results": "many", "last_seq": 3})], "its list of changes is not one"),
-    ([WELCOME_DB, (404, {"error": "not_found"}), WELCOME_DB, (507, {"error": "insufficient_storage"})],
-     "is full: it takes nothing more"),
-    ([(200, b"[" * 100_000)], "its answer is not JSON"),
-])
-def test_a_server_that_fails_or_lies_is_one_sentence_and_nothing_here_changes(answers: list[tuple[int, Any]],
-                                                                               said: str) -> None:
+@pytest.mark.parametrize(
+    ("answers", "said"),
+    [
+        ([(401, {"error": "unauthorized"})], "refused the user name or the password"),
+        ([(500, b"<html>oops</html>")], "failed (HTTP 500); sync will try again"),
+        ([(200, b"<html>a captive portal</html>")], "does not answer as CouchDB does (its answer is not JSON)"),
+        ([(200, ["not", "a", "database"])], "does not answer as CouchDB does"),
+        (
+            [
+                WELCOME_DB,
+                (404, {"error": "not_found"}),
+                WELCOME_DB,
+                (201, [{"ok": True, "id": "companion", "rev": "1-a"}]),
+                (200, {"results": "many", "last_seq": 3}),
+            ],
+            "its list of changes is not one",
+        ),
+        (
+            [WELCOME_DB, (404, {"error": "not_found"}), WELCOME_DB, (507, {"error": "insufficient_storage"})],
+            "is full: it takes nothing more",
+        ),
+        ([(200, b"[" * 100_000)], "its answer is not JSON"),
+    ],
+)
+def test_a_server_that_fails_or_lies_is_one_sentence_and_nothing_here_changes(
+    answers: list[tuple[int, Any]], said: str
+) -> None:
     store = folder_with(2)
     before = [(s.id, s.title, s.updated) for s in store.sessions()]
     with pytest.raises(SyncError) as caught:
@@ -76,11 +91,14 @@ def test_an_answer_too_big_is_refused_before_it_is_read(monkeypatch: pytest.Monk
     assert "sent more than 0 MB at once; none of it was taken" in str(caught.value)
 
 
-@pytest.mark.parametrize(("error", "said"), [
-    (TimeoutError("timed out"), "it took too long"),
-    (ConnectionRefusedError(111, "refused"), "nothing listens at that address"),
-    (ConnectionResetError(104, "reset"), "the connection was cut"),
-])
+@pytest.mark.parametrize(
+    ("error", "said"),
+    [
+        (TimeoutError("timed out"), "it took too long"),
+        (ConnectionRefusedError(111, "refused"), "nothing listens at that address"),
+        (ConnectionResetError(104, "reset"), "the connection was cut"),
+    ],
+)
 def test_no_answer_says_why_in_words(error: OSError, said: str) -> None:
     def transport(*_: Any) -> tuple[int, bytes]:
         raise error
@@ -90,13 +108,15 @@ def test_no_answer_says_why_in_words(error: OSError, said: str) -> None:
     assert str(caught.value) == f"The server 127.0.0.1:5984 did not answer ({said})."
 
 
-def test_a_round_cut_by_a_server_that_goes_away_is_taken_up_by_the_next(couch_server: CouchServer,
-                                                                         database: str) -> None:
+def test_a_round_cut_by_a_server_that_goes_away_is_taken_up_by_the_next(
+    couch_server: CouchServer, database: str
+) -> None:
     a, b = folder_with(250), Store.in_memory()
     calls = [0]
 
-    def going_away(method: str, url: str, headers: Mapping[str, str], body: bytes | None,
-                   timeout: float) -> tuple[int, bytes]:
+    def going_away(
+        method: str, url: str, headers: Mapping[str, str], body: bytes | None, timeout: float
+    ) -> tuple[int, bytes]:
         calls[0] += 1
         if calls[0] > 7:  # the server stopped after the first batch of games
             raise ConnectionRefusedError(111, "refused")
@@ -113,10 +133,12 @@ def test_a_round_cut_by_a_server_that_goes_away_is_taken_up_by_the_next(couch_se
     assert couch_server.call("GET", f"/{database}")["doc_count"] == 251
 
 
-def test_a_wrong_password_on_a_real_server_is_said_and_the_password_never_shown(couch_server: CouchServer,
-                                                                                database: str) -> None:
-    def refusing(method: str, url: str, headers: Mapping[str, str], body: bytes | None,
-                 timeout: float) -> tuple[int, bytes]:
+def test_a_wrong_password_on_a_real_server_is_said_and_the_password_never_shown(
+    couch_server: CouchServer, database: str
+) -> None:
+    def refusing(
+        method: str, url: str, headers: Mapping[str, str], body: bytes | None, timeout: float
+    ) -> tuple[int, bytes]:
         assert headers["Authorization"].startswith("Basic ")  # sent to the server, and only there
         return 401, b'{"error":"unauthorized","reason":"Name or password is incorrect."}'
 
@@ -150,7 +172,8 @@ def test_the_app_keeps_working_and_says_the_fault_while_the_server_is_away(tmp_p
     status = service.status
     assert status.on and status.last_ok == 1_700_000_000.0 and not status.busy
     assert status.fault is not None and status.fault.text() == (
-        "The server 127.0.0.1:5984 did not answer (nothing listens at that address).")
+        "The server 127.0.0.1:5984 did not answer (nothing listens at that address)."
+    )
     store_helpers.put(store, game(5), created=CREATED + 5)  # the table plays on meanwhile
     assert len(store.sessions()) == 2
 
@@ -175,16 +198,31 @@ def test_nothing_is_sent_anywhere_until_sync_is_set_up() -> None:
 
 @pytest.mark.parametrize("doc_id", ["game:../../escape", "game:", "game:UPPER", "game:a/b", "alias:"])
 def test_a_document_named_to_reach_outside_the_data_folder_is_never_written(
-        couch_server: CouchServer, database: str, doc_id: str, tmp_path: Any) -> None:
+    couch_server: CouchServer, database: str, doc_id: str, tmp_path: Any
+) -> None:
     from companion.store import Store as DiskStore
 
     store = DiskStore(tmp_path / "data")
     sync_round(store, Couch(couch_server.url, database))
     good = folder_with(1)
     entry = json.loads(archive_json(good))["sessions"][0]
-    couch_server.call("POST", f"/{database}/_bulk_docs", {"docs": [
-        {"_id": doc_id, "kind": "game", "format": 1, "game": entry, "counted": None, "copy_of": None,
-         "titled": None}]})
+    couch_server.call(
+        "POST",
+        f"/{database}/_bulk_docs",
+        {
+            "docs": [
+                {
+                    "_id": doc_id,
+                    "kind": "game",
+                    "format": 1,
+                    "game": entry,
+                    "counted": None,
+                    "copy_of": None,
+                    "titled": None,
+                }
+            ]
+        },
+    )
     report = sync_round(store, Couch(couch_server.url, database))
     assert len(report.refused) == 1 and len(store.sessions()) == 0
     assert [path.name for path in tmp_path.iterdir()] == ["data"]  # nothing written beside the data folder
@@ -198,8 +236,9 @@ def archive_json(store: Store) -> bytes:
     return export_json(store)
 
 
-def test_the_password_goes_to_the_system_keyring_where_there_is_one(tmp_path: Any,
-                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_password_goes_to_the_system_keyring_where_there_is_one(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import sys
     import types
 

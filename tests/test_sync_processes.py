@@ -32,18 +32,24 @@ def transamerica(number: int) -> Session:
 
 
 def sync(folder: Path, url: str, *extra: str, **popen: Any) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "companion", "sync", url, "--data", str(folder), *extra],
-                          capture_output=True, text=True, timeout=120, cwd=ROOT, **popen)
+    return subprocess.run(
+        [sys.executable, "-m", "companion", "sync", url, "--data", str(folder), *extra],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+        **popen,
+    )
 
 
 def logs(folder: Path) -> dict[str, tuple[str, Any]]:
     with Store(folder) as store:
-        return {summary.id: (summary.title, store.peek(summary.id).to_dict()["events"])
-                for summary in store.sessions()}
+        return {summary.id: (summary.title, store.peek(summary.id).to_dict()["events"]) for summary in store.sessions()}
 
 
-def test_the_command_line_syncs_two_folders_and_says_what_it_did(couch_server: CouchServer, database: str,
-                                                                 tmp_path: Path) -> None:
+def test_the_command_line_syncs_two_folders_and_says_what_it_did(
+    couch_server: CouchServer, database: str, tmp_path: Path
+) -> None:
     a, b = tmp_path / "a", tmp_path / "b"
     with Store(a) as store:
         for number in range(3):
@@ -51,8 +57,10 @@ def test_the_command_line_syncs_two_folders_and_says_what_it_did(couch_server: C
     url = f"{couch_server.url}/{database}"
     sent = sync(a, url)
     assert sent.returncode == 0, sent.stderr
-    assert sent.stdout == (f"companion: synced with 127.0.0.1:{couch_server.port}/{database}: Sent 3, took 0, "
-                           "0 kept as a copy, 0 deleted here.\n")
+    assert sent.stdout == (
+        f"companion: synced with 127.0.0.1:{couch_server.port}/{database}: Sent 3, took 0, "
+        "0 kept as a copy, 0 deleted here.\n"
+    )
     taken = sync(b, url)
     assert "Sent 0, took 3," in taken.stdout and logs(a) == logs(b)
 
@@ -66,8 +74,9 @@ def test_the_command_line_says_in_one_line_when_there_is_no_server(tmp_path: Pat
     assert "Traceback" not in done.stderr
 
 
-def test_a_round_killed_at_any_moment_loses_and_duplicates_nothing(couch_server: CouchServer, database: str,
-                                                                   tmp_path: Path) -> None:
+def test_a_round_killed_at_any_moment_loses_and_duplicates_nothing(
+    couch_server: CouchServer, database: str, tmp_path: Path
+) -> None:
     a, b = tmp_path / "a", tmp_path / "b"
     expected: dict[str, Any] = {}
     with Store(a) as store:
@@ -87,8 +96,9 @@ def test_a_round_killed_at_any_moment_loses_and_duplicates_nothing(couch_server:
         folder = a if kill % 2 == 0 else b
         with Store(folder) as store:  # each round has work: a game played since the last one
             store_helpers.put(store, transamerica(kill), created=CREATED + 1_000 + kill)
-        process = subprocess.Popen(ROUND + [url, "--data", str(folder)],
-                                   cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        process = subprocess.Popen(
+            ROUND + [url, "--data", str(folder)], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
         time.sleep(chance.uniform(0.4 * whole, whole))  # mostly while it works
         os.kill(process.pid, signal.SIGKILL)
         process.wait()
@@ -103,8 +113,9 @@ def test_a_round_killed_at_any_moment_loses_and_duplicates_nothing(couch_server:
     assert len([row for row in database_docs if row["id"].startswith("game:")]) == 41 + KILLS
 
 
-def test_the_command_line_takes_the_password_from_the_environment(couch_server: CouchServer, database: str,
-                                                                  tmp_path: Path) -> None:
+def test_the_command_line_takes_the_password_from_the_environment(
+    couch_server: CouchServer, database: str, tmp_path: Path
+) -> None:
     couch_server.add_user("cli-user", "from-env")
     couch_server.call("PUT", f"/{database}")
     with Store(tmp_path / "a") as store:

@@ -111,8 +111,10 @@ def lap(state: RaceState, event: dict[str, Any]) -> tuple[RaceState, Message]:
 
 def race_standings(state: RaceState) -> list[Standing]:
     ranks = rank_by(state.players, lambda player: (state.laps[state.players.index(player)],))
-    return [Standing(p, state.laps[i], ranks[p], max(state.laps) >= 3 and ranks[p] == 1) for i, p in
-            enumerate(state.players)]
+    return [
+        Standing(p, state.laps[i], ranks[p], max(state.laps) >= 3 and ranks[p] == 1)
+        for i, p in enumerate(state.players)
+    ]
 
 
 RACE: Game[RaceState] = Game(

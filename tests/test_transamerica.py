@@ -89,7 +89,10 @@ def test_nobody_wins_before_the_end_even_far_ahead() -> None:
     session.apply(end_round(Ann=0, Bob=12, Cy=12))  # Bob and Cy one point from the end
     assert not session.is_over
     assert [(s.player, s.rank, s.winner) for s in session.standings()] == [
-        ("Ann", 1, False), ("Bob", 2, False), ("Cy", 2, False)]
+        ("Ann", 1, False),
+        ("Bob", 2, False),
+        ("Cy", 2, False),
+    ]
 
 
 def test_a_round_that_leaves_two_players_at_zero_ends_the_game_and_they_share_last_place() -> None:
@@ -153,7 +156,9 @@ def test_the_table_stops_after_two_rounds_and_the_points_left_decide() -> None:
     assert str(sentence) == "The game was stopped: the train home leaves at ten"
     assert session.is_over and session.stopped_note == "the train home leaves at ten"
     assert [(s.player, s.score, s.winner) for s in session.standings()] == [
-        ("Bob", 10, True), ("Ann", 9, False), ("Cy", 8, False),
+        ("Bob", 10, True),
+        ("Ann", 9, False),
+        ("Cy", 8, False),
     ]
     assert session.state.round_number == 3
     assert "The game is over" in refused(session, end_round(Ann=0, Bob=0, Cy=0))
@@ -185,7 +190,11 @@ def test_round_2_corrected_in_place_counts_the_points_again_and_keeps_the_later_
     assert scores(session) == {"Ann": 10, "Bob": 7, "Cy": 10}
     assert (session.state.round_number, session.state.starter) == (4, "Ann")  # still round 4, Ann starts
     assert [step.values for step in session.game.score_steps([session.state])] == [
-        (13, 13, 13), (13, 9, 11), (12, 9, 10), (10, 7, 10)]
+        (13, 13, 13),
+        (13, 9, 11),
+        (12, 9, 10),
+        (10, 7, 10),
+    ]
 
 
 def test_a_corrected_round_names_every_player_whose_count_changed() -> None:
@@ -221,21 +230,23 @@ def test_a_round_nobody_finished_cannot_be_corrected_in_either() -> None:
 
 def test_only_a_round_already_played_can_be_corrected() -> None:
     assert refused(three_rounds(), amend(4, Ann=0, Bob=1, Cy=1)) == (
-        "There is no round 4 to correct: 3 rounds were played.")
+        "There is no round 4 to correct: 3 rounds were played."
+    )
     assert refused(new_game(), amend(1, Ann=0, Bob=1, Cy=1)) == (
-        "There is no round 1 to correct: 0 rounds were played.")
+        "There is no round 1 to correct: 0 rounds were played."
+    )
 
 
 def test_a_correction_that_changes_nothing_is_refused() -> None:
-    assert refused(three_rounds(), amend(2, Ann=3, Bob=0, Cy=1)) == (
-        "Round 2 already reads so: nothing to correct.")
+    assert refused(three_rounds(), amend(2, Ann=3, Bob=0, Cy=1)) == ("Round 2 already reads so: nothing to correct.")
 
 
 def test_a_correction_that_would_have_ended_the_game_before_later_rounds_is_refused() -> None:
     session = three_rounds()
     assert refused(session, amend(1, Ann=0, Bob=13, Cy=2)) == (
         "Round 1 so corrected would have left Bob at 0 or below and ended the game after round 1, "
-        "but the table played on: correct a later round instead, or undo back.")
+        "but the table played on: correct a later round instead, or undo back."
+    )
     # The same loss moved to the last round ends the game there, as the table would have.
     session.apply(amend(3, Ann=2, Bob=9, Cy=0))
     assert session.is_over

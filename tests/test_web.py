@@ -62,8 +62,10 @@ def test_a_foreign_host_is_refused_for_pages_and_the_socket(client: TestClient) 
     assert page.status_code == 403
     assert page.text == f"This Companion server answers only at {ORIGIN}/."
     assert client.get("/", headers={"host": f"localhost:{PORT + 1}"}).status_code == 403
-    with pytest.raises(WebSocketDisconnect) as refused, \
-            client.websocket_connect(f"ws://evil.example:{PORT}/ws", headers={"origin": ORIGIN}):
+    with (
+        pytest.raises(WebSocketDisconnect) as refused,
+        client.websocket_connect(f"ws://evil.example:{PORT}/ws", headers={"origin": ORIGIN}),
+    ):
         pass
     assert refused.value.code == 1008
 
@@ -106,8 +108,9 @@ def test_another_local_app_is_same_site_and_refused_too(client: TestClient) -> N
     assert link.status_code == 200
 
 
-def test_flets_environment_overrides_do_not_move_the_page_or_its_socket(monkeypatch: pytest.MonkeyPatch,
-                                                                       tmp_path: Path) -> None:
+def test_flets_environment_overrides_do_not_move_the_page_or_its_socket(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.setenv("FLET_ASSETS_DIR", str(tmp_path))
     monkeypatch.setenv("FLET_WEBSOCKET_HANDLER_ENDPOINT", "elsewhere")
     app = web.create_app(main, [web.Address("127.0.0.1", PORT)])
@@ -181,7 +184,7 @@ def test_the_boot_script_sets_what_flet_writes_into_its_own_page(tmp_path: Path)
     before, after = original.split("<!-- fletAppConfig -->")
     patched = page.read_text()
     assert patched.startswith(before) and patched.endswith(after)
-    injected = patched[len(before):len(patched) - len(after)]
+    injected = patched[len(before) : len(patched) - len(after)]
     expected = js_object(original) | dict(re.findall(r"^flet\.(\w+) ?= ?(.+?);$", injected, flags=re.M))
     assert expected["noCdn"] == "true" and len(expected) >= 12
     assert js_object((web.ASSETS_DIR / "boot.js").read_text()) == expected
@@ -227,16 +230,16 @@ def fallback_paths(family: str) -> list[str]:
     return sorted(set(re.findall(rf'"({family}/v\d+/[^"]+\.woff2)"', client_js)))
 
 
-@pytest.mark.parametrize(("family", "count"), [("notosans", 1), ("notocoloremoji", 2), ("notosanssc", 50),
-                                               ("notosansjp", 50), ("notosanskr", 50)])
-def test_flutters_fallback_fonts_are_answered_with_shipped_fonts(client: TestClient, family: str,
-                                                                 count: int) -> None:
+@pytest.mark.parametrize(
+    ("family", "count"),
+    [("notosans", 1), ("notocoloremoji", 2), ("notosanssc", 50), ("notosansjp", 50), ("notosanskr", 50)],
+)
+def test_flutters_fallback_fonts_are_answered_with_shipped_fonts(client: TestClient, family: str, count: int) -> None:
     paths = fallback_paths(family)
     assert len(paths) >= count
     shipped = web.ASSETS_DIR / "fonts" / web.FALLBACK_FONTS[family]
     # Every slice leads to one URL per shipped file, so the browser caches each font once.
-    locations = {client.get("/assets/fonts/" + path, follow_redirects=False).headers.get("location")
-                 for path in paths}
+    locations = {client.get("/assets/fonts/" + path, follow_redirects=False).headers.get("location") for path in paths}
     assert locations == {f"/fonts/{shipped.name}"}
     assert client.get(f"/fonts/{shipped.name}").content == shipped.read_bytes()
 
@@ -265,8 +268,9 @@ def test_a_port_in_use_is_a_sentence() -> None:
         port = other.getsockname()[1]
         with pytest.raises(web.PortError) as refused:
             web.listen("127.0.0.1", port)
-    assert str(refused.value) == (f"port {port} is already in use (another Companion, or another program); "
-                                  "choose another with --port")
+    assert str(refused.value) == (
+        f"port {port} is already in use (another Companion, or another program); choose another with --port"
+    )
 
 
 @pytest.fixture(scope="module")
@@ -293,13 +297,18 @@ def uvicorn_url() -> Iterator[str]:
 def test_uvicorn_refuses_a_foreign_origin_and_host_on_the_socket(uvicorn_url: str) -> None:
     own = f"http://{uvicorn_url}"
     port = int(uvicorn_url.split(":")[1])
-    with pytest.raises(InvalidStatus) as refused, \
-            connect(f"ws://{uvicorn_url}/ws", additional_headers={"Origin": EVIL}, open_timeout=10):
+    with (
+        pytest.raises(InvalidStatus) as refused,
+        connect(f"ws://{uvicorn_url}/ws", additional_headers={"Origin": EVIL}, open_timeout=10),
+    ):
         pass
     assert refused.value.response.status_code == 403
     # DNS rebinding: a name of another site that now leads to 127.0.0.1.
-    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock, pytest.raises(InvalidStatus) as refused, \
-            connect(f"ws://evil.example:{port}/ws", sock=sock, origin=f"http://evil.example:{port}", open_timeout=10):
+    with (
+        socket.create_connection(("127.0.0.1", port), timeout=10) as sock,
+        pytest.raises(InvalidStatus) as refused,
+        connect(f"ws://evil.example:{port}/ws", sock=sock, origin=f"http://evil.example:{port}", open_timeout=10),
+    ):
         pass
     assert refused.value.response.status_code == 403
     page = urllib.request.urlopen(f"{own}/", timeout=10)
@@ -332,8 +341,12 @@ def test_an_upload_another_site_asks_for_or_that_is_not_signed_is_refused(client
 
     signed = build_upload_url(incoming.UPLOAD_PATH, "evil.json", 60, incoming.secret())
     assert client.put(signed, content=b"{}", headers={"origin": EVIL}).status_code == 403
-    assert client.put(signed, content=b"{}", headers={"sec-fetch-site": "cross-site",
-                                                      "sec-fetch-mode": "cors"}).status_code == 403
+    assert (
+        client.put(
+            signed, content=b"{}", headers={"sec-fetch-site": "cross-site", "sec-fetch-mode": "cors"}
+        ).status_code
+        == 403
+    )
     forged = build_upload_url(incoming.UPLOAD_PATH, "evil.json", 60, "another secret")
     assert client.put(forged, content=b"{}", headers={"origin": ORIGIN}).status_code == 403
     assert client.put("/upload?f=evil.json", content=b"{}", headers={"origin": ORIGIN}).status_code == 400

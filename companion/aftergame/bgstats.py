@@ -76,8 +76,10 @@ messages.register(
         "bgstats.export.tip": "Every finished game as a .bgsplay file: open it with BG Stats to add them as plays",
     },
 )
-ABOUT = ("A play file for Board Game Stats, written by Companion. Open it with BG Stats "
-         "(share it to the app, or use its import) to add these plays.")
+ABOUT = (
+    "A play file for Board Game Stats, written by Companion. Open it with BG Stats "
+    "(share it to the app, or use its import) to add these plays."
+)
 
 
 def player_id(name: str) -> str:
@@ -94,12 +96,12 @@ def game_uuid(game_id: str) -> str:
 
 
 def utc_stamp(moment: float) -> str:
-    """"2026-12-01 18:45:00": BG Stats' date form, in UTC (the same on every machine)."""
+    """ "2026-12-01 18:45:00": BG Stats' date form, in UTC (the same on every machine)."""
     return datetime.fromtimestamp(moment, UTC).strftime("%Y-%m-%d %H:%M:%S")
 
 
 def local_stamp(moment: float) -> str:
-    """"2026-12-02 01:40:00": the same form in this machine's zone, as the `.bgsplay` file holds it."""
+    """ "2026-12-02 01:40:00": the same form in this machine's zone, as the `.bgsplay` file holds it."""
     return datetime.fromtimestamp(moment).strftime("%Y-%m-%d %H:%M:%S")
 
 
@@ -135,8 +137,14 @@ def play(session: Session, summary: SessionSummary) -> dict[str, Any]:
         "playDate": utc_stamp(summary.created),
         "game": game,
         "players": [
-            {"name": player, "sourcePlayerId": player_id(player), "score": standings[player].score,
-             "rank": standings[player].rank, "winner": standings[player].winner, "startPlayer": player == starter}
+            {
+                "name": player,
+                "sourcePlayerId": player_id(player),
+                "score": standings[player].score,
+                "rank": standings[player].rank,
+                "winner": standings[player].winner,
+                "startPlayer": player == starter,
+            }
             for player in session.players
         ],
     }
@@ -154,9 +162,12 @@ def play_url(session: Session, summary: SessionSummary) -> str:
     return CREATE_PLAY + urllib.parse.quote(text, safe="")
 
 
-def play_file(games: Iterable[tuple[Session, SessionSummary]], moment: float | None = None,
-              counted: Mapping[str, bool] | None = None,
-              copies: Mapping[str, str] | None = None) -> dict[str, Any]:
+def play_file(
+    games: Iterable[tuple[Session, SessionSummary]],
+    moment: float | None = None,
+    counted: Mapping[str, bool] | None = None,
+    copies: Mapping[str, str] | None = None,
+) -> dict[str, Any]:
     """The `.bgsplay` document of these finished games, in the order given: `counted` the table's
     choices (counted.json), `copies` {copy id: original id} (copies.json). A copy whose original
     is in the file is left out; any other copy goes under its original's play uuid."""
@@ -179,29 +190,63 @@ def play_file(games: Iterable[tuple[Session, SessionSummary]], moment: float | N
         rules = session.game
         kind = kinds.get(rules.id)
         if kind is None:
-            kind = kinds[rules.id] = {"id": len(kinds) + 1, "uuid": game_uuid(rules.id), "name": rules.title,
-                                      "highestWins": True, "noPoints": False, "cooperative": False,
-                                      "usesTeams": False}
+            kind = kinds[rules.id] = {
+                "id": len(kinds) + 1,
+                "uuid": game_uuid(rules.id),
+                "name": rules.title,
+                "highestWins": True,
+                "noPoints": False,
+                "cooperative": False,
+                "usesTeams": False,
+            }
             if rules.bgg_id is not None:
                 kind["bggId"] = rules.bgg_id
         link = play(session, summary)
         scores = []
         for seat, seated in enumerate(link["players"]):
-            person = players.setdefault(seated["sourcePlayerId"], {
-                "id": len(players) + 1, "uuid": seated["sourcePlayerId"], "name": seated["name"],
-                "isAnonymous": False})
-            scores.append({"playerRefId": person["id"], "score": str(seated["score"]), "rank": seated["rank"],
-                           "winner": seated["winner"], "startPlayer": seated["startPlayer"], "newPlayer": False,
-                           "seatOrder": seat + 1})
-        plays.append({
-            "uuid": play_uuid(same), "gameRefId": kind["id"], "playDate": local_stamp(summary.created),
-            "playDateYmd": local_ymd(summary.created), "entryDate": written, "modificationDate": written,
-            "durationMin": link.get("durationMin", 0),
-            "ignored": not stats.is_counted(summary, counted), "manualWinner": False, "usesTeams": False,
-            "comments": link.get("comments", ""), "playerScores": scores,
-        })
-    return {"about": ABOUT, "players": list(players.values()), "locations": [], "games": list(kinds.values()),
-            "plays": plays}
+            person = players.setdefault(
+                seated["sourcePlayerId"],
+                {
+                    "id": len(players) + 1,
+                    "uuid": seated["sourcePlayerId"],
+                    "name": seated["name"],
+                    "isAnonymous": False,
+                },
+            )
+            scores.append(
+                {
+                    "playerRefId": person["id"],
+                    "score": str(seated["score"]),
+                    "rank": seated["rank"],
+                    "winner": seated["winner"],
+                    "startPlayer": seated["startPlayer"],
+                    "newPlayer": False,
+                    "seatOrder": seat + 1,
+                }
+            )
+        plays.append(
+            {
+                "uuid": play_uuid(same),
+                "gameRefId": kind["id"],
+                "playDate": local_stamp(summary.created),
+                "playDateYmd": local_ymd(summary.created),
+                "entryDate": written,
+                "modificationDate": written,
+                "durationMin": link.get("durationMin", 0),
+                "ignored": not stats.is_counted(summary, counted),
+                "manualWinner": False,
+                "usesTeams": False,
+                "comments": link.get("comments", ""),
+                "playerScores": scores,
+            }
+        )
+    return {
+        "about": ABOUT,
+        "players": list(players.values()),
+        "locations": [],
+        "games": list(kinds.values()),
+        "plays": plays,
+    }
 
 
 def export_plays(store: Store, session_ids: Iterable[str] | None = None) -> bytes:

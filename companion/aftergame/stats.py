@@ -44,8 +44,13 @@ ALIASES = "players.json"
 COUNTED = "counted.json"
 MAX_ALIAS_STEPS = 64
 
-register("en", {"stats.not_renamed": "The new name could not be saved: {reason}.",
-                "stats.not_counted": "The choice could not be saved: {reason}."})
+register(
+    "en",
+    {
+        "stats.not_renamed": "The new name could not be saved: {reason}.",
+        "stats.not_counted": "The choice could not be saved: {reason}.",
+    },
+)
 
 ALIAS_FILE = SideKind(ALIASES, "aliases", lambda key, name: isinstance(name, str))
 COUNTED_FILE = SideKind(COUNTED, "counted", lambda key, value: type(value) is bool)
@@ -118,8 +123,9 @@ def is_player_name(name: Any) -> bool:
     return isinstance(name, str)
 
 
-def merge_aliases(here: Mapping[str, str], theirs: Mapping[str, str]
-                  ) -> tuple[dict[str, str], list[tuple[str, str, str]]]:
+def merge_aliases(
+    here: Mapping[str, str], theirs: Mapping[str, str]
+) -> tuple[dict[str, str], list[tuple[str, str, str]]]:
     """Renames here and another device's (an archive's) as one map, and those it made otherwise:
     (key, the name here or "" for their own, the name there), where the one here is kept. A rename that would close a
     loop (Ann counted as Bob here, Bob as Ann there) is one made otherwise too. As `rename_player`
@@ -182,6 +188,7 @@ def set_counted(source: Store | Folder, summary: SessionSummary, counted: bool) 
     taking a choice back leaves no trace. StoreError when the data folder refuses the file
     (or it is damaged and cannot be copied aside first).
     """
+
     def chosen(choices: dict[str, bool]) -> dict[str, bool]:
         choices.pop(summary.id, None)
         if counted != counts_by_default(summary):
@@ -282,14 +289,25 @@ class _Tally:
 
 
 def chosen_games(
-    finished: Iterable[SessionSummary], *, game: str | None = None, since: float | None = None,
+    finished: Iterable[SessionSummary],
+    *,
+    game: str | None = None,
+    since: float | None = None,
     until: float | None = None,
 ) -> list[SessionSummary]:
     """The finished games with a kept result of `game` (all: None) started in [since, until), oldest first."""
-    return sorted((summary for summary in finished if summary.is_over and summary.result is not None
-                   and (game is None or summary.game == game)
-                   and (since is None or summary.created >= since) and (until is None or summary.created < until)),
-                  key=lambda summary: (summary.created, summary.id))
+    return sorted(
+        (
+            summary
+            for summary in finished
+            if summary.is_over
+            and summary.result is not None
+            and (game is None or summary.game == game)
+            and (since is None or summary.created >= since)
+            and (until is None or summary.created < until)
+        ),
+        key=lambda summary: (summary.created, summary.id),
+    )
 
 
 class _Names:
@@ -307,8 +325,13 @@ class _Names:
 
 
 def statistics(
-    finished: Iterable[SessionSummary], *, game: str | None = None, since: float | None = None,
-    until: float | None = None, aliases: Mapping[str, str] | None = None, counted: Mapping[str, bool] | None = None,
+    finished: Iterable[SessionSummary],
+    *,
+    game: str | None = None,
+    since: float | None = None,
+    until: float | None = None,
+    aliases: Mapping[str, str] | None = None,
+    counted: Mapping[str, bool] | None = None,
 ) -> Statistics:
     """Statistics of the finished games of `game` (all games: None) started in [since, until).
 
@@ -345,16 +368,27 @@ def statistics(
                 if result.ranks[seat] < result.ranks[other]:
                     beaten[key][other_key] += 1
     mixed = len({summary.game for summary in chosen}) > 1
-    players = sorted((_player_stats(tally, mixed) for tally in tallies.values()),
-                     key=lambda stats: (-stats.wins, -stats.plays, player_key(stats.name)))
+    players = sorted(
+        (_player_stats(tally, mixed) for tally in tallies.values()),
+        key=lambda stats: (-stats.wins, -stats.plays, player_key(stats.name)),
+    )
     shown = {key: tally.name for key, tally in tallies.items()}
+
     def by_name(counts: dict[str, dict[str, int]]) -> dict[str, dict[str, int]]:
         return {shown[key]: {shown[other]: count for other, count in row.items()} for key, row in counts.items()}
 
     measured = not mixed and bool(chosen) and _has_length(chosen[0].game)
     average_length = length / len(chosen) if measured else None
-    return Statistics(game, len(chosen), average_length, players, by_name(beaten), stopped,
-                      len(every) - len(chosen) - stopped, by_name(together))
+    return Statistics(
+        game,
+        len(chosen),
+        average_length,
+        players,
+        by_name(beaten),
+        stopped,
+        len(every) - len(chosen) - stopped,
+        by_name(together),
+    )
 
 
 def _has_length(game_id: str) -> bool:
@@ -382,10 +416,14 @@ def _count(tally: _Tally, score: float, won: bool) -> None:
 
 def _player_stats(tally: _Tally, mixed: bool) -> PlayerStats:
     return PlayerStats(
-        name=tally.name, plays=tally.plays, wins=tally.wins, win_rate=tally.wins / tally.plays,
+        name=tally.name,
+        plays=tally.plays,
+        wins=tally.wins,
+        win_rate=tally.wins / tally.plays,
         average_score=None if mixed else tally.total / tally.plays,
         best_score=None if mixed or tally.best is None else int(tally.best),
-        longest_streak=tally.longest, current_streak=tally.streak,
+        longest_streak=tally.longest,
+        current_streak=tally.streak,
     )
 
 
@@ -429,8 +467,14 @@ class PlayerPage:
 
 
 def player_page(
-    finished: Iterable[SessionSummary], name: str, *, game: str | None = None, since: float | None = None,
-    until: float | None = None, aliases: Mapping[str, str] | None = None, counted: Mapping[str, bool] | None = None,
+    finished: Iterable[SessionSummary],
+    name: str,
+    *,
+    game: str | None = None,
+    since: float | None = None,
+    until: float | None = None,
+    aliases: Mapping[str, str] | None = None,
+    counted: Mapping[str, bool] | None = None,
 ) -> PlayerPage | None:
     """Everything about one player over the games counted (as `statistics` counts them); None when they played none."""
     names = _Names(aliases)
@@ -469,12 +513,34 @@ def player_page(
                 ahead[key] += 1
     if not tally.plays:
         return None
-    games = sorted((GameRecord(game_id, len(played), sum(won for _, won in played), max(v for v, _ in played),
-                               sum(v for v, _ in played) / len(played), min(v for v, _ in played))
-                    for game_id, played in scores.items()), key=lambda record: (-record.plays, record.game))
-    return PlayerPage(tally.name, tally.plays, tally.wins, tally.wins / tally.plays, tally.streak, tally.longest,
-                      games, time_played, timed, _most(met, shown), _most(ahead, shown),
-                      {count: (plays, wins) for count, (plays, wins) in sorted(by_count.items())})
+    games = sorted(
+        (
+            GameRecord(
+                game_id,
+                len(played),
+                sum(won for _, won in played),
+                max(v for v, _ in played),
+                sum(v for v, _ in played) / len(played),
+                min(v for v, _ in played),
+            )
+            for game_id, played in scores.items()
+        ),
+        key=lambda record: (-record.plays, record.game),
+    )
+    return PlayerPage(
+        tally.name,
+        tally.plays,
+        tally.wins,
+        tally.wins / tally.plays,
+        tally.streak,
+        tally.longest,
+        games,
+        time_played,
+        timed,
+        _most(met, shown),
+        _most(ahead, shown),
+        {count: (plays, wins) for count, (plays, wins) in sorted(by_count.items())},
+    )
 
 
 def _most(counts: Mapping[str, int], shown: Mapping[str, str]) -> Rival | None:

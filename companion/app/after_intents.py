@@ -48,8 +48,9 @@ class PageActs(Protocol):
 
     def say(self, error: Exception) -> str: ...
 
-    def show_notice(self, text: str, *, error: bool = True, tapped: str | None = None,
-                    override: dict[str, Any] | None = None) -> None: ...
+    def show_notice(
+        self, text: str, *, error: bool = True, tapped: str | None = None, override: dict[str, Any] | None = None
+    ) -> None: ...
 
     def set_draft(self, *, quiet: bool = False, **values: Any) -> None: ...
 
@@ -119,9 +120,13 @@ class AfterGame:
     def pick_day(self, shown: date | None, on_pick: Callable[[Any], None]) -> None:
         """Open the platform's calendar; `on_pick` gets the day picked."""
         today = date.today()
-        picker = ft.DatePicker(key="stats-date-picker", value=shown or today,
-                               first_date=date(1970, 1, 1), last_date=date(today.year + 1, 12, 31),
-                               on_change=lambda event: on_pick(event.control.value))
+        picker = ft.DatePicker(
+            key="stats-date-picker",
+            value=shown or today,
+            first_date=date(1970, 1, 1),
+            last_date=date(today.year + 1, 12, 31),
+            on_change=lambda event: on_pick(event.control.value),
+        )
         self.act.page.show_dialog(picker)
 
     # --- your games: export, import, backups ----------------------------------------------
@@ -212,8 +217,9 @@ class AfterGame:
         upload = upload_url(act.page, name)
         try:
             picker = service(act.page, ft.FilePicker)
-            files = await picker.pick_files(file_type=ft.FilePickerFileType.CUSTOM, allowed_extensions=["json"],
-                                            with_data=upload is None)
+            files = await picker.pick_files(
+                file_type=ft.FilePickerFileType.CUSTOM, allowed_extensions=["json"], with_data=upload is None
+            )
         except Exception:  # no file picker here: the exports/ folder is the way in
             act.show_notice(act.t("ui.archive.no_dialog"))
             return
@@ -237,8 +243,7 @@ class AfterGame:
                 return
         await self._import(picked.name, data or b"")
 
-    async def _uploaded(self, picker: ft.FilePicker, picked: ft.FilePickerFile, name: str, url: str
-                        ) -> bytes | None:
+    async def _uploaded(self, picker: ft.FilePicker, picked: ft.FilePickerFile, name: str, url: str) -> bytes | None:
         """The picked file's bytes, sent by the browser as one signed PUT (to `url`) into this
         process's upload folder as `name` (deleted once read); None when it could not come (said
         in the notice)."""
@@ -317,15 +322,25 @@ class AfterGame:
         """Keep the report in the sheet's draft as plain words' data (the draft is saved as JSON):
         the counts, each game brought up to date, kept, copied or left as it is, and each refusal."""
         named = {case: [message_data(game.named) for game in getattr(report, case)] for case in REPORT_CASES}
-        self.act.set_draft(report={"imported": len(report.imported), "duplicates": report.already_here, **named,
-                                   "refused": [[message_data(refusal.named) if refusal.named else refusal.session,
-                                                message_data(refusal.why)] for refusal in report.refused],
-                                   "side": [list(back) for back in report.side],
-                                   "taken": [list(taken) for taken in report.taken],
-                                   **{case: [[message_data(game.named), game.other] for game in getattr(report, case)]
-                                      for case in TITLE_CASES},
-                                   "names_kept": [list(kept) for kept in report.names_kept]},
-                           saved=None)
+        self.act.set_draft(
+            report={
+                "imported": len(report.imported),
+                "duplicates": report.already_here,
+                **named,
+                "refused": [
+                    [message_data(refusal.named) if refusal.named else refusal.session, message_data(refusal.why)]
+                    for refusal in report.refused
+                ],
+                "side": [list(back) for back in report.side],
+                "taken": [list(taken) for taken in report.taken],
+                **{
+                    case: [[message_data(game.named), game.other] for game in getattr(report, case)]
+                    for case in TITLE_CASES
+                },
+                "names_kept": [list(kept) for kept in report.names_kept],
+            },
+            saved=None,
+        )
 
 
 REPORT_CASES = ("updated", "kept", "copies", "changed")  # what the report names game by game, in this order
@@ -387,8 +402,10 @@ def _param_data(value: Any) -> Any:
 
 def message_of(data: dict[str, Any]) -> Message:
     params = data.get("params")
-    return Message(str(data.get("id", "")), {str(key): _param_of(value)
-                                              for key, value in (params.items() if isinstance(params, dict) else ())})
+    return Message(
+        str(data.get("id", "")),
+        {str(key): _param_of(value) for key, value in (params.items() if isinstance(params, dict) else ())},
+    )
 
 
 def _param_of(value: Any) -> Any:
@@ -397,4 +414,3 @@ def _param_of(value: Any) -> Any:
     if isinstance(value, list):
         return [_param_of(item) for item in value]
     return value
-

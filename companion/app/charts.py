@@ -54,10 +54,12 @@ def score_chart(view: View, series: ScoreSeries, caption_id: str = CAPTION) -> f
     """The chart, its caption and its legend; a sentence instead when there is nothing to draw."""
     if not series.steps:
         return w.text(w.t(view, "ui.chart.nothing"), 15, key="chart-nothing")
-    caption = w.text(w.t(view, caption_id), 13, colour=w.QUIET,
-                     key="chart-caption")
-    return ft.Column([w.text(w.t(view, "ui.chart.title"), 17, bold=True), caption, line_chart(view, series),
-                      legend(view, series)], spacing=6, key="chart")
+    caption = w.text(w.t(view, caption_id), 13, colour=w.QUIET, key="chart-caption")
+    return ft.Column(
+        [w.text(w.t(view, "ui.chart.title"), 17, bold=True), caption, line_chart(view, series), legend(view, series)],
+        spacing=6,
+        key="chart",
+    )
 
 
 def line_chart(view: View, series: ScoreSeries) -> ft.Control:
@@ -65,24 +67,36 @@ def line_chart(view: View, series: ScoreSeries) -> ft.Control:
     values = [value for step in steps for value in step.values]
     low, high = min(0, *values), max(1, *values)
     words = [step_label(view, step) for step in steps]
-    labels = [fch.ChartAxisLabel(value=index, label=ft.Text(words[index], size=LABEL_SIZE, no_wrap=True))
-              for index in shown_steps(words)]
+    labels = [
+        fch.ChartAxisLabel(value=index, label=ft.Text(words[index], size=LABEL_SIZE, no_wrap=True))
+        for index in shown_steps(words)
+    ]
     lines = [
         fch.LineChartData(
-            points=[fch.LineChartDataPoint(index, step.values[seat],
-                                           tooltip=f"{player} {shown_value(view, series, step.values[seat])}")
-                    for index, step in enumerate(steps)],
-            color=w.player_colour(view, series.players, player), stroke_width=3, point=True,
+            points=[
+                fch.LineChartDataPoint(
+                    index, step.values[seat], tooltip=f"{player} {shown_value(view, series, step.values[seat])}"
+                )
+                for index, step in enumerate(steps)
+            ],
+            color=w.player_colour(view, series.players, player),
+            stroke_width=3,
+            point=True,
             dash_pattern=DASHES[seat % len(DASHES)],
         )
         for seat, player in enumerate(series.players)
     ]
     chart = fch.LineChart(
-        data_series=lines, min_x=0, max_x=max(1, len(steps) - 1), min_y=floor(low, high), max_y=nice_top(high),
+        data_series=lines,
+        min_x=0,
+        max_x=max(1, len(steps) - 1),
+        min_y=floor(low, high),
+        max_y=nice_top(high),
         left_axis=value_axis(view, series, low, high),
         bottom_axis=fch.ChartAxis(labels=labels, label_size=28, label_spacing=1),  # each label given is drawn
         horizontal_grid_lines=fch.ChartGridLines(interval=label_step(high), color=ft.Colors.OUTLINE_VARIANT, width=1),
-        expand=True, key="score-chart",
+        expand=True,
+        key="score-chart",
     )
     # The last label is centred on the last step: room for its half, so "Cargaison" is never cut.
     right = max(20, math.ceil(label_width(words[-1]) / 2) + 4)
@@ -102,8 +116,9 @@ def shown_steps(words: list[str]) -> list[int]:
     per_step = PHONE_PLOT_WIDTH / last
     every = max(1, math.ceil((max(map(label_width, words[:-1])) + LABEL_GAP) / per_step))
     room = label_width(words[-1]) / 2 + LABEL_GAP
-    return [index for index in range(0, last, every)
-            if (last - index) * per_step >= room + label_width(words[index]) / 2] + [last]
+    return [
+        index for index in range(0, last, every) if (last - index) * per_step >= room + label_width(words[index]) / 2
+    ] + [last]
 
 
 def floor(low: int, high: int) -> float:
@@ -116,8 +131,9 @@ def value_axis(view: View, series: ScoreSeries, low: int, high: int) -> fch.Char
     """Round values up the side, written as the game counts them ($12, or 12 $ in French)."""
     step = label_step(high)
     values = range(low - low % step, nice_top(high), step)
-    labels = [fch.ChartAxisLabel(value=value, label=ft.Text(shown_value(view, series, value), size=12))
-              for value in values]
+    labels = [
+        fch.ChartAxisLabel(value=value, label=ft.Text(shown_value(view, series, value), size=12)) for value in values
+    ]
     return fch.ChartAxis(labels=labels, label_spacing=step, label_size=52 if series.unit == "money" else 36)
 
 
@@ -152,6 +168,7 @@ def legend(view: View, series: ScoreSeries) -> ft.Control:
         colour = w.player_colour(view, series.players, player)
         swatch = dash_swatch(colour, DASHES[seat % len(DASHES)])
         words = w.t(view, "ui.chart.legend", player=player, score=shown_value(view, series, last[seat]))
-        entries.append(ft.Row([swatch, w.text(words, 15, colour=colour, key=f"legend-{w.slug(player)}")],
-                              spacing=6, tight=True))
+        entries.append(
+            ft.Row([swatch, w.text(words, 15, colour=colour, key=f"legend-{w.slug(player)}")], spacing=6, tight=True)
+        )
     return ft.Row(entries, wrap=True, spacing=16, run_spacing=4, key="legend")

@@ -62,15 +62,29 @@ def clock_chip(view: View) -> ft.Control | None:
         return None
     reading = session.clock
     over = session.is_over
-    return TableClock(reading.played, reading.running_since, reading.paused, over,
-                      over or view.read_only() is not None, view.language,
-                      lambda: view.act.apply({"type": "clock", "mark": "resume" if reading.paused else "pause"},
-                                             close_panel=False, tapped="clock"))
+    return TableClock(
+        reading.played,
+        reading.running_since,
+        reading.paused,
+        over,
+        over or view.read_only() is not None,
+        view.language,
+        lambda: view.act.apply(
+            {"type": "clock", "mark": "resume" if reading.paused else "pause"}, close_panel=False, tapped="clock"
+        ),
+    )
 
 
 @ft.component
-def TableClock(played: float, since: float | None, paused: bool, over: bool, disabled: bool, language: str,
-               on_tap: Callable[[], object]) -> ft.Control:
+def TableClock(
+    played: float,
+    since: float | None,
+    paused: bool,
+    over: bool,
+    disabled: bool,
+    language: str,
+    on_tap: Callable[[], object],
+) -> ft.Control:
     _, set_moment = ft.use_state(0.0)
 
     async def tick() -> None:
@@ -85,6 +99,13 @@ def TableClock(played: float, since: float | None, paused: bool, over: bool, dis
     words = chip_words(seconds, language)
     tip_id = "ui.clock.stopped" if over else "ui.clock.run" if paused else "ui.clock.pause"
     icon = ft.Icons.TIMER_OUTLINED if over else ft.Icons.PLAY_ARROW if paused else ft.Icons.PAUSE
-    return ft.TextButton(words, icon=icon, key="clock", width=WIDTH, height=48, disabled=disabled,
-                         tooltip=i18n.t(tip_id, language, hours=hours, minutes=minutes),
-                         on_click=lambda _: on_tap())
+    return ft.TextButton(
+        words,
+        icon=icon,
+        key="clock",
+        width=WIDTH,
+        height=48,
+        disabled=disabled,
+        tooltip=i18n.t(tip_id, language, hours=hours, minutes=minutes),
+        on_click=lambda _: on_tap(),
+    )

@@ -80,8 +80,11 @@ class Search:
         texts, text = self._texts, self.text
         found = summaries
         for word in words:  # one pass per word, on what is left: no call per game but for a new text
-            found = [summary for summary in found
-                     if word in (texts.get((summary.game, summary.players, summary.title)) or text(summary))]
+            found = [
+                summary
+                for summary in found
+                if word in (texts.get((summary.game, summary.players, summary.title)) or text(summary))
+            ]
         return found
 
 
@@ -189,8 +192,13 @@ class AppData:
             playing = [summary for summary in found if not summary.is_over]
             over = [summary for summary in found if summary.is_over]
             self._home_kept = (listing, words, playing, over)
-        return HomeList(playing[:in_progress], max(0, len(playing) - in_progress),
-                        over[:finished], max(0, len(over) - finished), listing)
+        return HomeList(
+            playing[:in_progress],
+            max(0, len(playing) - in_progress),
+            over[:finished],
+            max(0, len(over) - finished),
+            listing,
+        )
 
     def warm(self) -> None:
         """Read the whole list once, ahead of the first screen (see `cli.run`): the first page
@@ -246,8 +254,13 @@ class AppData:
 
     # --- where the app was ------------------------------------------------------------
 
-    def remember_screen(self, session_id: str | None, panel: str | None = None, draft: dict[str, Any] | None = None,
-                        screen: dict[str, Any] | None = None) -> None:
+    def remember_screen(
+        self,
+        session_id: str | None,
+        panel: str | None = None,
+        draft: dict[str, Any] | None = None,
+        screen: dict[str, Any] | None = None,
+    ) -> None:
         """Note the open game (None: the `screen` named, home by default) and its open sheet, so a
         reload lands there; never fails."""
         with self._lock:
@@ -286,23 +299,38 @@ class AppData:
         copies = archive.read_copies(self.store)
         return [summary for summary in self.finished() if summary.id not in copies]
 
-    def statistics(self, game: str | None = None, since: float | None = None, until: float | None = None
-                   ) -> stats.Statistics:
+    def statistics(
+        self, game: str | None = None, since: float | None = None, until: float | None = None
+    ) -> stats.Statistics:
         """Statistics of the finished games of `game` (None: all) started in [since, until), renames applied,
         the games the table left out (and stopped ones it did not count) left out."""
-        return stats.statistics(self.originals(), game=game, since=since, until=until,
-                                aliases=stats.read_aliases(self.store), counted=self.counted())
+        return stats.statistics(
+            self.originals(),
+            game=game,
+            since=since,
+            until=until,
+            aliases=stats.read_aliases(self.store),
+            counted=self.counted(),
+        )
 
-    def statistics_by_game(self, since: float | None = None, until: float | None = None
-                           ) -> dict[str, stats.Statistics]:
-        return stats.statistics_by_game(self.originals(), since=since, until=until,
-                                        aliases=stats.read_aliases(self.store), counted=self.counted())
+    def statistics_by_game(self, since: float | None = None, until: float | None = None) -> dict[str, stats.Statistics]:
+        return stats.statistics_by_game(
+            self.originals(), since=since, until=until, aliases=stats.read_aliases(self.store), counted=self.counted()
+        )
 
-    def player_page(self, name: str, game: str | None = None, since: float | None = None,
-                    until: float | None = None) -> stats.PlayerPage | None:
+    def player_page(
+        self, name: str, game: str | None = None, since: float | None = None, until: float | None = None
+    ) -> stats.PlayerPage | None:
         """One player's figures over the games counted (None when they played none of them)."""
-        return stats.player_page(self.originals(), name, game=game, since=since, until=until,
-                                 aliases=stats.read_aliases(self.store), counted=self.counted())
+        return stats.player_page(
+            self.originals(),
+            name,
+            game=game,
+            since=since,
+            until=until,
+            aliases=stats.read_aliases(self.store),
+            counted=self.counted(),
+        )
 
     def counted(self) -> dict[str, bool]:
         """The table's choices of games counted in statistics or left out (see `stats.set_counted`)."""
@@ -368,8 +396,9 @@ class AppData:
             raise StoreError("store.not_found", id=session_id)
         return bgstats.play_url(self.peek(session_id), summary)
 
-    def export(self, kind: str, session_ids: list[str] | None = None,
-               progress: archive.Progress | None = None) -> tuple[str, bytes]:
+    def export(
+        self, kind: str, session_ids: list[str] | None = None, progress: archive.Progress | None = None
+    ) -> tuple[str, bytes]:
         """(file name, content) of an export, `kind` "json" (the chosen games, all by default), "csv", "xlsx" or
         "bgsplay"; `progress` is told each game written into a JSON one."""
         if kind == "csv":
@@ -380,8 +409,9 @@ class AppData:
             return archive.export_name(bgstats.EXTENSION), bgstats.export_plays(self.store)
         return archive.export_name("json"), archive.export_json(self.store, session_ids, progress)
 
-    def save_export(self, kind: str, session_ids: list[str] | None = None,
-                    progress: archive.Progress | None = None) -> str:
+    def save_export(
+        self, kind: str, session_ids: list[str] | None = None, progress: archive.Progress | None = None
+    ) -> str:
         """Write an export into the data folder's exports/ and return its path (where no file dialog is offered)."""
         name, data = self.export(kind, session_ids, progress)
         try:
@@ -389,8 +419,9 @@ class AppData:
         finally:
             self.look_at_archive_folders()
 
-    def import_archive(self, data: bytes, language: str = "en",
-                       progress: archive.Progress | None = None) -> archive.ImportReport:
+    def import_archive(
+        self, data: bytes, language: str = "en", progress: archive.Progress | None = None
+    ) -> archive.ImportReport:
         """Add an archive's games; never raises: the report names what was refused and why.
         `language`: the table's, for the title of a game added as a copy; `progress`: told how far it is."""
         with self._lock:

@@ -33,13 +33,15 @@ def walked_fields(cls: type) -> tuple[str, ...]:
     """The names of the fields Flet walks (those not marked `skip`), looked up once per class."""
     names = _FIELDS.get(cls)
     if names is None:
-        names = _FIELDS[cls] = tuple(field.name for field in dataclasses.fields(cls)
-                                     if not field.metadata.get("skip", False))
+        names = _FIELDS[cls] = tuple(
+            field.name for field in dataclasses.fields(cls) if not field.metadata.get("skip", False)
+        )
     return names
 
 
-def configure_dataclass(builder: Any, item: Any, parent: Any, frozen: bool,
-                        configure_setattr_only: bool = False) -> Iterator[Any]:
+def configure_dataclass(
+    builder: Any, item: Any, parent: Any, frozen: bool, configure_setattr_only: bool = False
+) -> Iterator[Any]:
     """`DiffBuilder._configure_dataclass` of Flet 1.0.5, step for step (see the module's docstring)."""
     if _is_dataclass(item):
         if parent is None:

@@ -36,8 +36,16 @@ REOPEN: dict[str, Callable[[Intents, dict[str, Any]], bool]] = {}
 
 
 class Intents:
-    def __init__(self, page: ft.Page, state: PageState, data: AppData, *, share: ShareGlue, stale: StaleGuard,
-                 language: LanguageChoice) -> None:
+    def __init__(
+        self,
+        page: ft.Page,
+        state: PageState,
+        data: AppData,
+        *,
+        share: ShareGlue,
+        stale: StaleGuard,
+        language: LanguageChoice,
+    ) -> None:
         self.page = page
         self.state = state
         self.data = data
@@ -105,8 +113,11 @@ class Intents:
         """A phone is drawn the shared game or the page saying sharing stopped, nothing else
         (a game that cannot be opened there would otherwise fall back to Home, the host's list)."""
         ui = self.state.ui
-        if self.share.guest is not None and not (ui.screen == "game" and self.state.session is not None) \
-                and ui.screen != "stopped":
+        if (
+            self.share.guest is not None
+            and not (ui.screen == "game" and self.state.session is not None)
+            and ui.screen != "stopped"
+        ):
             self.state.ui = UiState(screen="stopped")
 
     # --- navigation -----------------------------------------------------------------------
@@ -261,8 +272,13 @@ class Intents:
     def redo(self, tapped: str | None = None) -> None:
         self._change(lambda session, at: session.redo(at=at), True, tapped)
 
-    def _change(self, change: Callable[[Session, int | None], object], close_panel: bool,
-                tapped: str | None, event: dict[str, Any] | None = None) -> bool:
+    def _change(
+        self,
+        change: Callable[[Session, int | None], object],
+        close_panel: bool,
+        tapped: str | None,
+        event: dict[str, Any] | None = None,
+    ) -> bool:
         """Make one change; a refusal or a failed save is shown in words and changes nothing."""
         session = self.state.session
         if session is None:
@@ -384,8 +400,9 @@ class Intents:
         if self.state.ui.panel is not None:
             self.remember()
 
-    def show_notice(self, text: str, *, error: bool = True, tapped: str | None = None,
-                    override: dict[str, Any] | None = None) -> None:
+    def show_notice(
+        self, text: str, *, error: bool = True, tapped: str | None = None, override: dict[str, Any] | None = None
+    ) -> None:
         ui = self.state.ui
         ui.notice = text
         ui.notice_is_error = error

@@ -45,8 +45,14 @@ def stored_choice(value: Any) -> tuple[str | None, float] | None:
 
 
 class LanguageChoice:
-    def __init__(self, page: ft.Page, data: AppData, command_line: str | None,
-                 use: Callable[[str], None], run_started: float | None = None) -> None:
+    def __init__(
+        self,
+        page: ft.Page,
+        data: AppData,
+        command_line: str | None,
+        use: Callable[[str], None],
+        run_started: float | None = None,
+    ) -> None:
         self.page = page
         self.data = data
         self.command_line = i18n.supported(command_line)
@@ -114,6 +120,7 @@ class LanguageChoice:
     def localise_page(self, language: str) -> None:
         """Flutter's own words (a text field's "30 characters remaining") in the page's language too."""
         self.page.locale_configuration = ft.LocaleConfiguration(
-            supported_locales=[ft.Locale(code) for code in LANGUAGES], current_locale=ft.Locale(language))
+            supported_locales=[ft.Locale(code) for code in LANGUAGES], current_locale=ft.Locale(language)
+        )
         with contextlib.suppress(Exception):  # a page not yet (or no longer) connected takes it with the next patch
             self.page.update()

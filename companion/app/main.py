@@ -27,8 +27,7 @@ WAKELOCK_TIMEOUT_S = 2
 BACKUP_AFTER_S = 1.5  # after the page is mounted: its first screen has been sent and drawn by then
 
 
-def make_main(data: AppData, sharing: Sharing | None = None, language: str | None = None
-              ) -> Callable[[ft.Page], None]:
+def make_main(data: AppData, sharing: Sharing | None = None, language: str | None = None) -> Callable[[ft.Page], None]:
     """A `main` bound to one data folder; every page of this process shares it.
 
     With `sharing`, a game screen can be shared with the phones at the table; a page opened
@@ -59,9 +58,18 @@ def make_main(data: AppData, sharing: Sharing | None = None, language: str | Non
         page.window.width, page.window.height = 480, 900
         page.window.min_width, page.window.min_height = 360, 560
         guest = current_guest.get() if sharing is not None else None
-        app = PageApp(page, data, dispatch.build, dispatch.sheet, sharing=sharing, guest=guest, language=language,
-                      run_started=run_started)
+        app = PageApp(
+            page,
+            data,
+            dispatch.build,
+            dispatch.sheet,
+            sharing=sharing,
+            guest=guest,
+            language=language,
+            run_started=run_started,
+        )
         act = app.act
+
         # A dropped socket (a phone's screen locked, Wi-Fi blinked, a reload) keeps the page's
         # session and its game: the client reconnects to it. Only an expired session lets go.
         def sync_told(games_changed: bool) -> None:  # from the sync thread: drawn on the page's loop

@@ -164,8 +164,16 @@ class Lead:
     def _start(self, language: str) -> None:
         _context_page.set(self.page)
         mirror = self.mirror
-        app = self.app = PageApp(self.page, mirror.data, mirror.screen, mirror.sheet, sharing=mirror.sharing,
-                                 guest=WATCHING, language=language, glue=WatchingGlue)
+        app = self.app = PageApp(
+            self.page,
+            mirror.data,
+            mirror.screen,
+            mirror.sheet,
+            sharing=mirror.sharing,
+            guest=WATCHING,
+            language=language,
+            glue=WatchingGlue,
+        )
         assert isinstance(app.act.share, WatchingGlue)
         app.act.share.writes = self.key[3]
         app.act.stale = SeenAtOnce(self.page, self)
@@ -257,8 +265,14 @@ class Follower:
         """Whether this page would be drawn as a lead is: a phone on the shared game, no sheet."""
         act = self.app.act
         ui = act.state.ui
-        return (act.share.guest is not None and ui.screen == "game" and ui.panel is None and ui.notice is None
-                and act.state.session is not None and act.state.session.id == act.share.guest_game())
+        return (
+            act.share.guest is not None
+            and ui.screen == "game"
+            and ui.panel is None
+            and ui.notice is None
+            and act.state.session is not None
+            and act.state.session.id == act.share.guest_game()
+        )
 
     def key(self) -> Key:
         act = self.app.act
@@ -398,8 +412,14 @@ class Follower:
                 act.show_notice(act.say(StaleError()))
                 return
             if session.index.get(control_id) is None:  # drawn otherwise: the button with the same key
-                mine = next((control for control in list(session.index.values())
-                             if key is not None and getattr(control, "key", None) == key), None)
+                mine = next(
+                    (
+                        control
+                        for control in list(session.index.values())
+                        if key is not None and getattr(control, "key", None) == key
+                    ),
+                    None,
+                )
                 if mine is None:
                     log.info("a tap on %s of a phone's shared drawing has no match in its own", tapped)
                     return

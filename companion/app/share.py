@@ -68,17 +68,20 @@ class ShareError(Exception):
         super().__init__(str(self.message))
 
 
-register("en", {
-    "share.name_empty": "Type your name, so the host knows who joined.",
-    "share.name_long": "A name has at most {high} characters.",
-    "share.link_gone": "This link no longer opens a game: ask the host for the code.",
-    "share.not_shared": "This game is no longer shared.",
-    "share.too_many_tries": "Too many tries: wait {seconds} seconds, then type the code again.",
-    "share.wrong_code": "That is not the code on the host's screen.",
-    "share.no_server": "This app cannot share: its web server is not part of this build.",
-    "share.no_network": "No local network found: connect to the table's Wi-Fi, then share again.",
-    "share.cannot_open": "Cannot share on {host}: {reason}.",
-})
+register(
+    "en",
+    {
+        "share.name_empty": "Type your name, so the host knows who joined.",
+        "share.name_long": "A name has at most {high} characters.",
+        "share.link_gone": "This link no longer opens a game: ask the host for the code.",
+        "share.not_shared": "This game is no longer shared.",
+        "share.too_many_tries": "Too many tries: wait {seconds} seconds, then type the code again.",
+        "share.wrong_code": "That is not the code on the host's screen.",
+        "share.no_server": "This app cannot share: its web server is not part of this build.",
+        "share.no_network": "No local network found: connect to the table's Wi-Fi, then share again.",
+        "share.cannot_open": "Cannot share on {host}: {reason}.",
+    },
+)
 
 
 class Listener(Protocol):
@@ -119,8 +122,9 @@ def clean_name(text: str) -> str:
 class TryCounter:
     """At most `limit` tries in any `window` seconds: brute force of a short code slowed to a crawl."""
 
-    def __init__(self, limit: int = TRIES_PER_WINDOW, window: float = TRY_WINDOW_S,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, limit: int = TRIES_PER_WINDOW, window: float = TRY_WINDOW_S, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.limit = limit
         self.window = window
         self.clock = clock
@@ -270,8 +274,9 @@ class Share:
 class Sharing:
     """The one share of this process (or none), and who wants to hear when it changes."""
 
-    def __init__(self, listener: Listener | None, host: str | None,
-                 find_host: Callable[[], str | None] | None = None) -> None:
+    def __init__(
+        self, listener: Listener | None, host: str | None, find_host: Callable[[], str | None] | None = None
+    ) -> None:
         self.listener = listener
         self.host = host  # the local-network address to share on; None: `find_host` looks when sharing starts
         self.find_host = find_host or lan_address
@@ -354,6 +359,7 @@ class Sharing:
 
         def stop_hearing() -> None:
             self._watchers.pop(number, None)
+
         return stop_hearing
 
     def subscribe_games(self, watcher: Callable[[str], None]) -> Callable[[], None]:
@@ -365,6 +371,7 @@ class Sharing:
 
         def stop_hearing() -> None:
             self._game_watchers.pop(number, None)
+
         return stop_hearing
 
     def game_changed(self, session_id: str, told_by: Callable[[str], None] | None = None) -> None:

@@ -45,8 +45,7 @@ class ShareGlue:
         self._intents = intents
         self.page.pubsub.subscribe(self._game_changed)
         if self.sharing is not None:
-            self._stops = [self.sharing.subscribe(self._share_changed),
-                           self.sharing.subscribe_games(self.relayed)]
+            self._stops = [self.sharing.subscribe(self._share_changed), self.sharing.subscribe_games(self.relayed)]
 
     def stop_listening(self) -> None:
         for stop in self._stops:

@@ -55,8 +55,14 @@ def Root(look: Look, act: Intents, screen: Draw, sheet: DrawSheet) -> ft.Control
 @ft.component
 def PageBody(state: PageState, act: Intents, screen: Draw, sheet: DrawSheet) -> ft.Control:
     """The screen, and the open sheet as a dialog on top of it."""
-    view = View.of(state, act, ft.use_context(LANGUAGE), ft.use_context(THEME), float(act.page.width or 412),
-                   float(act.page.height or 915))
+    view = View.of(
+        state,
+        act,
+        ft.use_context(LANGUAGE),
+        ft.use_context(THEME),
+        float(act.page.width or 412),
+        float(act.page.height or 915),
+    )
     drawn = act.stale.drawing(state.session)
     shown = screen(view)
     dialog = sheet(view)
@@ -70,15 +76,24 @@ def PageBody(state: PageState, act: Intents, screen: Draw, sheet: DrawSheet) -> 
 class PageApp:
     """One page (a tab, a phone, the window) of the app, on the process's shared `AppData`."""
 
-    def __init__(self, page: ft.Page, data: AppData, screen: Draw, sheet: DrawSheet, *,
-                 sharing: Sharing | None = None, guest: str | None = None, language: str | None = None,
-                 run_started: float | None = None, glue: type[ShareGlue] = ShareGlue) -> None:
+    def __init__(
+        self,
+        page: ft.Page,
+        data: AppData,
+        screen: Draw,
+        sheet: DrawSheet,
+        *,
+        sharing: Sharing | None = None,
+        guest: str | None = None,
+        language: str | None = None,
+        run_started: float | None = None,
+        glue: type[ShareGlue] = ShareGlue,
+    ) -> None:
         self.page = page
         self.state = PageState()
         self.screen, self.sheet = screen, sheet
         share = glue(page, self.state, sharing, guest)
-        self.language = LanguageChoice(page, data, language, lambda chosen: self.act.use_language(chosen),
-                                       run_started)
+        self.language = LanguageChoice(page, data, language, lambda chosen: self.act.use_language(chosen), run_started)
         self.act = Intents(page, self.state, data, share=share, stale=StaleGuard(page), language=self.language)
         self.state.language = self.language.pick()
         share.listen(self.act)

@@ -34,8 +34,11 @@ class SyncIntents:
         url = str(draft.get("sync_url", "")).strip()
         if url.startswith(LINK_PREFIX):
             return read_setup_link(url)
-        return SyncSettings(url, str(draft.get("sync_database", "")).strip() or DEFAULT_DATABASE,
-                            str(draft.get("sync_user", "")).strip()).checked()
+        return SyncSettings(
+            url,
+            str(draft.get("sync_database", "")).strip() or DEFAULT_DATABASE,
+            str(draft.get("sync_user", "")).strip(),
+        ).checked()
 
     def start_test(self) -> None:
         self.act.page.run_task(self.test)  # off the page: a server may take 30 s not to answer
@@ -72,8 +75,9 @@ class SyncIntents:
     async def _restart_for(self, settings: SyncSettings, keep: bool) -> None:
         act = self.act
         if not keep:
-            act.set_draft(sync_said=message_data(Message("sync.test_after_restart", {})), sync_ok=False,
-                          sync_busy=False)
+            act.set_draft(
+                sync_said=message_data(Message("sync.test_after_restart", {})), sync_ok=False, sync_busy=False
+            )
             return
         await act.data.sync.keep_for_restart(settings, self.password)
         self.password = ""

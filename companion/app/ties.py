@@ -40,8 +40,17 @@ def tie_lines(
         if len({standing.rank for standing in group}) == 1:
             figures = join_names([decider_text(standing) for standing in group], language)
             won = group[0].rank == 1 and group[0].winner
-            lines.append(t("ui.tie.shared_win" if won else "ui.tie.shared_place", language, players=players,
-                           score=shown, decider=decider, figures=figures, ordinal=ordinal(group[0].rank, language)))
+            lines.append(
+                t(
+                    "ui.tie.shared_win" if won else "ui.tie.shared_place",
+                    language,
+                    players=players,
+                    score=shown,
+                    decider=decider,
+                    figures=figures,
+                    ordinal=ordinal(group[0].rank, language),
+                )
+            )
         else:
             order = ", ".join(f"{standing.player} {decider_text(standing)}" for standing in group)
             lines.append(t("ui.tie.decided", language, players=players, score=shown, decider=decider, order=order))

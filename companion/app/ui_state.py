@@ -101,8 +101,9 @@ class UiStateFile:
 
     def remember_view(self, session_id: str | None, panel: str | None, draft: Any, screen: Any = None) -> bool:
         view = _clean({"open_session": session_id, "panel": panel, "draft": draft, "screen": screen})
-        return self._write(open_session=view["open_session"], panel=view["panel"], draft=view["draft"],
-                           screen=view["screen"])
+        return self._write(
+            open_session=view["open_session"], panel=view["panel"], draft=view["draft"], screen=view["screen"]
+        )
 
     def remember_habit(self, name: str, value: int) -> bool:
         if _habit(value) is None:

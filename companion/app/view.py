@@ -24,8 +24,7 @@ Verdict = tuple[str | None, str | None, bool]
 # The rules' answers for a game as it is now, per event and language: every page following a
 # game (the host's, each phone's) asks the same questions after each tap. Dropped with the
 # game, and at its next change (a version is one state of one game).
-_VERDICTS: weakref.WeakKeyDictionary[Session, tuple[int, dict[tuple[str, str], Verdict]]] = (
-    weakref.WeakKeyDictionary())
+_VERDICTS: weakref.WeakKeyDictionary[Session, tuple[int, dict[tuple[str, str], Verdict]]] = weakref.WeakKeyDictionary()
 
 
 @dataclass(frozen=True)

@@ -26,26 +26,57 @@ FOOTER_WIDTH = 420  # a main button in a wide window: a phone's width, at the ri
 COLUMN_SPACING = 16
 
 
-def column(controls: Sequence[ft.Control], *, key: str, expand: int = 1, listed: bool = False,
-           muted: bool = False) -> ft.Control:
+def column(
+    controls: Sequence[ft.Control], *, key: str, expand: int = 1, listed: bool = False, muted: bool = False
+) -> ft.Control:
     """One column of a wide screen: as tall as the window, scrolling on its own. `listed`
     builds only what is in view (a long list of games or log lines)."""
     if listed:
         return ft.ListView(list(controls), expand=expand, spacing=10, key=key)
-    return ft.Column(list(controls), scroll=ft.ScrollMode.AUTO, expand=expand, spacing=10, key=key,
-                     horizontal_alignment=ft.CrossAxisAlignment.STRETCH, disabled=muted)
+    return ft.Column(
+        list(controls),
+        scroll=ft.ScrollMode.AUTO,
+        expand=expand,
+        spacing=10,
+        key=key,
+        horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
+        disabled=muted,
+    )
 
 
-def screen(view: View, header: list[ft.Control], columns: Sequence[ft.Control], footer: list[ft.Control] | None = None,
-           *, key: str, top: list[ft.Control] | None = None) -> ft.Control:
+def screen(
+    view: View,
+    header: list[ft.Control],
+    columns: Sequence[ft.Control],
+    footer: list[ft.Control] | None = None,
+    *,
+    key: str,
+    top: list[ft.Control] | None = None,
+) -> ft.Control:
     """A wide screen: the header and `top` across the window, the columns side by side
     under them filling its height, then the notice and the footer (its main button at the
     right, a phone's width, not stretched across the window)."""
-    row = ft.Row(list(columns), expand=True, spacing=COLUMN_SPACING, key="columns",
-                 vertical_alignment=ft.CrossAxisAlignment.STRETCH)
+    row = ft.Row(
+        list(columns),
+        expand=True,
+        spacing=COLUMN_SPACING,
+        key="columns",
+        vertical_alignment=ft.CrossAxisAlignment.STRETCH,
+    )
     parts: list[ft.Control] = [*header, *(top or []), row, w.notice_box(view)]
     if footer:
-        parts.append(ft.Row([ft.Column(footer, width=FOOTER_WIDTH, spacing=8, key="wide-footer",
-                                       horizontal_alignment=ft.CrossAxisAlignment.STRETCH)],
-                            alignment=ft.MainAxisAlignment.END))
+        parts.append(
+            ft.Row(
+                [
+                    ft.Column(
+                        footer,
+                        width=FOOTER_WIDTH,
+                        spacing=8,
+                        key="wide-footer",
+                        horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
+                    )
+                ],
+                alignment=ft.MainAxisAlignment.END,
+            )
+        )
     return w.frame(view, parts, key, full_width=True)

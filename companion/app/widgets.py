@@ -85,17 +85,33 @@ def names(view: View, items: Sequence[str]) -> str:
     return join_names(list(items), view.language)
 
 
-def text(value: str, size: float = 16, *, bold: bool = False, colour: str | None = None,
-         key: str | None = None, expand: bool = False) -> ft.Text:
-    return ft.Text(value, size=size, weight=ft.FontWeight.BOLD if bold else None, color=colour, key=key,
-                   expand=expand or None)
+def text(
+    value: str,
+    size: float = 16,
+    *,
+    bold: bool = False,
+    colour: str | None = None,
+    key: str | None = None,
+    expand: bool = False,
+) -> ft.Text:
+    return ft.Text(
+        value, size=size, weight=ft.FontWeight.BOLD if bold else None, color=colour, key=key, expand=expand or None
+    )
 
 
-def one_line(words: str, size: float, *, bold: bool = False, colour: str | None = None,
-             key: str | None = None) -> ft.Text:
+def one_line(
+    words: str, size: float, *, bold: bool = False, colour: str | None = None, key: str | None = None
+) -> ft.Text:
     """A line that never wraps: a card or bar keeps its height whatever it says."""
-    return ft.Text(words, size=size, weight=ft.FontWeight.BOLD if bold else None, color=colour, key=key,
-                   max_lines=1, overflow=ft.TextOverflow.ELLIPSIS)
+    return ft.Text(
+        words,
+        size=size,
+        weight=ft.FontWeight.BOLD if bold else None,
+        color=colour,
+        key=key,
+        max_lines=1,
+        overflow=ft.TextOverflow.ELLIPSIS,
+    )
 
 
 def big_number(value: str, *, key: str | None = None) -> ft.Text:
@@ -150,8 +166,12 @@ def action(
         bgcolor=ft.Colors.PRIMARY if filled else (MUTED_BG if muted else None),
         # Given whole in every state: a button style's text style replaces the theme's rather
         # than adding to it, so a muted one alone lost its weight and moved the sheet by 2 px.
-        text_style=ft.TextStyle(size=14, weight=ft.FontWeight.W_500, letter_spacing=0.1,
-                                decoration=ft.TextDecoration.LINE_THROUGH if muted else None),
+        text_style=ft.TextStyle(
+            size=14,
+            weight=ft.FontWeight.W_500,
+            letter_spacing=0.1,
+            decoration=ft.TextDecoration.LINE_THROUGH if muted else None,
+        ),
     )
     # One kind of button whatever its state, filled by its style: a button that changed kind
     # would be a new control, and a second tap at the same spot would reach one that is gone.
@@ -205,17 +225,30 @@ def event_button(
 
 def record_anyway(view: View) -> ft.Control:
     """Overrule a refusal that is the table's call: an outlined button, never the default."""
-    return ft.OutlinedButton(t(view, "ui.record_anyway"), key="record-anyway", height=TARGET,
-                             on_click=lambda _: view.act.record_anyway(), visible=view.ui.override is not None,
-                             tooltip=t(view, "ui.record_anyway.tip"))
+    return ft.OutlinedButton(
+        t(view, "ui.record_anyway"),
+        key="record-anyway",
+        height=TARGET,
+        on_click=lambda _: view.act.record_anyway(),
+        visible=view.ui.override is not None,
+        tooltip=t(view, "ui.record_anyway.tip"),
+    )
 
 
-def icon_button(icon: ft.IconData, tooltip: str, on_tap: Callable[[], None], *, key: str,
-                disabled: bool = False) -> ft.Control:
+def icon_button(
+    icon: ft.IconData, tooltip: str, on_tap: Callable[[], None], *, key: str, disabled: bool = False
+) -> ft.Control:
     """An icon with its words as tooltip and screen-reader label, in a 48 px square."""
-    return ft.IconButton(icon, tooltip=tooltip, on_click=lambda _: on_tap(), key=key, disabled=disabled,
-                         width=TARGET, height=TARGET,
-                         size_constraints=ft.BoxConstraints(min_width=TARGET, min_height=TARGET))
+    return ft.IconButton(
+        icon,
+        tooltip=tooltip,
+        on_click=lambda _: on_tap(),
+        key=key,
+        disabled=disabled,
+        width=TARGET,
+        height=TARGET,
+        size_constraints=ft.BoxConstraints(min_width=TARGET, min_height=TARGET),
+    )
 
 
 def open_rules(view: View, place: str) -> None:
@@ -229,8 +262,13 @@ def open_rules(view: View, place: str) -> None:
 
 def rules_button(view: View, place: str, *, key: str) -> ft.Control:
     """The rules reference from a sheet or an end screen, opening at the part for `place`."""
-    return ft.OutlinedButton(t(view, "ui.rules"), icon=ft.Icons.MENU_BOOK_OUTLINED, key=key, height=TARGET,
-                             on_click=lambda _: open_rules(view, place))
+    return ft.OutlinedButton(
+        t(view, "ui.rules"),
+        icon=ft.Icons.MENU_BOOK_OUTLINED,
+        key=key,
+        height=TARGET,
+        on_click=lambda _: open_rules(view, place),
+    )
 
 
 def rules_icon(view: View, place: str) -> ft.Control | None:
@@ -239,8 +277,12 @@ def rules_icon(view: View, place: str) -> ft.Control | None:
     assert session is not None
     if session.game.id not in reference.SECTIONS:
         return None
-    return icon_button(ft.Icons.MENU_BOOK_OUTLINED, t(view, "ui.rules.open", title=session.game.title),
-                       lambda: open_rules(view, place), key="rules")
+    return icon_button(
+        ft.Icons.MENU_BOOK_OUTLINED,
+        t(view, "ui.rules.open", title=session.game.title),
+        lambda: open_rules(view, place),
+        key="rules",
+    )
 
 
 def top_bar(view: View, title: str, subtitle: str | None = None, *, rules: str = "game") -> ft.Control:
@@ -251,24 +293,45 @@ def top_bar(view: View, title: str, subtitle: str | None = None, *, rules: str =
     undo_label = t(view, "ui.undo.what", sentence=undo) if undo else t(view, "ui.undo.nothing")
     redo_label = t(view, "ui.redo.what", sentence=redo) if redo else t(view, "ui.redo.nothing")
     # One line, whatever the icons beside it leave: "TransAmerica" beside six icons on a phone.
-    heading: list[ft.Control] = [ft.Text(title, size=16, weight=ft.FontWeight.BOLD, max_lines=1,
-                                         overflow=ft.TextOverflow.ELLIPSIS)]
+    heading: list[ft.Control] = [
+        ft.Text(title, size=16, weight=ft.FontWeight.BOLD, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS)
+    ]
     read_only = view.read_only() is not None
     # A phone that joined follows this game only: no way back to the host's other games.
-    back = None if view.guest is not None else icon_button(ft.Icons.ARROW_BACK, t(view, "ui.back_home"),
-                                                            view.act.go_home, key="back")
-    share = icon_button(ft.Icons.QR_CODE_2 if view.shared is None else ft.Icons.CAST_CONNECTED,
-                        t(view, "ui.share"), view.act.share_game if view.shared is None else
-                        lambda: view.act.open_panel("share"), key="share") if view.can_share else None
+    back = (
+        None
+        if view.guest is not None
+        else icon_button(ft.Icons.ARROW_BACK, t(view, "ui.back_home"), view.act.go_home, key="back")
+    )
+    share = (
+        icon_button(
+            ft.Icons.QR_CODE_2 if view.shared is None else ft.Icons.CAST_CONNECTED,
+            t(view, "ui.share"),
+            view.act.share_game if view.shared is None else lambda: view.act.open_panel("share"),
+            key="share",
+        )
+        if view.can_share
+        else None
+    )
     bar = ft.Row(
         present(
             back,
             ft.Column(heading, spacing=0, expand=True, alignment=ft.MainAxisAlignment.CENTER),
             share,
-            icon_button(ft.Icons.UNDO, undo_label, lambda: view.act.undo(tapped="undo"), key="undo",
-                        disabled=read_only or not session.can_undo),
-            icon_button(ft.Icons.REDO, redo_label, lambda: view.act.redo(tapped="redo"), key="redo",
-                        disabled=read_only or not session.can_redo),
+            icon_button(
+                ft.Icons.UNDO,
+                undo_label,
+                lambda: view.act.undo(tapped="undo"),
+                key="undo",
+                disabled=read_only or not session.can_undo,
+            ),
+            icon_button(
+                ft.Icons.REDO,
+                redo_label,
+                lambda: view.act.redo(tapped="redo"),
+                key="redo",
+                disabled=read_only or not session.can_redo,
+            ),
             rules_icon(view, rules),
             icon_button(ft.Icons.MENU, t(view, "ui.log"), lambda: view.act.open_panel("log"), key="log"),
         ),
@@ -278,11 +341,23 @@ def top_bar(view: View, title: str, subtitle: str | None = None, *, rules: str =
     )
     # Whose turn it is gets a line of its own with the clock: beside five icons on a phone it
     # was cut ("Round 1 · Ann's …"), and the clock beside the last act cut that at two lines.
-    turn = ft.Text(subtitle or "", size=14, weight=ft.FontWeight.W_600, key="subtitle", max_lines=1,
-                   overflow=ft.TextOverflow.ELLIPSIS)
-    line = ft.Row(present(ft.Container(turn, expand=True, alignment=ft.Alignment.CENTER_LEFT,
-                                       padding=ft.Padding.only(left=8)), clock_chip(view)),
-                  height=TARGET, spacing=0, key="turn-line")
+    turn = ft.Text(
+        subtitle or "",
+        size=14,
+        weight=ft.FontWeight.W_600,
+        key="subtitle",
+        max_lines=1,
+        overflow=ft.TextOverflow.ELLIPSIS,
+    )
+    line = ft.Row(
+        present(
+            ft.Container(turn, expand=True, alignment=ft.Alignment.CENTER_LEFT, padding=ft.Padding.only(left=8)),
+            clock_chip(view),
+        ),
+        height=TARGET,
+        spacing=0,
+        key="turn-line",
+    )
     return ft.Column([bar, line], spacing=0, key="top")
 
 
@@ -291,8 +366,13 @@ def guest_banner(view: View) -> ft.Control | None:
     if view.guest is None:
         return None
     words = view.read_only() or t(view, "ui.share.keeper")
-    return ft.Container(text(words, 14, key="guest-role"), bgcolor=INFO_BG, border_radius=8,
-                        padding=ft.Padding.symmetric(horizontal=12, vertical=8), key="guest-banner")
+    return ft.Container(
+        text(words, 14, key="guest-role"),
+        bgcolor=INFO_BG,
+        border_radius=8,
+        padding=ft.Padding.symmetric(horizontal=12, vertical=8),
+        key="guest-banner",
+    )
 
 
 def undo_strip(view: View) -> ft.Control:
@@ -308,12 +388,22 @@ def undo_strip(view: View) -> ft.Control:
     last = ft.Text(words, size=13, color=colour, key="last-act", max_lines=3, overflow=ft.TextOverflow.ELLIPSIS)
     # Always there and always this tall: appearing after the first act, or wrapping a long
     # sentence, it pushed End turn up under the finger.
-    undo = ft.TextButton(t(view, "ui.undo"), on_click=lambda _: view.act.undo(tapped="undo-last"), key="undo-last",
-                         height=TARGET, disabled=not session.can_undo)
+    undo = ft.TextButton(
+        t(view, "ui.undo"),
+        on_click=lambda _: view.act.undo(tapped="undo-last"),
+        key="undo-last",
+        height=TARGET,
+        disabled=not session.can_undo,
+    )
     # Aligned, so the words take their own width (a test reads from it that they are whole).
-    return ft.Container(ft.Row([ft.Container(last, expand=True, alignment=ft.Alignment.CENTER_LEFT), undo],
-                               vertical_alignment=ft.CrossAxisAlignment.CENTER),
-                        height=STRIP_HEIGHT, key="undo-strip")
+    return ft.Container(
+        ft.Row(
+            [ft.Container(last, expand=True, alignment=ft.Alignment.CENTER_LEFT), undo],
+            vertical_alignment=ft.CrossAxisAlignment.CENTER,
+        ),
+        height=STRIP_HEIGHT,
+        key="undo-strip",
+    )
 
 
 def notice_box(view: View, *, key: str = "notice") -> ft.Control:
@@ -323,14 +413,26 @@ def notice_box(view: View, *, key: str = "notice") -> ft.Control:
     sheet open the sheet says it in its own slot, and this one stays empty."""
     shown = "" if view.ui.panel else view.ui.notice or ""
     is_error = view.ui.notice_is_error
-    words = ft.Column([ft.Text(shown, key=key, size=14,
-                               color=ft.Colors.ON_ERROR_CONTAINER if is_error else ft.Colors.ON_SECONDARY_CONTAINER)],
-                      scroll=ft.ScrollMode.AUTO, expand=True, alignment=ft.MainAxisAlignment.CENTER)
+    words = ft.Column(
+        [
+            ft.Text(
+                shown,
+                key=key,
+                size=14,
+                color=ft.Colors.ON_ERROR_CONTAINER if is_error else ft.Colors.ON_SECONDARY_CONTAINER,
+            )
+        ],
+        scroll=ft.ScrollMode.AUTO,
+        expand=True,
+        alignment=ft.MainAxisAlignment.CENTER,
+    )
     box = ft.Container(
         ft.Row(
             [
-                ft.Icon(ft.Icons.ERROR_OUTLINE if is_error else ft.Icons.INFO_OUTLINE,
-                        color=ft.Colors.ON_ERROR_CONTAINER if is_error else None),
+                ft.Icon(
+                    ft.Icons.ERROR_OUTLINE if is_error else ft.Icons.INFO_OUTLINE,
+                    color=ft.Colors.ON_ERROR_CONTAINER if is_error else None,
+                ),
                 words,
                 *([] if view.ui.panel else [record_anyway(view)]),  # an open sheet offers it in its own slot
                 icon_button(ft.Icons.CLOSE, t(view, "ui.dismiss"), view.act.clear_notice, key=f"{key}-close"),
@@ -375,8 +477,14 @@ def log_lines(view: View, context: Callable[[int], str] | None = None, *, prefix
     if drawn is not None and oldest == 1:  # the set-up, below the first event
         rows.append(ft.Text(drawn.text(view.language), size=15, key=f"{prefix}-setup"))
     if shown < total:
-        rows.append(ft.TextButton(t(view, "ui.log.older", count=total - shown), key=f"{prefix}-older", height=TARGET,
-                                  on_click=lambda _: view.act.set_draft(log_all=True)))
+        rows.append(
+            ft.TextButton(
+                t(view, "ui.log.older", count=total - shown),
+                key=f"{prefix}-older",
+                height=TARGET,
+                on_click=lambda _: view.act.set_draft(log_all=True),
+            )
+        )
     if not rows:
         rows.append(text(t(view, "ui.log.nothing"), 15))
     return rows
@@ -408,23 +516,39 @@ def log_panel(view: View, context: Callable[[int], str] | None = None) -> ft.Dia
     assert view.session is not None
     footer: list[ft.Control] = []
     if not view.session.is_over:
-        footer.append(ft.OutlinedButton(t(view, "ui.stop"), key="stop-game", height=TARGET,
-                                        on_click=lambda _: view.act.open_panel("stop", note=""),
-                                        tooltip=t(view, "ui.stop.tip")))
+        footer.append(
+            ft.OutlinedButton(
+                t(view, "ui.stop"),
+                key="stop-game",
+                height=TARGET,
+                on_click=lambda _: view.act.open_panel("stop", note=""),
+                tooltip=t(view, "ui.stop.tip"),
+            )
+        )
     return sheet(view, t(view, "ui.log"), log_lines(view, context), key="log-panel", footer=footer)
 
 
 def stop_panel(view: View) -> ft.DialogControl:
     """Stop the game early (the pizza came, someone left): the standings as they stand are final."""
-    note_field = ft.TextField(label=t(view, "ui.stop.why"), value=view.ui.draft.get("note", ""), key="stop-note",
-                              max_length=60, on_change=lambda e: view.act.set_draft(quiet=True, note=e.control.value))
+    note_field = ft.TextField(
+        label=t(view, "ui.stop.why"),
+        value=view.ui.draft.get("note", ""),
+        key="stop-note",
+        max_length=60,
+        on_change=lambda e: view.act.set_draft(quiet=True, note=e.control.value),
+    )
 
     def stop() -> None:
         note = " ".join(str(view.ui.draft.get("note", "")).split()) or t(view, "ui.stop.default_note")
         view.act.apply({"type": "end_game", "note": note}, tapped="stop-confirm")
 
-    confirm = ft.FilledButton(t(view, "ui.stop.confirm"), key="stop-confirm", height=TARGET, on_click=lambda _: stop(),
-                              style=ft.ButtonStyle(bgcolor=ft.Colors.ERROR, color=ft.Colors.ON_ERROR))
+    confirm = ft.FilledButton(
+        t(view, "ui.stop.confirm"),
+        key="stop-confirm",
+        height=TARGET,
+        on_click=lambda _: stop(),
+        style=ft.ButtonStyle(bgcolor=ft.Colors.ERROR, color=ft.Colors.ON_ERROR),
+    )
     body: list[ft.Control] = [
         text(t(view, "ui.stop.hint"), 15),
         note_field,
@@ -470,35 +594,56 @@ class Sheet(ft.AlertDialog):
             super().__setattr__(name, value)
 
 
-def sheet(view: View, title: str, body: list[ft.Control], *, key: str,
-          footer: list[ft.Control] | None = None) -> ft.DialogControl:
+def sheet(
+    view: View, title: str, body: list[ft.Control], *, key: str, footer: list[ft.Control] | None = None
+) -> ft.DialogControl:
     """An input sheet as a modal dialog: the title on top, the inputs scrolling below it,
     Close and the confirm button pinned at the bottom (always in view, within thumb reach),
     with a fixed slot above them for a refusal, so a refusal never moves them."""
     number = view.ui.sheet_number
     slot = ft.Container(
-        ft.Row([
-            # Whole, scrolling inside the fixed slot (as the page's notice does): cut at three
-            # lines, the rest of the reason was only in a tooltip, which a phone has not.
-            ft.Column([ft.Text(view.ui.notice or "", size=14, key="notice" if view.ui.notice else "sheet-notice-empty",
-                               color=ft.Colors.ERROR if view.ui.notice_is_error else None)],
-                      scroll=ft.ScrollMode.AUTO, expand=True, alignment=ft.MainAxisAlignment.CENTER),
-            record_anyway(view),
-        ]),
-        height=NOTICE_SLOT_HEIGHT, alignment=ft.Alignment.CENTER_LEFT, key="sheet-notice",
+        ft.Row(
+            [
+                # Whole, scrolling inside the fixed slot (as the page's notice does): cut at three
+                # lines, the rest of the reason was only in a tooltip, which a phone has not.
+                ft.Column(
+                    [
+                        ft.Text(
+                            view.ui.notice or "",
+                            size=14,
+                            key="notice" if view.ui.notice else "sheet-notice-empty",
+                            color=ft.Colors.ERROR if view.ui.notice_is_error else None,
+                        )
+                    ],
+                    scroll=ft.ScrollMode.AUTO,
+                    expand=True,
+                    alignment=ft.MainAxisAlignment.CENTER,
+                ),
+                record_anyway(view),
+            ]
+        ),
+        height=NOTICE_SLOT_HEIGHT,
+        alignment=ft.Alignment.CENTER_LEFT,
+        key="sheet-notice",
     )
-    close = ft.OutlinedButton(t(view, "ui.close"), key="panel-close", height=TARGET,
-                              on_click=lambda _: view.act.close_panel(), tooltip=t(view, "ui.close.tip"))
-    bottom: list[ft.Control] = [slot, ft.Row([close, *(footer or [])], wrap=True, alignment=ft.MainAxisAlignment.END,
-                                             spacing=8, run_spacing=8)]
+    close = ft.OutlinedButton(
+        t(view, "ui.close"),
+        key="panel-close",
+        height=TARGET,
+        on_click=lambda _: view.act.close_panel(),
+        tooltip=t(view, "ui.close.tip"),
+    )
+    bottom: list[ft.Control] = [
+        slot,
+        ft.Row([close, *(footer or [])], wrap=True, alignment=ft.MainAxisAlignment.END, spacing=8, run_spacing=8),
+    ]
     width = sheet_width(view)
     return Sheet(
         title=ft.Text(title, size=18, weight=ft.FontWeight.BOLD, key="panel-title"),
         # Inputs of one height that scroll within it, the title above and the buttons pinned
         # below: nothing on a sheet moves when what it holds grows (a price tapped, a count
         # that ends the game).
-        content=ft.Column(body, spacing=8, width=width, height=sheet_height(view), scroll=ft.ScrollMode.AUTO,
-                          key=key),
+        content=ft.Column(body, spacing=8, width=width, height=sheet_height(view), scroll=ft.ScrollMode.AUTO, key=key),
         actions=[ft.Column(bottom, spacing=4, width=width, tight=True)],
         modal=True,  # a stray tap beside a half-filled sheet must not throw its inputs away
         # Anchored at the top: a centred dialog moved every chip up when the sheet grew (a price tapped).
@@ -512,16 +657,31 @@ def sheet(view: View, title: str, body: list[ft.Control], *, key: str,
     )
 
 
-def chips(view: View, values: Sequence[int], chosen: int | None, on_pick: Callable[[int], None], *,
-          key: str, label: Callable[[int], str] = str, describe: Callable[[int], str] | None = None,
-          suggested: int | None = None) -> ft.Control:
+def chips(
+    view: View,
+    values: Sequence[int],
+    chosen: int | None,
+    on_pick: Callable[[int], None],
+    *,
+    key: str,
+    label: Callable[[int], str] = str,
+    describe: Callable[[int], str] | None = None,
+    suggested: int | None = None,
+) -> ft.Control:
     """A wrapping row of one-tap values, 48 px square. The chosen one is filled, a suggestion
     has a thick outline; the screen also says both in words (e.g. "corn: at $4 (last paid)"),
     so neither is told by colour alone. (No tick or star: the bundled web font lacks them.)"""
     buttons = []
     for value in values:
-        button = action(label(value), functools.partial(on_pick, value), key=f"{key}-{value}", compact=True,
-                        chosen=value == chosen, view=view, describe=describe(value) if describe else None)
+        button = action(
+            label(value),
+            functools.partial(on_pick, value),
+            key=f"{key}-{value}",
+            compact=True,
+            chosen=value == chosen,
+            view=view,
+            describe=describe(value) if describe else None,
+        )
         if value == suggested and value != chosen and isinstance(button, ft.OutlinedButton) and button.style:
             button.style.side = ft.BorderSide(3, ft.Colors.PRIMARY)
         buttons.append(button)
@@ -540,9 +700,18 @@ def choice(label: str, chosen: bool, on_tap: Callable[[], None], *, key: str, ex
     return action(label, on_tap, key=key, chosen=chosen, expand=expand)
 
 
-def number_field(view: View, label: str, path: tuple[str, ...], *, key: str, low: int, high: int,
-                 width: float = 96, on_number: Callable[[int], None] | None = None,
-                 spoken: str | None = None) -> ft.Control:
+def number_field(
+    view: View,
+    label: str,
+    path: tuple[str, ...],
+    *,
+    key: str,
+    low: int,
+    high: int,
+    width: float = 96,
+    on_number: Callable[[int], None] | None = None,
+    spoken: str | None = None,
+) -> ft.Control:
     """A number typed on the phone's number pad, for what the chips beside it do not reach.
 
     Each keystroke is kept and the sheet drawn again, so what a button beside it would
@@ -570,11 +739,17 @@ def number_field(view: View, label: str, path: tuple[str, ...], *, key: str, low
     wrong = shown.strip() not in ("", "-") and (number is None or not low <= number <= high)
     # A screen reader reads the field by `spoken` (what it is the number of: "Spaces, another
     # number"), where the eye has the heading beside it and reads "Other".
-    return ft.TextField(label=ft.Text(label, semantics_label=spoken) if spoken else label, value=shown, key=key,
-                        width=width, dense=True,
-                        keyboard_type=ft.KeyboardType.NUMBER,
-                        input_filter=ft.InputFilter(regex_string=r"^-?[0-9]{0,4}$" if low < 0 else r"^[0-9]{0,4}$"),
-                        error=t(view, "ui.number.range", low=low, high=high) if wrong else None, on_change=typed)
+    return ft.TextField(
+        label=ft.Text(label, semantics_label=spoken) if spoken else label,
+        value=shown,
+        key=key,
+        width=width,
+        dense=True,
+        keyboard_type=ft.KeyboardType.NUMBER,
+        input_filter=ft.InputFilter(regex_string=r"^-?[0-9]{0,4}$" if low < 0 else r"^[0-9]{0,4}$"),
+        error=t(view, "ui.number.range", low=low, high=high) if wrong else None,
+        on_change=typed,
+    )
 
 
 def pick_number(view: View, path: tuple[str, ...], value: int) -> None:
@@ -595,28 +770,56 @@ def parse_number(raw: str) -> int | None:
         return None
 
 
-def count_picker(view: View, label: str, path: tuple[str, ...], values: Sequence[int], *, key: str, low: int,
-                 high: int, default: int | None = None, chip_label: Callable[[int], str] = str,
-                 describe: Callable[[int], str] | None = None, colour: str | None = None) -> ft.Control:
+def count_picker(
+    view: View,
+    label: str,
+    path: tuple[str, ...],
+    values: Sequence[int],
+    *,
+    key: str,
+    low: int,
+    high: int,
+    default: int | None = None,
+    chip_label: Callable[[int], str] = str,
+    describe: Callable[[int], str] | None = None,
+    colour: str | None = None,
+) -> ft.Control:
     """A number of the open sheet's draft: one tap on a chip for the usual values, or typed
     in the field beside the label for any other. The chips read the live draft."""
     chosen = view.draft_get(path, default)
-    heading = ft.Row([ft.Text(label, size=16, weight=ft.FontWeight.BOLD, color=colour, expand=True),
-                      number_field(view, t(view, "ui.number.other"), path, key=f"{key}-typed", low=low, high=high,
-                                   spoken=t(view, "ui.number.other_for", what=label))],
-                     vertical_alignment=ft.CrossAxisAlignment.CENTER)
+    heading = ft.Row(
+        [
+            ft.Text(label, size=16, weight=ft.FontWeight.BOLD, color=colour, expand=True),
+            number_field(
+                view,
+                t(view, "ui.number.other"),
+                path,
+                key=f"{key}-typed",
+                low=low,
+                high=high,
+                spoken=t(view, "ui.number.other_for", what=label),
+            ),
+        ],
+        vertical_alignment=ft.CrossAxisAlignment.CENTER,
+    )
     if describe is None:  # a chip reads "6"; a screen reader moving from chip to chip needs "Spaces: 6"
         describe = lambda value: t(view, "ui.number.chip", what=label, value=chip_label(value))  # noqa: E731
-    picker = chips(view, values, chosen, functools.partial(pick_number, view, path), key=key, label=chip_label,
-                   describe=describe)
+    picker = chips(
+        view, values, chosen, functools.partial(pick_number, view, path), key=key, label=chip_label, describe=describe
+    )
     return ft.Column([heading, picker], spacing=4, key=f"{key}-picker")
 
 
 def play_again(view: View) -> ft.Control:
     assert view.session is not None
     players = names(view, view.session.players)
-    return action(t(view, "ui.play_again"), view.act.play_again, key="play-again", primary=True,
-                  describe=t(view, "ui.play_again.tip", players=players))
+    return action(
+        t(view, "ui.play_again"),
+        view.act.play_again,
+        key="play-again",
+        primary=True,
+        describe=t(view, "ui.play_again.tip", players=players),
+    )
 
 
 def details_button(view: View) -> ft.Control | None:
@@ -625,8 +828,13 @@ def details_button(view: View) -> ft.Control | None:
     if session is None or session.id is None or view.guest is not None:
         return None
     session_id = session.id
-    return ft.TextButton(t(view, "ui.detail.show"), icon=ft.Icons.INSIGHTS, key="details", height=TARGET,
-                         on_click=lambda _: view.act.after.open_detail(session_id))
+    return ft.TextButton(
+        t(view, "ui.detail.show"),
+        icon=ft.Icons.INSIGHTS,
+        key="details",
+        height=TARGET,
+        on_click=lambda _: view.act.after.open_detail(session_id),
+    )
 
 
 def is_wide(view: View) -> bool:
@@ -634,9 +842,16 @@ def is_wide(view: View) -> bool:
     return view.width >= WIDE
 
 
-def screen(view: View, header: list[ft.Control], body: list[ft.Control],
-           footer: list[ft.Control] | None = None, *, key: str, beside: list[ft.Control] | None = None,
-           log: Callable[[int], str] | None = None) -> ft.Control:
+def screen(
+    view: View,
+    header: list[ft.Control],
+    body: list[ft.Control],
+    footer: list[ft.Control] | None = None,
+    *,
+    key: str,
+    beside: list[ft.Control] | None = None,
+    log: Callable[[int], str] | None = None,
+) -> ft.Control:
     """Header fixed on top, scrolling body, a slot for notices, and the footer within thumb
     reach. `key` names the screen, so redrawing the same screen diffs it in place.
 
@@ -647,27 +862,49 @@ def screen(view: View, header: list[ft.Control], body: list[ft.Control],
     ends = footer_of(footer or [], muted)
     banner = present(guest_banner(view))
     if beside is not None and is_wide(view):
-        middle = ft.Column([scrolling(beside, key="beside", muted=muted), notice_box(view), *ends], expand=3,
-                           spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
-        columns = ft.Row([ft.Column([scrolling(body, key="body", muted=muted)], expand=3), middle,
-                          log_pane(view, log)], expand=True, spacing=16,
-                         vertical_alignment=ft.CrossAxisAlignment.STRETCH, key="columns")
+        middle = ft.Column(
+            [scrolling(beside, key="beside", muted=muted), notice_box(view), *ends],
+            expand=3,
+            spacing=8,
+            horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
+        )
+        columns = ft.Row(
+            [ft.Column([scrolling(body, key="body", muted=muted)], expand=3), middle, log_pane(view, log)],
+            expand=True,
+            spacing=16,
+            vertical_alignment=ft.CrossAxisAlignment.STRETCH,
+            key="columns",
+        )
         parts: list[ft.Control] = [*header, *banner, columns]
         return frame(view, parts, key, full_width=True)
-    parts = [*header, *banner, scrolling([*body, *(beside or [])], key="body", muted=muted), notice_box(view),
-             *ends]
+    parts = [*header, *banner, scrolling([*body, *(beside or [])], key="body", muted=muted), notice_box(view), *ends]
     return frame(view, parts, key)
 
 
 def scrolling(controls: list[ft.Control], *, key: str, muted: bool = False) -> ft.Control:
-    return ft.Column(controls, scroll=ft.ScrollMode.AUTO, expand=True, spacing=10, key=key,
-                     horizontal_alignment=ft.CrossAxisAlignment.STRETCH, disabled=muted)
+    return ft.Column(
+        controls,
+        scroll=ft.ScrollMode.AUTO,
+        expand=True,
+        spacing=10,
+        key=key,
+        horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
+        disabled=muted,
+    )
 
 
 def footer_of(footer: list[ft.Control], muted: bool) -> list[ft.Control]:
     if footer and muted:
-        return [ft.Column(footer, spacing=8, disabled=True, opacity=0.5, key="footer",
-                          horizontal_alignment=ft.CrossAxisAlignment.STRETCH)]
+        return [
+            ft.Column(
+                footer,
+                spacing=8,
+                disabled=True,
+                opacity=0.5,
+                key="footer",
+                horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
+            )
+        ]
     return footer
 
 
@@ -677,17 +914,21 @@ def frame(view: View, parts: list[ft.Control], key: str, *, full_width: bool = F
     column = ft.Column(parts, expand=True, spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
     narrow = full_width or not is_wide(view)
     # One shape at every width (only the width changes), so a window resized keeps every control.
-    centred = ft.Row([ft.Container(column, padding=8, expand=narrow or None, width=None if narrow else WIDE_CONTENT)],
-                     alignment=ft.MainAxisAlignment.CENTER, vertical_alignment=ft.CrossAxisAlignment.STRETCH,
-                     expand=True)
+    centred = ft.Row(
+        [ft.Container(column, padding=8, expand=narrow or None, width=None if narrow else WIDE_CONTENT)],
+        alignment=ft.MainAxisAlignment.CENTER,
+        vertical_alignment=ft.CrossAxisAlignment.STRETCH,
+        expand=True,
+    )
     return ft.SafeArea(centred, expand=True, key=key)
 
 
 def log_pane(view: View, context: Callable[[int], str] | None) -> ft.Control:
     """The log beside the game in a wide window, newest first (the sheet stays for Stop game)."""
     lines = log_lines(view, context, prefix="pane")
-    return ft.Column([text(t(view, "ui.log"), 15, bold=True), *lines], scroll=ft.ScrollMode.AUTO, expand=2,
-                     spacing=6, key="log-pane")
+    return ft.Column(
+        [text(t(view, "ui.log"), 15, bold=True), *lines], scroll=ft.ScrollMode.AUTO, expand=2, spacing=6, key="log-pane"
+    )
 
 
 def present(*controls: ft.Control | None) -> list[ft.Control]:

@@ -57,8 +57,9 @@ def flet_names(package: Path = PACKAGE) -> tuple[str, ...]:
     return tuple(sorted(found - NOT_AHEAD))
 
 
-def app_files(pyodide: Pyodide, *, out: Callable[[str], None] = DEFAULT_OUT,
-              wheel_cache: Path | None = None) -> AppFiles:
+def app_files(
+    pyodide: Pyodide, *, out: Callable[[str], None] = DEFAULT_OUT, wheel_cache: Path | None = None
+) -> AppFiles:
     """The companion package (code and compiled catalogues) and every requirement as the
     browser needs it. Upstream defect 4: all of it is in app.tar.gz, and no requirements
     file, so micropip never runs."""
@@ -77,8 +78,11 @@ def app_package(app: AppFiles) -> bytes:
     and the worker then unpacks it with no inflating."""
     start = app.zipped.pop(START_MODULE + ".py")
     compiled = app.zipped.pop(START_MODULE + ".pyc", None)
-    members = {START_MODULE + ".py": start, "companion.zip": stored_zip(app.zipped),
-               **{f"__pypackages__/{path}": data for path, data in app.native.items()}}
+    members = {
+        START_MODULE + ".py": start,
+        "companion.zip": stored_zip(app.zipped),
+        **{f"__pypackages__/{path}": data for path, data in app.native.items()},
+    }
     if compiled is not None:
         members[f"__pycache__/{START_MODULE}.{CACHE_TAG}.pyc"] = compiled
     return stored_zip(members)
@@ -110,8 +114,10 @@ def compile_bytecode(core: Path, app: AppFiles, *, out: Callable[[str], None] = 
     done: the site then works, but the browser compiles every module at every start."""
     node = shutil.which("node") or shutil.which("nodejs")
     if node is None:
-        out("companion: Node.js not found, so the Python is not compiled ahead: the app will start a few seconds "
-            "slower (install Node.js 18 or newer and build again)")
+        out(
+            "companion: Node.js not found, so the Python is not compiled ahead: the app will start a few seconds "
+            "slower (install Node.js 18 or newer and build again)"
+        )
         return False
     with tempfile.TemporaryDirectory(prefix="companion-bytecode-") as folder:
         work = Path(folder)
@@ -121,8 +127,12 @@ def compile_bytecode(core: Path, app: AppFiles, *, out: Callable[[str], None] = 
                 (work / part / path).parent.mkdir(parents=True, exist_ok=True)
                 (work / part / path).write_bytes(data)
         try:
-            subprocess.run([node, str(HERE / "bytecode.mjs"), str(core), folder, str(HERE / "bytecode.py")],
-                           check=True, capture_output=True, timeout=900)
+            subprocess.run(
+                [node, str(HERE / "bytecode.mjs"), str(core), folder, str(HERE / "bytecode.py")],
+                check=True,
+                capture_output=True,
+                timeout=900,
+            )
         except (OSError, subprocess.SubprocessError) as error:
             said = (getattr(error, "stderr", b"") or b"").decode(errors="replace").strip()[-300:] or error
             out(f"companion: the Python could not be compiled ahead ({said}); the app will start slower")

@@ -17,8 +17,9 @@ from companion.publish.common import APP_PACKAGE, DEFAULT_OUT, MARKER, PublishEr
 from companion.publish.offline import compress, write_service_worker
 
 
-def build(target: str | os.PathLike[str], *, out: Callable[[str], None] = DEFAULT_OUT,
-          wheel_cache: Path | None = None) -> Site:
+def build(
+    target: str | os.PathLike[str], *, out: Callable[[str], None] = DEFAULT_OUT, wheel_cache: Path | None = None
+) -> Site:
     """Build the site into `target` (a new or empty folder, or an earlier build, replaced whole)."""
     import flet_web  # type: ignore[import-untyped]
 
@@ -44,9 +45,11 @@ def build(target: str | os.PathLike[str], *, out: Callable[[str], None] = DEFAUL
         shutil.rmtree(staging, ignore_errors=True)
         raise
     site = dataclasses.replace(site, directory=target)
-    out(f"companion: published to {target}: {site.files} files, {mb(site.size)} on the host; a first visit "
+    out(
+        f"companion: published to {target}: {site.files} files, {mb(site.size)} on the host; a first visit "
         f"downloads {mb(site.download)} ({mb(site.download_elsewhere)} outside Chromium) and then runs offline "
-        f"({mb(site.trimmed)} of the client that no renderer here loads left out)")
+        f"({mb(site.trimmed)} of the client that no renderer here loads left out)"
+    )
     return site
 
 
@@ -58,8 +61,7 @@ def check_target(target: Path) -> None:
     if target.exists() and not target.is_dir():
         raise PublishError(f"{target} is a file, not a folder")
     if target.is_dir() and any(target.iterdir()) and not (target / MARKER).is_file():
-        raise PublishError(f"{target} is not empty and holds no earlier Companion build; choose a new or "
-                           "empty folder")
+        raise PublishError(f"{target} is not empty and holds no earlier Companion build; choose a new or empty folder")
 
 
 def replace(target: Path, staging: Path) -> None:
@@ -79,9 +81,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="companion publish",
         description="Build the phone app: a folder to put on any HTTPS static host. Opened once on the phone "
-                    "(then \"Add to Home screen\"), it runs with no network and no computer.")
-    parser.add_argument("directory", metavar="DIR", help="where the site goes (a new or empty folder, or an "
-                                                         "earlier build, replaced)")
+        '(then "Add to Home screen"), it runs with no network and no computer.',
+    )
+    parser.add_argument(
+        "directory", metavar="DIR", help="where the site goes (a new or empty folder, or an earlier build, replaced)"
+    )
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     try:
         build(args.directory)
@@ -89,7 +93,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"companion: {error}", file=sys.stderr)
         return 1
     except OSError as error:
-        print(f"companion: the site could not be written ({error.strerror or error}: "
-              f"{error.filename or args.directory})", file=sys.stderr)
+        print(
+            f"companion: the site could not be written ({error.strerror or error}: {error.filename or args.directory})",
+            file=sys.stderr,
+        )
         return 1
     return 0

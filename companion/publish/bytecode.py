@@ -25,7 +25,8 @@ def compile_stdlib(source: str, target: str) -> None:
                 continue
             code = compile(data, info.filename, "exec", dont_inherit=True)
             pyc = importlib._bootstrap_external._code_to_hash_pyc(  # type: ignore[attr-defined]
-                code, importlib.util.source_hash(data), checked=False)
+                code, importlib.util.source_hash(data), checked=False
+            )
             new.writestr(zipfile.ZipInfo(info.filename + "c", info.date_time), pyc)
 
 
@@ -36,9 +37,13 @@ def compile_tree(root: str, shown_as: str, beside: bool) -> None:
         for name in sorted(names):
             if name.endswith(".py"):
                 path = os.path.join(folder, name)
-                py_compile.compile(path, cfile=path + "c" if beside else importlib.util.cache_from_source(path),
-                                   dfile=shown_as + os.path.relpath(path, root), doraise=True,
-                                   invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
+                py_compile.compile(
+                    path,
+                    cfile=path + "c" if beside else importlib.util.cache_from_source(path),
+                    dfile=shown_as + os.path.relpath(path, root),
+                    doraise=True,
+                    invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH,
+                )
 
 
 def main() -> None:

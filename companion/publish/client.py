@@ -27,12 +27,22 @@ THEME_COLOUR = "#2E7D32"
 # Upstream defect 7: Flutter's stub worker; and what no renderer of this site loads.
 TRIMMED = (
     "flutter_service_worker.js",
-    "canvaskit/wimp*", "canvaskit/experimental_webparagraph/*",  # opt-in renderers
-    "*.symbols", "*.map",
-    "pyodide/python", "pyodide/python.bat", "pyodide/python.exe", "pyodide/python_cli_entry.mjs",  # Node.js
-    "pyodide/*.d.ts", "pyodide/package.json", "pyodide/pyodide.js",  # types; the classic-worker build
-    "pyodide/micropip-*.whl", "pyodide/packaging-*.whl",  # Upstream defect 4: micropip never runs
-    "icons/*", "favicon.png", "manifest.json",  # Companion's own, from companion/assets
+    "canvaskit/wimp*",
+    "canvaskit/experimental_webparagraph/*",  # opt-in renderers
+    "*.symbols",
+    "*.map",
+    "pyodide/python",
+    "pyodide/python.bat",
+    "pyodide/python.exe",
+    "pyodide/python_cli_entry.mjs",  # Node.js
+    "pyodide/*.d.ts",
+    "pyodide/package.json",
+    "pyodide/pyodide.js",  # types; the classic-worker build
+    "pyodide/micropip-*.whl",
+    "pyodide/packaging-*.whl",  # Upstream defect 4: micropip never runs
+    "icons/*",
+    "favicon.png",
+    "manifest.json",  # Companion's own, from companion/assets
 )
 
 
@@ -80,8 +90,15 @@ def patch_client(site: Path) -> None:
     # Upstream defect 7: Flutter's loader registers its self-unregistering worker (and so
     # replaces ours) whenever the page has one: no worker settings, no registration.
     bootstrap = site / "flutter_bootstrap.js"
-    bootstrap.write_text(replace_once(bootstrap.read_text(encoding="utf-8"), r"serviceWorkerSettings:\s*\{[^}]*\},",
-                                      "", "flutter_bootstrap.js' serviceWorkerSettings"), encoding="utf-8")
+    bootstrap.write_text(
+        replace_once(
+            bootstrap.read_text(encoding="utf-8"),
+            r"serviceWorkerSettings:\s*\{[^}]*\},",
+            "",
+            "flutter_bootstrap.js' serviceWorkerSettings",
+        ),
+        encoding="utf-8",
+    )
     # flet publish --no-cdn does the same: Roboto, the default font, is bundled rather than fetched.
     from flet_web import patch_font_manifest_json  # type: ignore[import-untyped]
 
@@ -103,19 +120,21 @@ def copy_companion_assets(site: Path) -> None:
 # --------------------------------------------------------------------------- the page
 
 # The page may use its own files only (a static host sends no such header: the page says it).
-CONTENT_SECURITY_POLICY = "; ".join([
-    "default-src 'self'",
-    "script-src 'self' 'wasm-unsafe-eval'",
-    "style-src 'self' 'unsafe-inline'",  # Flutter's engine writes its own <style> elements
-    "img-src 'self' data: blob:",
-    "font-src 'self' data:",
-    "connect-src 'self'",
-    "worker-src 'self' blob:",
-    "manifest-src 'self'",
-    "object-src 'none'",
-    "base-uri 'self'",
-    "form-action 'none'",
-])
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self' 'wasm-unsafe-eval'",
+        "style-src 'self' 'unsafe-inline'",  # Flutter's engine writes its own <style> elements
+        "img-src 'self' data: blob:",
+        "font-src 'self' data:",
+        "connect-src 'self'",
+        "worker-src 'self' blob:",
+        "manifest-src 'self'",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'none'",
+    ]
+)
 
 # What `patch_index_html` would write for `flet publish --no-cdn`, with every address
 # relative to the page, so the site runs from any folder of any host.
@@ -160,16 +179,26 @@ def write_page(template: Path, site: Path) -> None:
     page = replace_once(page, r'<base href="[^"]*">', '<base href="./">', "index.html's <base>")
     page = replace_once(page, r"<title>[^<]*</title>", "<title>Companion</title>", "index.html's <title>")
     page = re.sub(r'(<meta name="apple-mobile-web-app-title" content=")[^"]*', r"\g<1>Companion", page)
-    page = re.sub(r'(<meta name="description" content=")[^"]*', r"\g<1>A table-side companion for board games.",
-                  page)
-    page = replace_once(page, r'<meta charset="UTF-8">\n', '<meta charset="UTF-8">\n' + PAGE_HEAD,
-                        "index.html's charset")
-    page = replace_once(page, r'<script src="python.js"></script>',
-                        '<script src="flet-config.js"></script>\n  <script src="python.js"></script>',
-                        "index.html's python.js")
-    page = replace_once(page, r'<img src="icons/loading-animation.png" alt="" />',
-                        '<img src="icons/loading-animation.png" alt="" />\n    '
-                        '<div id="loading-progress" aria-hidden="true"></div>', "index.html's loading image")
-    page = replace_once(page, r'<script src="flutter_bootstrap.js" async></script>',
-                        '<script src="start.js"></script>', "index.html's flutter_bootstrap.js")
+    page = re.sub(r'(<meta name="description" content=")[^"]*', r"\g<1>A table-side companion for board games.", page)
+    page = replace_once(
+        page, r'<meta charset="UTF-8">\n', '<meta charset="UTF-8">\n' + PAGE_HEAD, "index.html's charset"
+    )
+    page = replace_once(
+        page,
+        r'<script src="python.js"></script>',
+        '<script src="flet-config.js"></script>\n  <script src="python.js"></script>',
+        "index.html's python.js",
+    )
+    page = replace_once(
+        page,
+        r'<img src="icons/loading-animation.png" alt="" />',
+        '<img src="icons/loading-animation.png" alt="" />\n    <div id="loading-progress" aria-hidden="true"></div>',
+        "index.html's loading image",
+    )
+    page = replace_once(
+        page,
+        r'<script src="flutter_bootstrap.js" async></script>',
+        '<script src="start.js"></script>',
+        "index.html's flutter_bootstrap.js",
+    )
     (site / "index.html").write_text(page, encoding="utf-8")

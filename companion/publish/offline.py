@@ -28,6 +28,7 @@ def lazy(path: str) -> bool:
 
 def compress(site: Path) -> None:
     """A gzip copy beside each big text file where it saves a tenth or more (the service worker's download)."""
+
     def one(file: Path) -> None:
         data = file.read_bytes()
         packed = gzip.compress(data, compresslevel=9, mtime=0)
@@ -73,7 +74,9 @@ def write_service_worker(site: Path, trimmed_bytes: int) -> Site:
     sizes = {path: size for path, _, size, _, _ in entries}
     download = at_install + sum(sizes[path] for path in CHROMIUM_LOADS)
     elsewhere = at_install + sum(sizes[path] for path in OTHERS_LOAD)
-    (site / MARKER).write_text(json.dumps({"version": version, "download": download,
-                                           "download_elsewhere": elsewhere}, indent=2) + "\n", encoding="utf-8")
+    (site / MARKER).write_text(
+        json.dumps({"version": version, "download": download, "download_elsewhere": elsewhere}, indent=2) + "\n",
+        encoding="utf-8",
+    )
     size = sum(file.stat().st_size for _, file in files_under(site))
     return Site(site, version, sum(1 for _ in files_under(site)), size, download, elsewhere, trimmed_bytes)

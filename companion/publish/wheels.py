@@ -23,10 +23,18 @@ def marker_environment(pyodide: Pyodide, full_version: str | None = None) -> dic
     """PEP 508 markers as they read inside Pyodide (which requirements the browser needs)."""
     full = full_version or f"{pyodide.python}.0"
     return {
-        "implementation_name": "cpython", "implementation_version": full, "os_name": "posix",
-        "platform_machine": "wasm32", "platform_python_implementation": "CPython", "platform_release": "",
-        "platform_system": "Emscripten", "platform_version": "", "python_full_version": full,
-        "python_version": pyodide.python, "sys_platform": "emscripten", "extra": "",
+        "implementation_name": "cpython",
+        "implementation_version": full,
+        "os_name": "posix",
+        "platform_machine": "wasm32",
+        "platform_python_implementation": "CPython",
+        "platform_release": "",
+        "platform_system": "Emscripten",
+        "platform_version": "",
+        "python_full_version": full,
+        "python_version": pyodide.python,
+        "sys_platform": "emscripten",
+        "extra": "",
     }
 
 
@@ -63,8 +71,14 @@ def requirements(pyodide: Pyodide, *, out: Callable[[str], None] = DEFAULT_OUT) 
     return [dist for _, dist in sorted(found.items()) if dist is not None]
 
 
-def add_distribution(app: AppFiles, dist: metadata.Distribution, pyodide: Pyodide, *,
-                     out: Callable[[str], None] = DEFAULT_OUT, wheel_cache: Path | None = None) -> None:
+def add_distribution(
+    app: AppFiles,
+    dist: metadata.Distribution,
+    pyodide: Pyodide,
+    *,
+    out: Callable[[str], None] = DEFAULT_OUT,
+    wheel_cache: Path | None = None,
+) -> None:
     name = canonical(dist.metadata["Name"])
     listed = dist.files
     if listed is None:
@@ -80,8 +94,10 @@ def add_distribution(app: AppFiles, dist: metadata.Distribution, pyodide: Pyodid
                         app.native[member.filename] = archive.read(member)
             out(f"companion: {name} {dist.version}: {wheel.name}")
             return
-        out(f"companion: no browser build of {name} {dist.version} could be downloaded; its slower pure-Python "
-            "part goes in instead")
+        out(
+            f"companion: no browser build of {name} {dist.version} could be downloaded; its slower pure-Python "
+            "part goes in instead"
+        )
         paths = [path for path in paths if path not in native]
     elif native:
         raise PublishError(f"{name} has compiled parts ({native[0]}) and no build for the browser is known")
@@ -96,9 +112,12 @@ def browser_files(listed: list[metadata.PackagePath]) -> list[metadata.PackagePa
     """A distribution's files that Python imports or reads: its packages and modules (not type
     stubs, caches, Dart sources, scripts) and the metadata importlib.metadata reads."""
     tops = {path.parts[0] for path in listed if path.suffix == ".py" or path.suffix in NATIVE}
-    return [path for path in listed
-            if (path.parts[0] in tops and "__pycache__" not in path.parts and path.suffix not in (".pyc", ".pyi"))
-            or (path.parts[0].endswith(".dist-info") and len(path.parts) == 2 and path.name in KEPT_METADATA)]
+    return [
+        path
+        for path in listed
+        if (path.parts[0] in tops and "__pycache__" not in path.parts and path.suffix not in (".pyc", ".pyi"))
+        or (path.parts[0].endswith(".dist-info") and len(path.parts) == 2 and path.name in KEPT_METADATA)
+    ]
 
 
 def default_wheel_cache() -> Path:
@@ -118,11 +137,31 @@ def browser_wheel(name: str, version: str, pyodide: Pyodide, cache: Path | None 
     try:
         cache.mkdir(parents=True, exist_ok=True)
         subprocess.run(
-            [sys.executable, "-m", "pip", "download", "--quiet", "--disable-pip-version-check", "--no-deps",
-             "--only-binary=:all:", "--platform", pyodide.platform, "--python-version", pyodide.python,
-             "--implementation", "cp", "--abi", "cp" + pyodide.python.replace(".", ""), "--dest", str(cache),
-             f"{name}=={version}"],
-            check=True, capture_output=True, timeout=300)
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "--quiet",
+                "--disable-pip-version-check",
+                "--no-deps",
+                "--only-binary=:all:",
+                "--platform",
+                pyodide.platform,
+                "--python-version",
+                pyodide.python,
+                "--implementation",
+                "cp",
+                "--abi",
+                "cp" + pyodide.python.replace(".", ""),
+                "--dest",
+                str(cache),
+                f"{name}=={version}",
+            ],
+            check=True,
+            capture_output=True,
+            timeout=300,
+        )
     except (OSError, subprocess.SubprocessError):
         return None
     found = sorted(cache.glob(pattern))

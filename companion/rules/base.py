@@ -140,8 +140,12 @@ class IntField:
         return value
 
     def fits(self, value: Any) -> bool:
-        return (isinstance(value, int) and not isinstance(value, bool) and value >= self.low
-                and (self.high is None or value <= self.high))
+        return (
+            isinstance(value, int)
+            and not isinstance(value, bool)
+            and value >= self.low
+            and (self.high is None or value <= self.high)
+        )
 
     def refusal(self, name: str, value: Any) -> RuleError:
         if self.high is None:
@@ -582,8 +586,9 @@ def check_option_names(title: str, options: Any, allowed: Sequence[str]) -> Mapp
     check_depth(options, "set of options")
     for name in options:
         if name not in allowed:
-            raise RuleError("options.unknown", option=describe_value(name).strip("'"), title=title,
-                            allowed=Listed(allowed))
+            raise RuleError(
+                "options.unknown", option=describe_value(name).strip("'"), title=title, allowed=Listed(allowed)
+            )
     return options
 
 
@@ -597,8 +602,9 @@ def check_colours(players: Sequence[str], colours: Any) -> dict[str, str]:
         if player not in players:
             raise RuleError("options.colour_player", value=describe_value(player), players=list(players))
         if colour not in COLOURS:
-            raise RuleError("options.colour_unknown", player=player, value=describe_value(colour),
-                            allowed=_colour_words())
+            raise RuleError(
+                "options.colour_unknown", player=player, value=describe_value(colour), allowed=_colour_words()
+            )
         if colour in taken:
             raise RuleError("options.colour_twice", first=taken[colour], second=player, colour=colour)
         taken[colour] = player

@@ -120,9 +120,7 @@ class GreatPlainsState:
 
     @property
     def supply(self) -> tuple[int, ...]:
-        return tuple(
-            SPIRITS_PER_KIND - sum(held[kind] for held in self.spirits) for kind in range(len(SPIRITS))
-        )
+        return tuple(SPIRITS_PER_KIND - sum(held[kind] for held in self.spirits) for kind in range(len(SPIRITS)))
 
     def spirits_of(self, player: str) -> dict[str, int]:
         return dict(zip(SPIRITS, self.spirits[self.seat(player)], strict=True))
@@ -247,19 +245,22 @@ def amend_zone(state: GreatPlainsState, event: dict[str, Any]) -> tuple[GreatPla
     counted = tuple(before - old + new for before, old, new in zip(state.counted, was.tokens, now.tokens, strict=True))
     for seat, player in enumerate(state.players):
         if counted[seat] > state.tokens[seat]:
-            raise RuleError("great_plains.zone_too_many", player=player, placed=state.tokens[seat],
-                            counted=counted[seat])
-    zones = (*state.zones[:number - 1], now, *state.zones[number:])
+            raise RuleError(
+                "great_plains.zone_too_many", player=player, placed=state.tokens[seat], counted=counted[seat]
+            )
+    zones = (*state.zones[: number - 1], now, *state.zones[number:])
     return replace(state, zones=zones, counted=counted), Message(
-        "great_plains.log.amend_zone", {"zone": number, "now": _zone_words(now, state), "was": _zone_words(was, state)})
+        "great_plains.log.amend_zone", {"zone": number, "now": _zone_words(now, state), "was": _zone_words(was, state)}
+    )
 
 
 def _zone_words(counted: Zone, state: GreatPlainsState) -> Message:
     params = {"spaces": counted.spaces, "water": counted.water, "score": _score(*counted.tokens)}
     if counted.winner_seat is None:
         return Message("great_plains.zone_words_tied", params)
-    return Message("great_plains.zone_words", {**params, "winner": state.players[counted.winner_seat],
-                                               "points": counted.points})
+    return Message(
+        "great_plains.zone_words", {**params, "winner": state.players[counted.winner_seat], "points": counted.points}
+    )
 
 
 def _score(first: int, second: int) -> Message:
@@ -323,10 +324,18 @@ def status(state: GreatPlainsState) -> Message:
         return result_line(final, _score(final[0].score, final[1].score))
     if state.scoring:
         (first, second) = state.players
-        return Message("great_plains.status.scoring", {"first": first, "first_points": state.points_of(first),
-                                                       "second": second, "second_points": state.points_of(second)})
-    return Message("great_plains.status", {"player": state.current_player or "", "placed": sum(state.tokens),
-                                           "total": TOKENS * 2})
+        return Message(
+            "great_plains.status.scoring",
+            {
+                "first": first,
+                "first_points": state.points_of(first),
+                "second": second,
+                "second_points": state.points_of(second),
+            },
+        )
+    return Message(
+        "great_plains.status", {"player": state.current_player or "", "placed": sum(state.tokens), "total": TOKENS * 2}
+    )
 
 
 REFERENCE = Reference(
@@ -338,8 +347,12 @@ SPIRIT = ChoiceField(SPIRITS, label="great_plains.field.spirit")
 
 EVENTS: dict[str, EventKind[GreatPlainsState]] = {
     "place_cave": EventKind({"player": PLAYER}, place_cave, label="great_plains.event.place_cave"),
-    "place_token": EventKind({"player": PLAYER, "spirit": SPIRIT}, place_token, optional=frozenset({"spirit"}),
-                             label="great_plains.event.place_token"),
+    "place_token": EventKind(
+        {"player": PLAYER, "spirit": SPIRIT},
+        place_token,
+        optional=frozenset({"spirit"}),
+        label="great_plains.event.place_token",
+    ),
     "use_spirit": EventKind({"player": PLAYER, "spirit": SPIRIT}, use_spirit, label="great_plains.event.use_spirit"),
     "zone": EventKind(
         {

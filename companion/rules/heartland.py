@@ -271,9 +271,10 @@ def load(state: HeartlandState, event: dict[str, Any]) -> tuple[HeartlandState, 
     _require_not_towed(state, player)
     _require_action_free(state, event)
     if truck.cubes + cubes > state.capacity:
-        table_call(event, RuleError(
-            "heartland.truck_full", player=player, cubes=truck.cubes, capacity=state.capacity, wanted=cubes
-        ))
+        table_call(
+            event,
+            RuleError("heartland.truck_full", player=player, cubes=truck.cubes, capacity=state.capacity, wanted=cubes),
+        )
     state = _replace(state, turn=_replace(state.turn, action="load"))
     sentence = Message("heartland.log.load", {"player": player, "cubes": cubes, "good": good})
     return _with_truck(state, truck.with_cargo(good, cubes)), sentence
@@ -379,11 +380,16 @@ def correct_cargo(state: HeartlandState, event: dict[str, Any]) -> tuple[Heartla
     if cubes == 0:
         raise RuleError("heartland.correct_zero")
     if truck.carried(good) + cubes < 0:
-        raise RuleError("heartland.correct_negative", player=player, carried=truck.carried(good), good=good,
-                        wanted=-cubes)
+        raise RuleError(
+            "heartland.correct_negative", player=player, carried=truck.carried(good), good=good, wanted=-cubes
+        )
     if cubes > 0 and truck.cubes + cubes > state.capacity:
-        table_call(event, RuleError("heartland.correct_full", player=player, cubes=truck.cubes,
-                                    capacity=state.capacity, wanted=cubes))
+        table_call(
+            event,
+            RuleError(
+                "heartland.correct_full", player=player, cubes=truck.cubes, capacity=state.capacity, wanted=cubes
+            ),
+        )
     truck = truck.with_cargo(good, cubes)
     message_id = "heartland.log.correct_cargo_up" if cubes > 0 else "heartland.log.correct_cargo_down"
     sentence = Message(
@@ -474,8 +480,13 @@ def score_steps(states: Sequence[HeartlandState]) -> list[Step]:
     penalties = tuple(truck.penalty for truck in state.trucks)
     # A game stopped early with empty trucks has no cargo to pay for: a flat step would read as one.
     if state.over and (any(penalties) or state.stopped is None):
-        steps.append(Step("penalty", counted, tuple(truck.money - penalty
-                                                    for truck, penalty in zip(state.trucks, penalties, strict=True))))
+        steps.append(
+            Step(
+                "penalty",
+                counted,
+                tuple(truck.money - penalty for truck, penalty in zip(state.trucks, penalties, strict=True)),
+            )
+        )
     return steps
 
 
@@ -485,42 +496,93 @@ def status(state: HeartlandState) -> Message:
         final = standings(state)
         return result_line(final, Message("game.status.money", {"money": Money(final[0].score)}))
     current = state.truck(state.current_player or state.players[0])
-    return Message("heartland.status", {"player": current.player, "money": Money(current.money),
-                                        "target": Money(state.target)})
+    return Message(
+        "heartland.status", {"player": current.player, "money": Money(current.money), "target": Money(state.target)}
+    )
 
 
 REFERENCE = Reference(
-    sections=("turn", "moving", "loading", "unloading", "discarding", "money", "target", "final_round", "penalties",
-              "winner", "variants", "decisions"),
-    places={"game": "turn", "final_round": "final_round", "load": "loading", "unload": "unloading",
-            "adjust": "decisions", "upgrade": "variants", "end": "winner", "log": "turn"},
+    sections=(
+        "turn",
+        "moving",
+        "loading",
+        "unloading",
+        "discarding",
+        "money",
+        "target",
+        "final_round",
+        "penalties",
+        "winner",
+        "variants",
+        "decisions",
+    ),
+    places={
+        "game": "turn",
+        "final_round": "final_round",
+        "load": "loading",
+        "unload": "unloading",
+        "adjust": "decisions",
+        "upgrade": "variants",
+        "end": "winner",
+        "log": "turn",
+    },
 )
 
 GOOD = ChoiceField(GOODS, label="heartland.field.good")
 CUBES = IntField(1, CAPACITY, label="heartland.field.cubes")
 
 EVENTS: dict[str, EventKind[HeartlandState]] = {
-    "move": EventKind({"player": PLAYER, "spaces": IntField(1, 3, label="heartland.field.spaces"),
-                       "pay": ChoiceField(("fuel", "cash"), label="heartland.field.pay")}, move,
-                      label="heartland.event.move"),
+    "move": EventKind(
+        {
+            "player": PLAYER,
+            "spaces": IntField(1, 3, label="heartland.field.spaces"),
+            "pay": ChoiceField(("fuel", "cash"), label="heartland.field.pay"),
+        },
+        move,
+        label="heartland.event.move",
+    ),
     "tow": EventKind({"player": PLAYER}, tow, label="heartland.event.tow"),
     "load": EventKind({"player": PLAYER, "good": GOOD, "cubes": CUBES}, load, label="heartland.event.load"),
-    "unload": EventKind({"player": PLAYER, "good": GOOD, "cubes": CUBES,
-                         "price": IntField(1, MAX_PRICE, label="heartland.field.price")}, unload,
-                        label="heartland.event.unload"),
-    "discard": EventKind({"player": PLAYER, "forced": BoolField(label="heartland.field.forced")}, discard,
-                         label="heartland.event.discard"),
+    "unload": EventKind(
+        {
+            "player": PLAYER,
+            "good": GOOD,
+            "cubes": CUBES,
+            "price": IntField(1, MAX_PRICE, label="heartland.field.price"),
+        },
+        unload,
+        label="heartland.event.unload",
+    ),
+    "discard": EventKind(
+        {"player": PLAYER, "forced": BoolField(label="heartland.field.forced")},
+        discard,
+        label="heartland.event.discard",
+    ),
     "toll": EventKind({"player": PLAYER}, toll, label="heartland.event.toll"),
     "weigh_station": EventKind({"player": PLAYER}, weigh_station, label="heartland.event.weigh_station"),
-    "buy_upgrade": EventKind({"player": PLAYER, "name": TextField(30, label="heartland.field.upgrade"),
-                              "cost": IntField(0, 99, label="heartland.field.cost")}, buy_upgrade,
-                             label="heartland.event.buy_upgrade"),
-    "adjust": EventKind({"player": PLAYER, "amount": IntField(-999, 999, label="heartland.field.amount"),
-                         "note": NOTE}, adjust, label="heartland.event.adjust"),
+    "buy_upgrade": EventKind(
+        {
+            "player": PLAYER,
+            "name": TextField(30, label="heartland.field.upgrade"),
+            "cost": IntField(0, 99, label="heartland.field.cost"),
+        },
+        buy_upgrade,
+        label="heartland.event.buy_upgrade",
+    ),
+    "adjust": EventKind(
+        {"player": PLAYER, "amount": IntField(-999, 999, label="heartland.field.amount"), "note": NOTE},
+        adjust,
+        label="heartland.event.adjust",
+    ),
     "correct_cargo": EventKind(
-        {"player": PLAYER, "good": GOOD,
-         "cubes": IntField(-CUBES_PER_GOOD, CUBES_PER_GOOD, label="heartland.field.cubes"), "note": NOTE},
-        correct_cargo, label="heartland.event.correct_cargo",
+        {
+            "player": PLAYER,
+            "good": GOOD,
+            "cubes": IntField(-CUBES_PER_GOOD, CUBES_PER_GOOD, label="heartland.field.cubes"),
+            "note": NOTE,
+        },
+        correct_cargo,
+        label="heartland.event.correct_cargo",
     ),
     "end_turn": EventKind({"player": PLAYER}, end_turn, label="heartland.event.end_turn"),
     "end_game": STOP_IN_PLACE,
@@ -575,10 +637,10 @@ MESSAGES = {
     "heartland.log.buy_upgrade": "{player} bought the {name} upgrade for ${cost}",
     "heartland.log.adjust_up": "{player} +${amount} ({note}), now ${money}",
     "heartland.log.adjust_down": "{player} -${amount} ({note}), now ${money}",
-    "heartland.log.correct_cargo_up":
-        "{player} +{cubes} {good:#cubes} on the truck ({note}), now {carried} {good:#carried}",
-    "heartland.log.correct_cargo_down":
-        "{player} -{cubes} {good:#cubes} on the truck ({note}), now {carried} {good:#carried}",
+    "heartland.log.correct_cargo_up": "{player} +{cubes} {good:#cubes} on the truck ({note}), now {carried} "
+    "{good:#carried}",
+    "heartland.log.correct_cargo_down": "{player} -{cubes} {good:#cubes} on the truck ({note}), now {carried} "
+    "{good:#carried}",
     "heartland.log.end_turn": "{player} ended the turn; {next} plays",
     "heartland.log.end_turn_last": "{player} ended the last turn; the game is over",
     "heartland.status": "{player}'s turn · {money} / {target}",

@@ -75,8 +75,11 @@ def end_round(state: TransAmericaState, event: dict[str, Any]) -> tuple[TransAme
     points = tuple(before - lost for before, lost in zip(state.points, losses, strict=True))
     finished = [player for player in state.players if missing[player] == 0]
     new_state = TransAmericaState(state.players, points, (*state.rounds, losses))
-    lost = Listed(Message("transamerica.log.loss", {"player": player, "lost": missing[player]})
-                  for player in state.players if missing[player])
+    lost = Listed(
+        Message("transamerica.log.loss", {"player": player, "lost": missing[player]})
+        for player in state.players
+        if missing[player]
+    )
     message_id = "transamerica.log.end_round" if lost else "transamerica.log.end_round_all"
     return new_state, Message(message_id, {"round": state.round_number, "finished": finished, "losses": lost})
 
@@ -93,7 +96,7 @@ def amend_round(state: TransAmericaState, event: dict[str, Any]) -> tuple[TransA
     losses = tuple(missing[player] for player in state.players)
     if losses == was:
         raise RuleError("transamerica.amend_same", round=number)
-    rounds = (*state.rounds[:number - 1], losses, *state.rounds[number:])
+    rounds = (*state.rounds[: number - 1], losses, *state.rounds[number:])
     points = points_after(state.players, rounds)
     # A round that leaves anyone at 0 ends the game: one before the last would undo the
     # rounds the table played after it.
@@ -101,8 +104,11 @@ def amend_round(state: TransAmericaState, event: dict[str, Any]) -> tuple[TransA
         ended = [player for player, left in zip(state.players, after, strict=True) if left <= 0]
         if ended:
             raise RuleError("transamerica.amend_ends_early", round=number, players=ended, ended=ended_after)
-    changes = Listed(Message("transamerica.log.amended_loss", {"player": player, "missing": now, "was": before})
-                     for player, now, before in zip(state.players, losses, was, strict=True) if now != before)
+    changes = Listed(
+        Message("transamerica.log.amended_loss", {"player": player, "missing": now, "was": before})
+        for player, now, before in zip(state.players, losses, was, strict=True)
+        if now != before
+    )
     new_state = TransAmericaState(state.players, points[-1], rounds, state.stopped)
     return new_state, Message("transamerica.log.amend_round", {"round": number, "changes": changes})
 
@@ -141,8 +147,10 @@ def length(state: TransAmericaState) -> int:
 def score_steps(states: Sequence[TransAmericaState]) -> list[Step]:
     """Points at the start and after each round."""
     state = states[-1]
-    return [Step("round" if number else "start", number, points)
-            for number, points in enumerate(points_after(state.players, state.rounds))]
+    return [
+        Step("round" if number else "start", number, points)
+        for number, points in enumerate(points_after(state.players, state.rounds))
+    ]
 
 
 def status(state: TransAmericaState) -> Message:
@@ -151,8 +159,9 @@ def status(state: TransAmericaState) -> Message:
         final = standings(state)
         return result_line(final, Message("game.status.points", {"count": final[0].score}))
     lowest = min(state.players, key=state.points_of)
-    return Message("transamerica.status", {"number": state.round_number, "player": lowest,
-                                           "points": state.points_of(lowest)})
+    return Message(
+        "transamerica.status", {"number": state.round_number, "player": lowest, "points": state.points_of(lowest)}
+    )
 
 
 REFERENCE = Reference(
@@ -162,12 +171,16 @@ REFERENCE = Reference(
 
 EVENTS: dict[str, EventKind[TransAmericaState]] = {
     "end_round": EventKind(
-        {"missing": PerPlayerField(IntField(0, MAX_MISSING), label="transamerica.field.missing")}, end_round,
+        {"missing": PerPlayerField(IntField(0, MAX_MISSING), label="transamerica.field.missing")},
+        end_round,
         label="transamerica.event.end_round",
     ),
     "amend_round": EventKind(
-        {"round": IntField(1, label="transamerica.field.round"),
-         "missing": PerPlayerField(IntField(0, MAX_MISSING), label="transamerica.field.missing")}, amend_round,
+        {
+            "round": IntField(1, label="transamerica.field.round"),
+            "missing": PerPlayerField(IntField(0, MAX_MISSING), label="transamerica.field.missing"),
+        },
+        amend_round,
         label="transamerica.event.amend_round",
     ),
     "end_game": STOP_IN_PLACE,

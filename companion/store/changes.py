@@ -87,8 +87,10 @@ class Lent(dict[str, Any]):
 
 def plain(data: Data) -> Data:
     """The data TinyDB gave back, its documents plain dicts again (their values as they are)."""
-    return {name: {doc_id: dict(dict.items(doc)) if type(doc) is Lent else doc for doc_id, doc in table.items()}
-            for name, table in data.items()}
+    return {
+        name: {doc_id: dict(dict.items(doc)) if type(doc) is Lent else doc for doc_id, doc in table.items()}
+        for name, table in data.items()
+    }
 
 
 def lent(data: Data) -> Data:

@@ -138,16 +138,20 @@ def document_bytes(data: Data, *, checksum: bool = False) -> bytes:
 def sealed_bytes(fields: dict[str, Any]) -> bytes:
     """One JSON object whose first field is its own checksum (`"crc32"`, as a session document
     carries one): the CRC-32 of these bytes with those eight digits as zeros (the side files)."""
-    return _stamped(encode({CHECKSUM: _ZEROS.decode(), **{name: value for name, value in fields.items()
-                                                         if name != CHECKSUM}}))
+    return _stamped(
+        encode({CHECKSUM: _ZEROS.decode(), **{name: value for name, value in fields.items() if name != CHECKSUM}})
+    )
 
 
 def seal_holds(raw: bytes) -> bool | None:
     """Whether bytes `sealed_bytes` wrote are as written: None when they do not start with a
     checksum (an earlier version's file, or one damaged there), else whether it matches."""
     start = 1 + len(_CHECKSUM_FIELD)
-    if not raw.startswith(b"{" + _CHECKSUM_FIELD) or raw[start + 8:start + 9] != b'"' \
-            or not _HEX8.fullmatch(raw[start:start + 8].decode("latin-1")):
+    if (
+        not raw.startswith(b"{" + _CHECKSUM_FIELD)
+        or raw[start + 8 : start + 9] != b'"'
+        or not _HEX8.fullmatch(raw[start : start + 8].decode("latin-1"))
+    ):
         return None
     return _stamp_matches(raw, start)
 
@@ -155,13 +159,13 @@ def seal_holds(raw: bytes) -> bool | None:
 def _stamped(raw: bytes) -> bytes:
     """`raw` with the zeros of its first checksum field replaced by the CRC-32 of `raw`."""
     start = raw.find(_CHECKSUM_FIELD + _ZEROS) + len(_CHECKSUM_FIELD)
-    return raw[:start] + b"%08x" % zlib.crc32(raw) + raw[start + len(_ZEROS):]
+    return raw[:start] + b"%08x" % zlib.crc32(raw) + raw[start + len(_ZEROS) :]
 
 
 def _stamp_matches(raw: bytes, start: int) -> bool:
     """Whether the eight hex digits at `start` are the CRC-32 of `raw` with them as zeros."""
-    zeroed = raw[:start] + _ZEROS + raw[start + len(_ZEROS):]
-    return zlib.crc32(zeroed) == int(raw[start:start + len(_ZEROS)], 16)
+    zeroed = raw[:start] + _ZEROS + raw[start + len(_ZEROS) :]
+    return zlib.crc32(zeroed) == int(raw[start : start + len(_ZEROS)], 16)
 
 
 class Damage(NamedTuple):
@@ -301,7 +305,7 @@ def _apply_records(data: Data, tail: bytes, plain: bool, salvage: bool) -> tuple
 def _lost(lines: list[bytes], number: int) -> int:
     """The changes lost from line `number` on: it, and each later line that starts as a record
     (the rest is part of one that a flipped bit cut in two)."""
-    return 1 + sum(1 for later in lines[number + 1:] if _RECORD_START.match(later))
+    return 1 + sum(1 for later in lines[number + 1 :] if _RECORD_START.match(later))
 
 
 def _whole(line: bytes) -> bool:
@@ -310,7 +314,7 @@ def _whole(line: bytes) -> bool:
     if space < 0:
         return False
     try:
-        return isinstance(json.loads(line[space + 1:]), dict)
+        return isinstance(json.loads(line[space + 1 :]), dict)
     except (ValueError, RecursionError):
         return False
 

@@ -314,8 +314,10 @@ class DiskFolder:
             return []
 
     def signatures(self, sub: str) -> dict[str, Signature]:
-        return {name: (result.st_ino, result.st_size, result.st_mtime_ns, result.st_ctime_ns)
-                for name, result in self._file_stats(sub)}
+        return {
+            name: (result.st_ino, result.st_size, result.st_mtime_ns, result.st_ctime_ns)
+            for name, result in self._file_stats(sub)
+        }
 
     def remove(self, name: str) -> None:
         try:
@@ -447,8 +449,11 @@ class MemoryFolder:
 
     def signatures(self, sub: str) -> dict[str, Signature]:
         prefix = sub.rstrip("/") + "/" if sub else ""
-        return {name[len(prefix):]: signature for name, (_, signature) in list(self.files.items())
-                if name.startswith(prefix) and "/" not in name[len(prefix):]}
+        return {
+            name[len(prefix) :]: signature
+            for name, (_, signature) in list(self.files.items())
+            if name.startswith(prefix) and "/" not in name[len(prefix) :]
+        }
 
     def remove(self, name: str) -> None:
         self.files.pop(name, None)

@@ -149,15 +149,28 @@ class Index:
         data: Data = {} if parsed is None else parsed.data
         shared = Shared()  # one copy of each name list and status line
         suspect = raw is None or may_hold_lone_surrogate(raw)
-        summaries = {session_id: indexed_summary(session_id, doc, shared, suspect=suspect)
-                     for session_id, doc in data.get(SESSIONS_TABLE, {}).items()}
-        self._remembered(summaries, signature, FORMAT if parsed is None else _version(data),
-                         0 if parsed is None else parsed.records,
-                         torn=parsed is not None and parsed.damage is not None)
+        summaries = {
+            session_id: indexed_summary(session_id, doc, shared, suspect=suspect)
+            for session_id, doc in data.get(SESSIONS_TABLE, {}).items()
+        }
+        self._remembered(
+            summaries,
+            signature,
+            FORMAT if parsed is None else _version(data),
+            0 if parsed is None else parsed.records,
+            torn=parsed is not None and parsed.damage is not None,
+        )
         return self.listed
 
-    def _remembered(self, summaries: dict[str, SessionSummary | None], signature: Signature | None, version: int,
-                    records: int, *, torn: bool = False) -> None:
+    def _remembered(
+        self,
+        summaries: dict[str, SessionSummary | None],
+        signature: Signature | None,
+        version: int,
+        records: int,
+        *,
+        torn: bool = False,
+    ) -> None:
         self.listed, self.signature, self.known, self._ordered = summaries, signature, True, None
         self.storage.adopt(signature, records, version, torn)
         if version < 2 or records:
@@ -166,8 +179,9 @@ class Index:
     def ordered(self) -> list[SessionSummary]:
         """The summaries newest first (worked out once per change)."""
         if self._ordered is None:
-            self._ordered = sorted((summary for summary in self.listed.values() if summary is not None),
-                                   key=by_time, reverse=True)
+            self._ordered = sorted(
+                (summary for summary in self.listed.values() if summary is not None), key=by_time, reverse=True
+            )
         return self._ordered
 
     def _reorder(self, old: SessionSummary | None, new: SessionSummary | None) -> None:
@@ -214,8 +228,10 @@ class Index:
             raise StoreError("store.locked")
         try:
             self.entries()
-            puts = {session_id: checked(session_id, entry) for session_id, entry in {**self._noted(),
-                                                                                      **(puts or {})}.items()}
+            puts = {
+                session_id: checked(session_id, entry)
+                for session_id, entry in {**self._noted(), **(puts or {})}.items()
+            }
             table = self._db.table(SESSIONS_TABLE)
             new = {session_id: entry for session_id, entry in puts.items() if session_id not in self.listed}
             if new:
@@ -225,8 +241,11 @@ class Index:
                 if session_id not in new:
                     table.update(_replaced_by(entry), doc_ids=[session_id])  # type: ignore[list-item]
                     self._follow({session_id: entry})
-            gone = [session_id for session_id in dict.fromkeys(drops) if session_id in self.listed
-                    and session_id not in puts]
+            gone = [
+                session_id
+                for session_id in dict.fromkeys(drops)
+                if session_id in self.listed and session_id not in puts
+            ]
             if gone:
                 table.remove(doc_ids=gone)  # type: ignore[arg-type]
                 self._follow(dict.fromkeys(gone))

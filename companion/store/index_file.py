@@ -43,8 +43,9 @@ _BLANK = " \t\r"
 Records = list[tuple[str, dict[str, Any] | None]]  # (session id, its entry put, or None: dropped)
 
 
-def scan_index(raw: bytes, on_entry: Callable[[str, dict[str, Any], str], T]
-               ) -> tuple[dict[str, T], dict[str, Any], Records] | None:
+def scan_index(
+    raw: bytes, on_entry: Callable[[str, dict[str, Any], str], T]
+) -> tuple[dict[str, T], dict[str, Any], Records] | None:
     """`{session id: on_entry(id, entry, entry's text)}` for the sessions table of the document,
     the other tables, and the records after it (to apply in order); None when the file is not
     a plain, well-formed index this version reads."""
@@ -81,8 +82,9 @@ def _index_records(found: list[dict[str, Any]]) -> Records | None:
     return records
 
 
-def _scan_index(text: str, on_entry: Callable[[str, dict[str, Any], str], T]
-                ) -> tuple[dict[str, T], dict[str, Any]] | None:
+def _scan_index(
+    text: str, on_entry: Callable[[str, dict[str, Any], str], T]
+) -> tuple[dict[str, T], dict[str, Any]] | None:
     entries: dict[str, T] = {}
     tables: dict[str, Any] = {}
     position = _after(text, 0, "{")
@@ -112,8 +114,9 @@ def _scan_index(text: str, on_entry: Callable[[str, dict[str, Any], str], T]
     return entries, tables
 
 
-def _scan_sessions(text: str, position: int, on_entry: Callable[[str, dict[str, Any], str], T]
-                   ) -> tuple[dict[str, T], int] | None:
+def _scan_sessions(
+    text: str, position: int, on_entry: Callable[[str, dict[str, Any], str], T]
+) -> tuple[dict[str, T], int] | None:
     """The entries of the sessions table from just inside its brace; the position after its closing one."""
     scan, name_at = _DECODER.scan_once, json.decoder.scanstring  # type: ignore[attr-defined]
     entries: dict[str, T] = {}
@@ -199,8 +202,9 @@ class IndexEntries(MutableMapping[str, Any]):
     @classmethod
     def of(cls, data: dict[str, Any]) -> IndexEntries:
         """An index read the general way (its tables parsed)."""
-        return cls(dict(data.get(SESSIONS_TABLE, {})), {name: table for name, table in data.items()
-                                                         if name != SESSIONS_TABLE})
+        return cls(
+            dict(data.get(SESSIONS_TABLE, {})), {name: table for name, table in data.items() if name != SESSIONS_TABLE}
+        )
 
     def __getitem__(self, session_id: str) -> Any:
         value = self._entries[session_id]
@@ -235,8 +239,11 @@ class IndexEntries(MutableMapping[str, Any]):
             parts += [json.dumps(META), ":", encode(meta).decode("utf-8"), ","]
         parts.append(f"{json.dumps(SESSIONS_TABLE)}:{{")
         for number, (session_id, entry) in enumerate(self._entries.items()):
-            parts += ["," if number else "", json.dumps(session_id, ensure_ascii=False), ":",
-                      entry if isinstance(entry, _Text) else encode(entry).decode("utf-8")]
+            parts += [
+                "," if number else "",
+                json.dumps(session_id, ensure_ascii=False),
+                ":",
+                entry if isinstance(entry, _Text) else encode(entry).decode("utf-8"),
+            ]
         parts.append("}}")
         return "".join(parts).encode("utf-8")
-

@@ -143,8 +143,7 @@ class IndexStorage(JournalStorage):
     def read(self) -> Data | None:
         with self._lock:
             if self._lean and self._signature == self.folder.stat(INDEX):
-                return {META: {"1": {"format": self._format, "kind": "index"}},
-                        SESSIONS_TABLE: LeanTable(self._lent())}  # type: ignore[dict-item]
+                return {META: {"1": {"format": self._format, "kind": "index"}}, SESSIONS_TABLE: LeanTable(self._lent())}  # type: ignore[dict-item]
             self._lean = False
             return super().read()
 
@@ -204,13 +203,20 @@ class IndexStorage(JournalStorage):
                 self._entries[doc_id] = LazyEntry(self, doc_id)
 
     def _record(self, changes: list[Change]) -> None:
-        if self._format < 2 or self._whole_next or self._records + len(changes) > COMPACT_EVERY \
-                or self._signature != self.folder.stat(INDEX):
+        if (
+            self._format < 2
+            or self._whole_next
+            or self._records + len(changes) > COMPACT_EVERY
+            or self._signature != self.folder.stat(INDEX)
+        ):
             self._rewrite(changes)
             return
-        lines = b"".join(record_line({"table": SESSIONS_TABLE, "doc": doc_id,
-                                      **({"drop": True} if entry is None else {"put": entry})})
-                         for doc_id, entry in changes)
+        lines = b"".join(
+            record_line(
+                {"table": SESSIONS_TABLE, "doc": doc_id, **({"drop": True} if entry is None else {"put": entry})}
+            )
+            for doc_id, entry in changes
+        )
         try:
             self.folder.append(INDEX, lines)
         except BaseException:
@@ -253,8 +259,7 @@ class IndexStorage(JournalStorage):
     # ------------------------------------------------------------------ compaction
 
     def compact_due(self) -> bool:
-        return (not self.closed and self._signature is not None
-                and (self._format < 2 or self._records >= COMPACT_SOON))
+        return not self.closed and self._signature is not None and (self._format < 2 or self._records >= COMPACT_SOON)
 
     def compact(self) -> None:
         with self._lock:

@@ -68,8 +68,14 @@ def deleted_journal(session: Session, change: LogChange, cursor: int, state: Any
     raise SessionClosed("store.deleted")
 
 
-def clock_fields(session: Session, created: float, modified: float, kept: SessionSummary | None = None,
-                 state: Any = None, times: Times | None = None) -> dict[str, float | None]:
+def clock_fields(
+    session: Session,
+    created: float,
+    modified: float,
+    kept: SessionSummary | None = None,
+    state: Any = None,
+    times: Times | None = None,
+) -> dict[str, float | None]:
     """The index entry's times once the game is over: "finished" (when it ended) and "played"
     (seconds of play, pauses left out), from the session's clock (`times`, when given: a change
     being saved). A game saved before clocks were kept has its times as that version took them:
@@ -106,8 +112,9 @@ def listed_outcome(session: Session, state: Any = None) -> tuple[tuple[bool, tup
 class Journal:
     """The sessions open here (`open`: id -> Open), and the writing of their changes."""
 
-    def __init__(self, folder: Folder, index: Index, compactor: Compactor, speaking: Speaking,
-                 mutex: threading.RLock) -> None:
+    def __init__(
+        self, folder: Folder, index: Index, compactor: Compactor, speaking: Speaking, mutex: threading.RLock
+    ) -> None:
         self._folder = folder
         self.mutex = mutex  # the store's: one change at a time
         self._index = index
@@ -129,8 +136,15 @@ class Journal:
         """A session file's storage: it opens what can be read of a damaged file (see `Quarantine.keep_aside`)."""
         return JournalStorage(session_file(session_id), "session", folder=self._folder, salvage=True)
 
-    def make_open(self, session: Session, session_id: str, lock: Lock, created: float, title: str,
-                  storage: JournalStorage | None = None) -> Open:
+    def make_open(
+        self,
+        session: Session,
+        session_id: str,
+        lock: Lock,
+        created: float,
+        title: str,
+        storage: JournalStorage | None = None,
+    ) -> Open:
         # The storage that read the file, when given: its data is still cached.
         used = storage or self.storage_of(session_id)
         return Open(session, TinyDB(storage=lambda: used), used, lock, created, title)
@@ -153,8 +167,9 @@ class Journal:
 
     def write_new(self, entry: Open, session_doc: dict[str, Any]) -> None:
         """The whole file of a session not saved yet (one write)."""
-        entry.db.table("session").insert(Document({**session_doc, "created": entry.created, "title": entry.title},
-                                                  doc_id=1))
+        entry.db.table("session").insert(
+            Document({**session_doc, "created": entry.created, "title": entry.title}, doc_id=1)
+        )
 
     def write_title(self, entry: Open) -> None:
         entry.db.table("session").update({"title": entry.title}, doc_ids=[1])
@@ -175,8 +190,15 @@ class Journal:
             with self._speaking("store.not_saved"):
                 if touch_index:  # leave a trace in case we die between the two writes
                     self._folder.write(f"{PENDING}/{session_id}", b"")
-                fields = {"format": SESSION_FORMAT, "game": session.game.id, "players": list(session.players),
-                          "options": session.options, "cursor": cursor, "clock": times.marks, "last": times.last}
+                fields = {
+                    "format": SESSION_FORMAT,
+                    "game": session.game.id,
+                    "players": list(session.players),
+                    "options": session.options,
+                    "cursor": cursor,
+                    "clock": times.marks,
+                    "last": times.last,
+                }
                 # A tap's record says what it keeps of the events and what it adds, as the session
                 # knows it; else (a file to be written whole, or just read) TinyDB's write
                 # compares the whole log with the file's.
@@ -191,8 +213,14 @@ class Journal:
                 # The event is saved; an index that cannot be updated now is fixed from the
                 # pending marker later, so the failure must not undo the acknowledged event.
                 with contextlib.suppress(OSError, StoreError):
-                    self.sync_index(session_id, entry, force=True, state=state, times=times,
-                                    length=(change.kept + len(change.added), cursor))
+                    self.sync_index(
+                        session_id,
+                        entry,
+                        force=True,
+                        state=state,
+                        times=times,
+                        length=(change.kept + len(change.added), cursor),
+                    )
 
     def close(self, session_id: str) -> Open | None:
         """Stop writing this session: its journal refuses, no background rewrite touches its file."""
@@ -221,8 +249,14 @@ class Journal:
         others = {language: line for language, line in lines.items() if language != "en"}
         return {"status": lines.get("en", ""), **({"status_in": others} if others else {})}
 
-    def index_doc(self, session_id: str, entry: Open, state: Any = None, times: Times | None = None,
-                  length: tuple[int, int] | None = None) -> dict[str, Any]:
+    def index_doc(
+        self,
+        session_id: str,
+        entry: Open,
+        state: Any = None,
+        times: Times | None = None,
+        length: tuple[int, int] | None = None,
+    ) -> dict[str, Any]:
         """The index entry of an open or loaded session (in `state`, `times` and `length` (events,
         cursor), when given: a change being saved)."""
         signature = self._folder.stat(session_file(session_id))
@@ -268,8 +302,16 @@ class Journal:
         except (OSError, StoreError):
             return None
 
-    def sync_index(self, session_id: str, entry: Open, *, force: bool = False, state: Any = None,
-                   times: Times | None = None, length: tuple[int, int] | None = None) -> None:
+    def sync_index(
+        self,
+        session_id: str,
+        entry: Open,
+        *,
+        force: bool = False,
+        state: Any = None,
+        times: Times | None = None,
+        length: tuple[int, int] | None = None,
+    ) -> None:
         doc = self.index_doc(session_id, entry, state, times, length)
         summary = indexed_summary(session_id, doc)
         if force or summary is None or not same_summary(self._index.entries().get(session_id), summary):
@@ -285,7 +327,18 @@ class Journal:
         is_over, winners = outcome(session)
         status = self.status_fields(session)
         times = clock_fields(session, entry.created, modified, self._kept(session_id))
-        return SessionSummary(session_id, session.game.id, session.players, entry.created,
-                              max(modified, entry.created), is_over, winners, entry.title, status["status"],
-                              final_result(session), translated_lines(status.get("status_in")),
-                              times["finished"], times["played"])
+        return SessionSummary(
+            session_id,
+            session.game.id,
+            session.players,
+            entry.created,
+            max(modified, entry.created),
+            is_over,
+            winners,
+            entry.title,
+            status["status"],
+            final_result(session),
+            translated_lines(status.get("status_in")),
+            times["finished"],
+            times["played"],
+        )

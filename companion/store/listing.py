@@ -132,8 +132,9 @@ class SessionList(list[SessionSummary]):
         self.side_losses = tuple(side_losses)
 
 
-def summary_of(session_id: str, entry: Any, modified: float, shared: Shared | None = None,
-               *, suspect: bool = True) -> SessionSummary:
+def summary_of(
+    session_id: str, entry: Any, modified: float, shared: Shared | None = None, *, suspect: bool = True
+) -> SessionSummary:
     """The summary of an index entry; KeyError, TypeError or ValueError when the entry is not one.
 
     `modified` is the session file's mtime: the updated time, never before the creation
@@ -190,8 +191,14 @@ def _written(value: Any) -> tuple[int, int, float] | None:
     if not isinstance(value, list) or len(value) != 3:
         return None
     events, cursor, last = value
-    if (isinstance(events, bool) or isinstance(cursor, bool) or not isinstance(events, int)
-            or not isinstance(cursor, int) or not 0 <= cursor <= events or not is_time(last)):
+    if (
+        isinstance(events, bool)
+        or isinstance(cursor, bool)
+        or not isinstance(events, int)
+        or not isinstance(cursor, int)
+        or not 0 <= cursor <= events
+        or not is_time(last)
+    ):
         return None
     return events, cursor, float(last)
 
@@ -218,10 +225,13 @@ def translated_lines(value: Any) -> tuple[tuple[str, str], ...]:
     """The (language, line) pairs of an entry's `status_in`; whatever is not one is left out."""
     if not isinstance(value, dict):
         return ()
-    return tuple(sorted(
-        (language, line[:MAX_STATUS]) for language, line in value.items()
-        if isinstance(language, str) and len(language) <= 8 and isinstance(line, str)
-    ))
+    return tuple(
+        sorted(
+            (language, line[:MAX_STATUS])
+            for language, line in value.items()
+            if isinstance(language, str) and len(language) <= 8 and isinstance(line, str)
+        )
+    )
 
 
 CHECK = "check"
@@ -251,7 +261,7 @@ def _fails_check(session_id: str, entry: dict[str, Any], text: str | None) -> bo
         return False  # saved before entries had a checksum: read as it always was
     found = _CHECKED.match(text) if text is not None else None
     if found is not None:
-        body = ("{" + text[found.end():]).encode("utf-8", "surrogatepass")  # type: ignore[index]
+        body = ("{" + text[found.end() :]).encode("utf-8", "surrogatepass")  # type: ignore[index]
         return found.group(1) != _crc(session_id, body) or entry[CHECK] != found.group(1)
     try:
         return bool(entry[CHECK] != entry_check(session_id, entry))
@@ -259,8 +269,9 @@ def _fails_check(session_id: str, entry: dict[str, Any], text: str | None) -> bo
         return True
 
 
-def indexed_summary(session_id: str, entry: Any, shared: Shared | None = None, *, suspect: bool = True,
-                    text: str | None = None) -> SessionSummary | None:
+def indexed_summary(
+    session_id: str, entry: Any, shared: Shared | None = None, *, suspect: bool = True, text: str | None = None
+) -> SessionSummary | None:
     """The summary an index entry holds (its updated time as saved), or None when it is not one
     (or its checksum fails; `text`: the entry as read from the file, when it is at hand)."""
     if isinstance(entry, dict) and _fails_check(session_id, entry, text):
@@ -272,8 +283,9 @@ def indexed_summary(session_id: str, entry: Any, shared: Shared | None = None, *
         return None
 
 
-def index_summaries(raw: bytes, shared: Shared | None = None
-                    ) -> tuple[dict[str, SessionSummary | None], dict[str, Any], int] | None:
+def index_summaries(
+    raw: bytes, shared: Shared | None = None
+) -> tuple[dict[str, SessionSummary | None], dict[str, Any], int] | None:
     """The summaries of an index file's entries (read one entry at a time, see `index_file`),
     its other tables and how many records follow its document; None when the file is anything
     but a plain, well-formed index this version reads: the caller then reads it the general
@@ -284,8 +296,9 @@ def index_summaries(raw: bytes, shared: Shared | None = None
     """
     shared = Shared() if shared is None else shared
     suspect = may_hold_lone_surrogate(raw)
-    scanned = scan_index(raw, lambda session_id, entry, text: indexed_summary(session_id, entry, shared,
-                                                                              suspect=suspect, text=text))
+    scanned = scan_index(
+        raw, lambda session_id, entry, text: indexed_summary(session_id, entry, shared, suspect=suspect, text=text)
+    )
     if scanned is None:
         return None
     summaries, tables, records = scanned

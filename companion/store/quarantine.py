@@ -69,8 +69,15 @@ class Quarantine:
         would rewrite the only copy of what was lost. A peek only reads, and says so anyway."""
         name = session_file(session_id)
         target = f"{QUARANTINE}/{session_id}.json.{hashlib.sha256(raw).hexdigest()[:16]}"
-        note = QuarantineNote(file=name, moved_to=target, reason=damage.reason, time=time.time(),
-                              session=session_id, lost=damage.lost, kind=damage.kind)
+        note = QuarantineNote(
+            file=name,
+            moved_to=target,
+            reason=damage.reason,
+            time=time.time(),
+            session=session_id,
+            lost=damage.lost,
+            kind=damage.kind,
+        )
         try:
             if not (self._folder.exists(target) and self._folder.exists(target + NOTE_SUFFIX)):
                 self._folder.ensure(QUARANTINE)
@@ -87,8 +94,9 @@ class Quarantine:
         content), and tell the list what it lost (`SessionList.side_losses`). The loss is told
         even when the copy cannot be written (OSError then: the file must not be written over)."""
         target = f"{QUARANTINE}/{name}.{hashlib.sha256(raw).hexdigest()[:16]}"
-        note = QuarantineNote(file=name, moved_to=target, reason=damage.reason, time=time.time(),
-                              lost=damage.lost, kind=damage.kind)
+        note = QuarantineNote(
+            file=name, moved_to=target, reason=damage.reason, time=time.time(), lost=damage.lost, kind=damage.kind
+        )
         told = self.side_losses.get(name)
         if told is None or told.moved_to != target:  # read again as it was: nothing new to tell
             self.side_losses[name] = note
@@ -116,8 +124,15 @@ class Quarantine:
                 continue
             try:
                 raw = decode(self._folder.read(f"{QUARANTINE}/{entry.name}") or b"")
-                note = QuarantineNote(str(raw["file"]), str(raw["moved_to"]), str(raw["reason"]), float(raw["time"]),
-                                      str(raw.get("session", "")), int(raw.get("lost", 0)), str(raw.get("kind", "")))
+                note = QuarantineNote(
+                    str(raw["file"]),
+                    str(raw["moved_to"]),
+                    str(raw["reason"]),
+                    float(raw["time"]),
+                    str(raw.get("session", "")),
+                    int(raw.get("lost", 0)),
+                    str(raw.get("kind", "")),
+                )
             except (OSError, ValueError, KeyError, TypeError, ArithmeticError, RecursionError):
                 continue  # a note is a courtesy: an unreadable one is skipped
             notes.append(note)

@@ -52,8 +52,9 @@ REPAIR_BATCH = 64  # sessions locked at once while the index is repaired (each d
 class Repair:
     """Reading and repair for one store (see the module's docstring)."""
 
-    def __init__(self, folder: Folder, index: Index, journal: Journal, quarantine: Quarantine,
-                 speaking: Speaking) -> None:
+    def __init__(
+        self, folder: Folder, index: Index, journal: Journal, quarantine: Quarantine, speaking: Speaking
+    ) -> None:
         self._folder = folder
         self._index = index
         self._journal = journal
@@ -70,8 +71,9 @@ class Repair:
         session, created, title = self.read_session(session_id, quarantine=True, storage=storage)
         return self._journal.make_open(session, session_id, lock, created, title, storage)
 
-    def read_session(self, session_id: str, *, quarantine: bool, storage: JournalStorage | None = None
-                     ) -> tuple[Session, float, str]:
+    def read_session(
+        self, session_id: str, *, quarantine: bool, storage: JournalStorage | None = None
+    ) -> tuple[Session, float, str]:
         """The session in its file: SessionNotFound, NewerFormat, SessionDamaged or a StoreError otherwise."""
         storage = storage or self._journal.storage_of(session_id)
         try:

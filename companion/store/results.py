@@ -39,8 +39,12 @@ def final_result(session: Session, state: Any = None) -> FinalResult | None:
 
 
 def result_doc(result: FinalResult) -> dict[str, Any]:
-    return {"scores": list(result.scores), "ranks": list(result.ranks), "length": result.length,
-            "stopped": result.stopped}
+    return {
+        "scores": list(result.scores),
+        "ranks": list(result.ranks),
+        "length": result.length,
+        "stopped": result.stopped,
+    }
 
 
 def result_of(doc: Any, players: int) -> FinalResult | None:
@@ -60,6 +64,11 @@ LARGEST_NUMBER = 2**53
 
 
 def _numbers(values: Any, count: int) -> bool:
-    return isinstance(values, list) and len(values) == count and all(
-        (type(value) is int or (type(value) is float and math.isfinite(value))) and abs(value) < LARGEST_NUMBER
-        for value in values)
+    return (
+        isinstance(values, list)
+        and len(values) == count
+        and all(
+            (type(value) is int or (type(value) is float and math.isfinite(value))) and abs(value) < LARGEST_NUMBER
+            for value in values
+        )
+    )

@@ -85,9 +85,13 @@ def parse_side(raw: bytes, kind: SideKind) -> SideRead:
 def entries_of(found: Mapping[Any, Any], kind: SideKind) -> dict[str, Any]:
     """The entries of a map that are entries of this kind (as an earlier version read them); half
     of a UTF-16 pair (no file can keep it) is not."""
-    return {key: value for key, value in found.items()
-            if isinstance(key, str) and kind.entry(key, value)
-            and not has_lone_surrogate(key + (value if isinstance(value, str) else ""))}
+    return {
+        key: value
+        for key, value in found.items()
+        if isinstance(key, str)
+        and kind.entry(key, value)
+        and not has_lone_surrogate(key + (value if isinstance(value, str) else ""))
+    }
 
 
 def _loss(read: int, count: Any, reason: str) -> Damage:
@@ -103,27 +107,27 @@ def _salvaged(raw: bytes, kind: SideKind) -> tuple[dict[str, Any], Any]:
     damage, and the count said before the map (None when not found)."""
     text = raw.decode("utf-8", "surrogateescape")
     start = text.find(json.dumps(kind.key) + ":")
-    count_at = re.search(r'"count":(\d{1,9})[,}]', text[:start if start >= 0 else len(text)])
+    count_at = re.search(r'"count":(\d{1,9})[,}]', text[: start if start >= 0 else len(text)])
     count = int(count_at.group(1)) if count_at else None
     if start < 0:
         return {}, count
     at = _skip(text, start + len(kind.key) + 3)
-    if text[at:at + 1] != "{":
+    if text[at : at + 1] != "{":
         return {}, count
     found: dict[Any, Any] = {}
     at += 1
     try:
         while True:
             at = _skip(text, at)
-            if text[at:at + 1] == "}":
+            if text[at : at + 1] == "}":
                 break
             key, at = _DECODER.raw_decode(text, at)
             at = _skip(text, at)
-            if not isinstance(key, str) or text[at:at + 1] != ":":
+            if not isinstance(key, str) or text[at : at + 1] != ":":
                 break
             value, at = _DECODER.raw_decode(text, _skip(text, at + 1))
             at = _skip(text, at)
-            following = text[at:at + 1]
+            following = text[at : at + 1]
             if following not in (",", "}", ""):
                 break  # the value ran into the damage: it may not be whole
             found[key] = value  # whole: a text with its closing quote, true or false (a cut may follow)
@@ -137,7 +141,7 @@ def _salvaged(raw: bytes, kind: SideKind) -> tuple[dict[str, Any], Any]:
 
 def _skip(text: str, at: int) -> int:
     """Where JSON's white space from `at` ends."""
-    while text[at:at + 1] in (" ", "\t", "\n", "\r"):
+    while text[at : at + 1] in (" ", "\t", "\n", "\r"):
         at += 1
     return at
 

@@ -68,8 +68,20 @@ from companion.store.file_format import (
 from companion.store.folders import DiskFolder, Folder, MemoryFolder, Signature, _DiskLock  # noqa: F401
 
 __all__ = [  # the storage, and what this module has always offered beside it
-    "COMPACT_EVERY", "COMPACT_SOON", "DamagedFile", "DiskFolder", "Folder", "JournalStorage", "MemoryFolder",
-    "Signature", "check_document", "decode", "encode", "parse_file", "record_line", "use_orjson",
+    "COMPACT_EVERY",
+    "COMPACT_SOON",
+    "DamagedFile",
+    "DiskFolder",
+    "Folder",
+    "JournalStorage",
+    "MemoryFolder",
+    "Signature",
+    "check_document",
+    "decode",
+    "encode",
+    "parse_file",
+    "record_line",
+    "use_orjson",
 ]
 
 log = logging.getLogger(__name__)
@@ -86,8 +98,16 @@ class JournalStorage(Storage):
     name in it; `durable=False` skips the fsyncs (bulk imports and benchmarks only).
     """
 
-    def __init__(self, path: str | os.PathLike[str] = "db.json", kind: str | None = None, *, durable: bool = True,
-                 folder: Folder | None = None, salvage: bool = False, plain: bool = False) -> None:
+    def __init__(
+        self,
+        path: str | os.PathLike[str] = "db.json",
+        kind: str | None = None,
+        *,
+        durable: bool = True,
+        folder: Folder | None = None,
+        salvage: bool = False,
+        plain: bool = False,
+    ) -> None:
         if folder is None:
             directory, name = os.path.split(os.path.abspath(path))
             folder = DiskFolder(directory, durable=durable)
@@ -178,8 +198,9 @@ class JournalStorage(Storage):
                 return
             self._append(lines, data, len(records))
 
-    def change_list(self, table: str, doc_id: str, field: str, kept: int, added: Sequence[Any],
-                    fields: dict[str, Any]) -> bool:
+    def change_list(
+        self, table: str, doc_id: str, field: str, kept: int, added: Sequence[Any], fields: dict[str, Any]
+    ) -> bool:
         """Append the record that sets `fields` in a document and keeps the first `kept` items of
         its list `field`, then `added`: True once written. False, with nothing written, when
         only a write through TinyDB can say it: the file due to be written whole, or its cached
@@ -192,8 +213,14 @@ class JournalStorage(Storage):
         """
         with self._lock:
             data = self._data
-            if (data is None or not self._written or self._whole_next or self._records >= COMPACT_EVERY
-                    or self._signature is None or self._signature != self.folder.stat(self.name)):
+            if (
+                data is None
+                or not self._written
+                or self._whole_next
+                or self._records >= COMPACT_EVERY
+                or self._signature is None
+                or self._signature != self.folder.stat(self.name)
+            ):
                 return False
             doc: dict[str, Any] = data.get(table, {}).get(doc_id) or {}
             current = doc.get(field)
@@ -224,8 +251,9 @@ class JournalStorage(Storage):
         """Give data without a `_meta` table this file's format marker."""
         meta = data.get(META)
         if not meta or "1" not in meta:
-            data[META] = {"1": {"format": self._format} if self.kind is None
-                          else {"format": self._format, "kind": self.kind}}
+            data[META] = {
+                "1": {"format": self._format} if self.kind is None else {"format": self._format, "kind": self.kind}
+            }
 
     def _append(self, lines: bytes, data: Data, count: int) -> None:
         try:

@@ -136,7 +136,11 @@ class Store:
     """
 
     def __init__(
-        self, directory: str | Path | None = None, *, durable: bool = True, folder: Folder | None = None,
+        self,
+        directory: str | Path | None = None,
+        *,
+        durable: bool = True,
+        folder: Folder | None = None,
         status: Callable[[str, Any], Mapping[str, str]] | None = None,
     ) -> None:
         self.directory = None if directory is None else Path(directory)
@@ -213,9 +217,7 @@ class Store:
 
     # ------------------------------------------------------------------ one game
 
-    def new(
-        self, game: str, players: Any, options: Mapping[str, Any] | None = None, *, title: str = ""
-    ) -> Session:
+    def new(self, game: str, players: Any, options: Mapping[str, Any] | None = None, *, title: str = "") -> Session:
         """A new session, saved and open for writing. Raises RuleError for a bad set-up."""
         clean_title = check_title(title)
         session = Session.new(game, players, options)
@@ -228,8 +230,9 @@ class Store:
             except StoreError as error:
                 raise unwritable_folder(error, self.directory) from error.__cause__
             started = session.clock.started
-            entry = self._journal.make_open(session, session_id, lock, time.time() if started is None else started,
-                                            clean_title)
+            entry = self._journal.make_open(
+                session, session_id, lock, time.time() if started is None else started, clean_title
+            )
             try:
                 with self._speaking("store.not_created"):
                     self._journal.write_new(entry, session.to_dict())
@@ -435,8 +438,11 @@ class Store:
                 to_check |= names - index.keys()
                 to_check |= {name for name in self._folder.names(PENDING) if SESSION_ID.fullmatch(name)}
                 newer = self._repair.newer
-                to_check = {session_id for session_id in to_check
-                            if newer.get(session_id) != self._folder.stat(session_file(session_id))}
+                to_check = {
+                    session_id
+                    for session_id in to_check
+                    if newer.get(session_id) != self._folder.stat(session_file(session_id))
+                }
                 missing = [session_id for session_id in index if session_id not in names]
                 if attempt == 0 and (to_check or missing):
                     before = (self._folder.stat(INDEX), len(self._quarantine.notes), len(newer))
@@ -451,8 +457,13 @@ class Store:
             return self._list(summaries)
 
     def _list(self, summaries: list[SessionSummary]) -> SessionList:
-        return SessionList(summaries, self._quarantine.notes, sorted(self._repair.newer),
-                           losses=self._quarantine.losses.values(), side_losses=self._quarantine.side_losses.values())
+        return SessionList(
+            summaries,
+            self._quarantine.notes,
+            sorted(self._repair.newer),
+            losses=self._quarantine.losses.values(),
+            side_losses=self._quarantine.side_losses.values(),
+        )
 
     def listing(self) -> SessionList:
         """What `sessions()` gives, from what this store knows: no file is looked at but the index
@@ -466,8 +477,11 @@ class Store:
             if not self._checked or not self._index.current():
                 return self.sessions()
             ordered = self._index.ordered()
-            live = [self._journal.live_summary(session_id, entry) for session_id, entry in self._journal.open.items()
-                    if session_id in self._index.listed]
+            live = [
+                self._journal.live_summary(session_id, entry)
+                for session_id, entry in self._journal.open.items()
+                if session_id in self._index.listed
+            ]
             if not live:
                 # The same list while nothing changed, so that a caller may keep what it worked out from it.
                 notes = (ordered, len(self._quarantine.notes), len(self._repair.newer), self._quarantine.loss_count)
@@ -559,9 +573,13 @@ class Store:
                 with contextlib.suppress(OSError, StoreError):  # kept next time; this answer has them anyway
                     self._index.keep_results(found)
                 listing = self.listing()
-            return [summary if summary.result is not None or summary.id not in found
-                    else summary._replace(result=found[summary.id][0])
-                    for summary in listing if summary.is_over]
+            return [
+                summary
+                if summary.result is not None or summary.id not in found
+                else summary._replace(result=found[summary.id][0])
+                for summary in listing
+                if summary.is_over
+            ]
 
     # ------------------------------------------------------------------ games played elsewhere
 
@@ -622,8 +640,9 @@ class Store:
             finally:
                 lock.release()
 
-    def _put_file(self, session: Session, wanted: str | None, created: float, title: str, updated: float | None,
-                  lock: Lock) -> tuple[str, Open]:
+    def _put_file(
+        self, session: Session, wanted: str | None, created: float, title: str, updated: float | None, lock: Lock
+    ) -> tuple[str, Open]:
         session_id = wanted if wanted is not None and SESSION_ID.fullmatch(wanted) else new_session_id()
         while self._folder.exists(session_file(session_id)):
             session_id = new_session_id()
@@ -640,8 +659,9 @@ class Store:
         with self._mutex:
             with self._speaking("store.unreadable"):
                 ids = self._repair.session_ids()
-                self._repair.repair({session_id for session_id in ids if session_id not in self._journal.open}, [],
-                                    thorough=True)
+                self._repair.repair(
+                    {session_id for session_id in ids if session_id not in self._journal.open}, [], thorough=True
+                )
             return self.sessions()
 
     def quarantine_notes(self) -> list[QuarantineNote]:
@@ -668,4 +688,3 @@ class Store:
 def _check_id(session_id: Any) -> None:
     if not isinstance(session_id, str) or not SESSION_ID.fullmatch(session_id):
         raise SessionNotFound("store.not_found", id=quoted(str(session_id)))
-

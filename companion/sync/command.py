@@ -23,13 +23,17 @@ from companion.sync.settings import DEFAULT_DATABASE, LINK_PREFIX, read_password
 
 
 def parse(argv: Sequence[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="companion sync", description="One round of sync with a CouchDB database: "
-                                     "take what changed there, send what changed here.")
-    parser.add_argument("url", metavar="URL", help="the server, such as https://couch.example.org:6984/games "
-                                                   "(or a setup link)")
+    parser = argparse.ArgumentParser(
+        prog="companion sync",
+        description="One round of sync with a CouchDB database: take what changed there, send what changed here.",
+    )
+    parser.add_argument(
+        "url", metavar="URL", help="the server, such as https://couch.example.org:6984/games (or a setup link)"
+    )
     parser.add_argument("--data", metavar="DIR", help="the data folder (default: the app's)")
-    parser.add_argument("--database", metavar="NAME", help=f"the database (default: the URL's path, else "
-                                                           f"{DEFAULT_DATABASE})")
+    parser.add_argument(
+        "--database", metavar="NAME", help=f"the database (default: the URL's path, else {DEFAULT_DATABASE})"
+    )
     parser.add_argument("--user", metavar="NAME", default=None, help="the user name (default: none, or the link's)")
     return parser.parse_args(argv)
 
@@ -70,5 +74,7 @@ def main(argv: Sequence[str]) -> int:
         print(f"companion: {report.waiting} open in the app, taken next time", flush=True)
     store.close()
     return 0
+
+
 if __name__ == "__main__":
     raise SystemExit(main(sys.argv[1:]))

@@ -31,23 +31,26 @@ MAX_ANSWER_BYTES = 64 * 2**20  # an archive may hold 50 MB: a batch of games is 
 TIMEOUT_S = 30.0
 DATABASE_NAME = re.compile(r"[a-z][a-z0-9_$()+/-]{0,237}")  # CouchDB's own rule for a database's name
 
-register("en", {
-    "sync.bad_url": "{url} is not the address of a server (such as https://couch.example.org:6984).",
-    "sync.not_encrypted": "{server} is not encrypted: use an https:// address (http:// is only for this device "
-                          "and the local network).",
-    "sync.bad_database": "{name} is not a database name CouchDB takes: lower-case letters, digits and _$()+-/, "
-                         "starting with a letter.",
-    "sync.unreachable": "The server {server} did not answer ({reason}).",
-    "sync.refused_login": "The server {server} refused the user name or the password.",
-    "sync.forbidden": "The server {server} does not let this user use the database {database}.",
-    "sync.no_database": "The database {database} does not exist on {server}, and this user may not create it.",
-    "sync.full": "The server {server} is full: it takes nothing more.",
-    "sync.server_failed": "The server {server} failed (HTTP {status}); sync will try again.",
-    "sync.not_couch": "The server {server} does not answer as CouchDB does ({what}).",
-    "sync.too_big": "The server {server} sent more than {limit} MB at once; none of it was taken.",
-    "sync.other_database": "The database {database} on {server} holds something other than Companion's games: "
-                           "choose another database.",
-})
+register(
+    "en",
+    {
+        "sync.bad_url": "{url} is not the address of a server (such as https://couch.example.org:6984).",
+        "sync.not_encrypted": "{server} is not encrypted: use an https:// address (http:// is only for this device "
+        "and the local network).",
+        "sync.bad_database": "{name} is not a database name CouchDB takes: lower-case letters, digits and _$()+-/, "
+        "starting with a letter.",
+        "sync.unreachable": "The server {server} did not answer ({reason}).",
+        "sync.refused_login": "The server {server} refused the user name or the password.",
+        "sync.forbidden": "The server {server} does not let this user use the database {database}.",
+        "sync.no_database": "The database {database} does not exist on {server}, and this user may not create it.",
+        "sync.full": "The server {server} is full: it takes nothing more.",
+        "sync.server_failed": "The server {server} failed (HTTP {status}); sync will try again.",
+        "sync.not_couch": "The server {server} does not answer as CouchDB does ({what}).",
+        "sync.too_big": "The server {server} sent more than {limit} MB at once; none of it was taken.",
+        "sync.other_database": "The database {database} on {server} holds something other than Companion's games: "
+        "choose another database.",
+    },
+)
 
 
 class SyncError(Exception):
@@ -70,8 +73,9 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
 _OPENER = urllib.request.build_opener(_NoRedirect, urllib.request.ProxyHandler({}))
 
 
-def urllib_transport(method: str, url: str, headers: Mapping[str, str], body: bytes | None,
-                     timeout: float) -> tuple[int, bytes]:
+def urllib_transport(
+    method: str, url: str, headers: Mapping[str, str], body: bytes | None, timeout: float
+) -> tuple[int, bytes]:
     """The standard library's HTTP client (desktop, command line); no proxy: the address given is the one asked."""
     request = urllib.request.Request(url, data=body, method=method, headers=dict(headers))
     try:
@@ -84,8 +88,9 @@ def urllib_transport(method: str, url: str, headers: Mapping[str, str], body: by
         raise ConnectionResetError(f"the answer was cut off ({type(error).__name__})") from error
 
 
-def xhr_transport(method: str, url: str, headers: Mapping[str, str], body: bytes | None,
-                  timeout: float) -> tuple[int, bytes]:
+def xhr_transport(
+    method: str, url: str, headers: Mapping[str, str], body: bytes | None, timeout: float
+) -> tuple[int, bytes]:
     """The phone build's HTTP client: the browser's own, from the web worker Python runs in,
     where a request may be waited for (the page's screen is drawn by another thread)."""
     from js import XMLHttpRequest  # type: ignore[import-not-found]  # Pyodide only
@@ -154,8 +159,15 @@ def shown_server(url: str) -> str:
 class Couch:
     """One database on one server, with a user's name and password (Basic authentication)."""
 
-    def __init__(self, url: str, database: str, user: str = "", password: str = "",
-                 transport: Transport | None = None, timeout: float = TIMEOUT_S) -> None:
+    def __init__(
+        self,
+        url: str,
+        database: str,
+        user: str = "",
+        password: str = "",
+        transport: Transport | None = None,
+        timeout: float = TIMEOUT_S,
+    ) -> None:
         problem = server_problem(url)
         if problem is not None:
             raise SyncError(problem)
@@ -224,20 +236,30 @@ class Couch:
 
     def changes(self, since: Any, limit: int) -> tuple[list[dict[str, Any]], Any, int]:
         """(changes with their documents and conflicts, the sequence to ask from next, how many are pending)."""
-        query = {"since": since if isinstance(since, str) else json.dumps(since), "limit": str(limit),
-                 "include_docs": "true", "conflicts": "true"}
+        query = {
+            "since": since if isinstance(since, str) else json.dumps(since),
+            "limit": str(limit),
+            "include_docs": "true",
+            "conflicts": "true",
+        }
         found = self._call("GET", "/_changes", query=query)
         if not isinstance(found, dict) or not isinstance(found.get("results"), list) or "last_seq" not in found:
             raise self._garbage("its list of changes is not one")
         pending = found.get("pending")
-        return ([change for change in found["results"] if isinstance(change, dict)], found["last_seq"],
-                pending if type(pending) is int else 0)
+        return (
+            [change for change in found["results"] if isinstance(change, dict)],
+            found["last_seq"],
+            pending if type(pending) is int else 0,
+        )
 
     def wait_for_changes(self, since: Any, seconds: int) -> Any:
         """Hold the changes feed open until something changes after `since` or `seconds` pass:
         the sequence to wait from next (`since` again when nothing changed)."""
-        query = {"feed": "longpoll", "since": since if isinstance(since, str) else json.dumps(since),
-                 "timeout": str(seconds * 1000)}
+        query = {
+            "feed": "longpoll",
+            "since": since if isinstance(since, str) else json.dumps(since),
+            "timeout": str(seconds * 1000),
+        }
         found = self._call("GET", "/_changes", query=query, timeout=seconds + self._timeout)
         if not isinstance(found, dict) or not isinstance(found.get("results"), list) or "last_seq" not in found:
             raise self._garbage("its changes feed is not one")
@@ -265,15 +287,31 @@ class Couch:
 
     # --- the wire ------------------------------------------------------------------------
 
-    def _call(self, method: str, path: str, *, body: Any = None, query: Mapping[str, str] | None = None,
-              database: bool = True, timeout: float | None = None) -> Any:
+    def _call(
+        self,
+        method: str,
+        path: str,
+        *,
+        body: Any = None,
+        query: Mapping[str, str] | None = None,
+        database: bool = True,
+        timeout: float | None = None,
+    ) -> Any:
         status, found = self._request(method, path, body=body, query=query, database=database, timeout=timeout)
         if not 200 <= status < 300:
             self._fault(status, found)
         return found
 
-    def _request(self, method: str, path: str, *, body: Any = None, query: Mapping[str, str] | None = None,
-                 database: bool = True, timeout: float | None = None) -> tuple[int, Any]:
+    def _request(
+        self,
+        method: str,
+        path: str,
+        *,
+        body: Any = None,
+        query: Mapping[str, str] | None = None,
+        database: bool = True,
+        timeout: float | None = None,
+    ) -> tuple[int, Any]:
         url = self.url + ("/" + urllib.parse.quote(self.database, safe="") if database else "/") + path
         if query:
             url += "?" + urllib.parse.urlencode(query)
@@ -296,8 +334,9 @@ class Couch:
     def _fault(self, status: int, found: Any) -> None:
         if status == 403:
             raise SyncError("sync.forbidden", server=self.server, database=quoted(self.database))
-        if status in (413, 507) or (isinstance(found, dict) and found.get("error") in ("file_exists_quota",
-                                                                                      "insufficient_storage")):
+        if status in (413, 507) or (
+            isinstance(found, dict) and found.get("error") in ("file_exists_quota", "insufficient_storage")
+        ):
             raise SyncError("sync.full", server=self.server)
         if status == 404:
             raise SyncError("sync.no_database", database=quoted(self.database), server=self.server)

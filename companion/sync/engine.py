@@ -57,10 +57,13 @@ BATCH = 100  # documents a request carries: a game is a few kB, a long one ~100 
 DELETED = "deleted"  # the fingerprint of a document deleted on both sides
 ROUNDS_OF_CONFLICT = 3  # a document changed again on the server while we merged: tried again at once, then next round
 
-register("en", {
-    "sync.refused_game": "The server's game {game} was not taken: {reason}",
-    "sync.not_a_game": "The server's document {id} is not one of Companion's games.",
-})
+register(
+    "en",
+    {
+        "sync.refused_game": "The server's game {game} was not taken: {reason}",
+        "sync.not_a_game": "The server's document {id} is not one of Companion's games.",
+    },
+)
 
 Progress = Callable[[str, int, int], None]  # (stage "taking" or "sending", done, total)
 
@@ -78,8 +81,9 @@ class RoundReport:
     created: bool = False  # the database was created by this round
 
     def summary(self) -> Message:
-        return Message("sync.report", {"sent": self.sent, "taken": self.taken, "copies": self.copies,
-                                       "deleted": self.deleted})
+        return Message(
+            "sync.report", {"sent": self.sent, "taken": self.taken, "copies": self.copies, "deleted": self.deleted}
+        )
 
 
 register("en", {"sync.report": "Sent {sent}, took {taken}, {copies} kept as a copy, {deleted} deleted here."})
@@ -96,8 +100,16 @@ class State:
     again: list[str] = field(default_factory=list)  # documents to take again (a game that was open here)
 
     def encoded(self) -> bytes:
-        return encode({"format": STATE_FORMAT, "version": 1, "server": self.server, "seq": self.seq,
-                       "docs": self.docs, "again": self.again})
+        return encode(
+            {
+                "format": STATE_FORMAT,
+                "version": 1,
+                "server": self.server,
+                "seq": self.seq,
+                "docs": self.docs,
+                "again": self.again,
+            }
+        )
 
 
 def read_state(store: Store, server: str) -> State:
@@ -112,10 +124,18 @@ def read_state(store: Store, server: str) -> State:
         return State(server)
     docs = found.get("docs")
     again = found.get("again")
-    return State(server, found.get("seq", 0),
-                 {key: value for key, value in docs.items() if isinstance(value, list) and len(value) == 2
-                  and isinstance(value[0], str)} if isinstance(docs, dict) else {},
-                 [doc_id for doc_id in again if isinstance(doc_id, str)] if isinstance(again, list) else [])
+    return State(
+        server,
+        found.get("seq", 0),
+        {
+            key: value
+            for key, value in docs.items()
+            if isinstance(value, list) and len(value) == 2 and isinstance(value[0], str)
+        }
+        if isinstance(docs, dict)
+        else {},
+        [doc_id for doc_id in again if isinstance(doc_id, str)] if isinstance(again, list) else [],
+    )
 
 
 def write_state(store: Store, state: State) -> None:
@@ -140,23 +160,40 @@ class Choices:
 
     @classmethod
     def read(cls, store: Store) -> Choices:
-        return cls(stats.read_counted(store), archive.read_copies(store), store.side_files.read(TITLES),
-                   stats.read_aliases(store))
+        return cls(
+            stats.read_counted(store),
+            archive.read_copies(store),
+            store.side_files.read(TITLES),
+            stats.read_aliases(store),
+        )
 
 
 def fingerprint(summary: SessionSummary, choices: Choices) -> str:
     """What changes when the game or a choice about it changes here (its file's time moves with every change)."""
-    key = json.dumps([round(summary.updated, 3), summary.title, choices.counted.get(summary.id),
-                      choices.copies.get(summary.id), choices.titled.get(summary.id)])
+    key = json.dumps(
+        [
+            round(summary.updated, 3),
+            summary.title,
+            choices.counted.get(summary.id),
+            choices.copies.get(summary.id),
+            choices.titled.get(summary.id),
+        ]
+    )
     return hashlib.sha1(key.encode()).hexdigest()[:20]
 
 
 def game_doc(store: Store, summary: SessionSummary, choices: Choices) -> dict[str, Any]:
     entry = archive.stored_form(store, summary)
     entry["updated"] = round(entry["updated"], 3)
-    return {"_id": GAME + summary.id, "kind": "game", "format": DOC_FORMAT, "game": entry,
-            "counted": choices.counted.get(summary.id), "copy_of": choices.copies.get(summary.id),
-            "titled": choices.titled.get(summary.id)}
+    return {
+        "_id": GAME + summary.id,
+        "kind": "game",
+        "format": DOC_FORMAT,
+        "game": entry,
+        "counted": choices.counted.get(summary.id),
+        "copy_of": choices.copies.get(summary.id),
+        "titled": choices.titled.get(summary.id),
+    }
 
 
 def content(doc: dict[str, Any]) -> dict[str, Any]:
@@ -179,14 +216,21 @@ class Remote:
 def read_remote(doc: dict[str, Any]) -> Remote:
     """A server's game document, checked (archive.GameRefused, with the sentence, when it is not one)."""
     doc_id, rev = doc.get("_id"), doc.get("_rev")
-    session_id = doc_id[len(GAME):] if isinstance(doc_id, str) and doc_id.startswith(GAME) else ""
-    if (not SESSION_ID.fullmatch(session_id) or not isinstance(rev, str) or doc.get("kind") != "game"
-            or doc.get("format") != DOC_FORMAT or not isinstance(doc.get("game"), dict)):
+    session_id = doc_id[len(GAME) :] if isinstance(doc_id, str) and doc_id.startswith(GAME) else ""
+    if (
+        not SESSION_ID.fullmatch(session_id)
+        or not isinstance(rev, str)
+        or doc.get("kind") != "game"
+        or doc.get("format") != DOC_FORMAT
+        or not isinstance(doc.get("game"), dict)
+    ):
         raise archive.GameRefused(Message("sync.not_a_game", {"id": str(doc_id)[:80]}))
     counted, copy_of, titled = doc.get("counted"), doc.get("copy_of"), doc.get("titled")
-    if (counted is not None and type(counted) is not bool) or (
-            copy_of is not None and not (isinstance(copy_of, str) and SESSION_ID.fullmatch(copy_of))) or (
-            titled is not None and not is_time(titled)):
+    if (
+        (counted is not None and type(counted) is not bool)
+        or (copy_of is not None and not (isinstance(copy_of, str) and SESSION_ID.fullmatch(copy_of)))
+        or (titled is not None and not is_time(titled))
+    ):
         raise archive.GameRefused(Message("sync.not_a_game", {"id": str(doc_id)[:80]}))
     game = archive.read_game(doc["game"])
     if game.session_id != session_id:
@@ -278,7 +322,7 @@ class Round:
 
     def _take_game(self, doc: dict[str, Any]) -> None:
         doc_id, rev = doc["_id"], doc.get("_rev")
-        session_id = doc_id[len(GAME):]
+        session_id = doc_id[len(GAME) :]
         if not SESSION_ID.fullmatch(session_id) or not isinstance(rev, str):
             self.report.refused.append(Message("sync.not_a_game", {"id": doc_id[:80]}))
             return
@@ -305,8 +349,9 @@ class Round:
         try:
             remote = read_remote(doc)
         except archive.GameRefused as refused:
-            self.report.refused.append(Message("sync.refused_game", {"game": doc_id[len(GAME):], "reason":
-                                                                     refused.message}))
+            self.report.refused.append(
+                Message("sync.refused_game", {"game": doc_id[len(GAME) :], "reason": refused.message})
+            )
             return
         if here is not None and self.store.is_open(session_id):
             self._wait(doc_id)
@@ -322,7 +367,7 @@ class Round:
 
     def _settle(self, doc_id: str, rev: str, doc: dict[str, Any]) -> None:
         """Note the revision taken; the game here is in step when it says what the document says."""
-        here = self._summary(doc_id[len(GAME):])
+        here = self._summary(doc_id[len(GAME) :])
         if here is None:
             self.state.docs[doc_id] = [rev, None]
             return
@@ -343,8 +388,18 @@ class Round:
         copies = {remote.game.session_id: remote.copy_of for remote, _ in new if remote.copy_of is not None}
         if copies:  # the notes first: a copy without its note would count twice
             self._choose(archive.COPIES_FILE, copies)
-        self.store.put_many([(remote.game.session, remote.game.session_id, remote.game.created, remote.game.title,
-                              remote.game.updated) for remote, _ in new])
+        self.store.put_many(
+            [
+                (
+                    remote.game.session,
+                    remote.game.session_id,
+                    remote.game.created,
+                    remote.game.title,
+                    remote.game.updated,
+                )
+                for remote, _ in new
+            ]
+        )
         counted = {remote.game.session_id: remote.counted for remote, _ in new if remote.counted is not None}
         if counted:
             self._choose(stats.COUNTED_FILE, counted)
@@ -391,8 +446,9 @@ class Round:
         if self._summary(copy_id) is None:
             self._choose(archive.COPIES_FILE, {copy_id: here.id})
             incoming = archive.Incoming(ours, here.id, here.title, here.created, here.updated)
-            self.store.put_many([(ours, copy_id, here.created, archive.copy_title(incoming, self.language),
-                                  here.updated)])
+            self.store.put_many(
+                [(ours, copy_id, here.created, archive.copy_title(incoming, self.language), here.updated)]
+            )
         self.report.copies += 1
 
     def _take_choices(self, remote: Remote, overwrite: bool) -> None:
@@ -400,10 +456,15 @@ class Round:
         undone there is undone here), else added to those here (a choice here stays)."""
         session_id = remote.game.session_id
         choices = self.choices()
-        for kind, value, kept_here in ((stats.COUNTED_FILE, remote.counted, choices.counted),
-                                       (archive.COPIES_FILE, remote.copy_of, choices.copies)):
-            if kept_here.get(session_id) == value or (value is None and not overwrite) or (
-                    session_id in kept_here and not overwrite):
+        for kind, value, kept_here in (
+            (stats.COUNTED_FILE, remote.counted, choices.counted),
+            (archive.COPIES_FILE, remote.copy_of, choices.copies),
+        ):
+            if (
+                kept_here.get(session_id) == value
+                or (value is None and not overwrite)
+                or (session_id in kept_here and not overwrite)
+            ):
                 continue  # nothing to write
 
             def change(kept: dict[str, Any], value: Any = value) -> dict[str, Any]:
@@ -412,6 +473,7 @@ class Round:
                 if session_id in kept and not overwrite:
                     return kept
                 return {**kept, session_id: value}
+
             self._update(kind, change)
 
     def _choose(self, kind: Any, entries: dict[str, Any]) -> None:
@@ -426,7 +488,7 @@ class Round:
 
     def _take_alias(self, doc: dict[str, Any]) -> None:
         doc_id, rev = doc["_id"], doc.get("_rev")
-        key = doc_id[len(ALIAS):]
+        key = doc_id[len(ALIAS) :]
         if not isinstance(rev, str) or not key:
             self.report.refused.append(Message("sync.not_a_game", {"id": doc_id[:80]}))
             return
@@ -457,8 +519,9 @@ class Round:
         """Resolve revisions in conflict (see the module's docstring); the document that stays."""
         doc_id = doc["_id"]
         if not doc_id.startswith(GAME):
-            losers = [{"_id": doc_id, "_rev": rev, "_deleted": True} for rev in doc["_conflicts"]
-                      if isinstance(rev, str)]
+            losers = [
+                {"_id": doc_id, "_rev": rev, "_deleted": True} for rev in doc["_conflicts"] if isinstance(rev, str)
+            ]
             self.couch.bulk_docs(losers)  # a rename: the server's winner stays
             return None
         conflicting = [rev for rev in doc["_conflicts"] if isinstance(rev, str)]
@@ -476,8 +539,9 @@ class Round:
             return None
         kept, kept_remote = winner
         for leaf, remote in live:  # a log that extends every other one is the game
-            if all(archive.relation(other.game.session, remote.game.session) in ("same", "behind")
-                   for _, other in live):
+            if all(
+                archive.relation(other.game.session, remote.game.session) in ("same", "behind") for _, other in live
+            ):
                 kept, kept_remote = leaf, remote
                 break
         writes: list[dict[str, Any]] = []
@@ -488,11 +552,13 @@ class Round:
                 writes.append(self._copy_doc(leaf, remote))
         if kept is not winner[0]:
             writes.append({**content(kept), "_id": doc_id, "_rev": doc["_rev"]})
-        writes.extend({"_id": doc_id, "_rev": leaf["_rev"], "_deleted": True}
-                      for leaf in leaves if leaf["_rev"] != doc["_rev"])
+        writes.extend(
+            {"_id": doc_id, "_rev": leaf["_rev"], "_deleted": True} for leaf in leaves if leaf["_rev"] != doc["_rev"]
+        )
         results = self.couch.bulk_docs(writes)
-        stays = next((item for item in results if item.get("id") == doc_id and "rev" in item
-                      and kept is not winner[0]), None)
+        stays = next(
+            (item for item in results if item.get("id") == doc_id and "rev" in item and kept is not winner[0]), None
+        )
         if stays is not None:
             return {**content(kept), "_id": doc_id, "_rev": stays["rev"]}
         return {**content(kept), "_id": doc_id, "_rev": doc["_rev"]}
@@ -503,8 +569,15 @@ class Round:
         copy_id = f"{session_id[:54]}-r{hashlib.sha1(leaf['_rev'].encode()).hexdigest()[:8]}"
         game = dict(content(leaf)["game"])
         game.update({"id": copy_id, "title": archive.copy_title(remote.game, self.language)})
-        return {"_id": GAME + copy_id, "kind": "game", "format": DOC_FORMAT, "game": game,
-                "counted": None, "copy_of": session_id, "titled": None}
+        return {
+            "_id": GAME + copy_id,
+            "kind": "game",
+            "format": DOC_FORMAT,
+            "game": game,
+            "counted": None,
+            "copy_of": session_id,
+            "titled": None,
+        }
 
     # --- sending ---
 
@@ -515,7 +588,7 @@ class Round:
                 return
             conflicts: list[str] = []
             for start in range(0, len(docs), BATCH):
-                batch = docs[start:start + BATCH]
+                batch = docs[start : start + BATCH]
                 by_id = {doc["_id"]: doc for doc in batch}
                 for result in self.couch.bulk_docs(batch):
                     doc_id = result.get("id")
@@ -540,7 +613,7 @@ class Round:
             return DELETED
         if doc["_id"].startswith(ALIAS):
             return str(doc["name"])
-        here = self._summary(doc["_id"][len(GAME):])
+        here = self._summary(doc["_id"][len(GAME) :])
         return None if here is None else fingerprint(here, self.choices())
 
     def _take_latest(self, doc_id: str) -> None:
@@ -553,7 +626,7 @@ class Round:
         if doc_id.startswith(GAME) and known is not None:
             known[1] = None  # ours changed: merged, not overwritten
         if doc_id.startswith(ALIAS) and not latest.get("_deleted"):
-            here = stats.read_aliases(self.store).get(doc_id[len(ALIAS):])
+            here = stats.read_aliases(self.store).get(doc_id[len(ALIAS) :])
             self.state.docs[doc_id] = [latest["_rev"], None if here is not None else DELETED]
             return
         self._take(latest)
@@ -579,7 +652,7 @@ class Round:
                 doc["_rev"] = known[0]
             docs.append(doc)
         for doc_id, (rev, printed) in list(self.state.docs.items()):
-            if doc_id.startswith(GAME) and printed != DELETED and doc_id[len(GAME):] not in listed:
+            if doc_id.startswith(GAME) and printed != DELETED and doc_id[len(GAME) :] not in listed:
                 docs.append({"_id": doc_id, "_rev": rev, "_deleted": True})
         for key, name in choices.aliases.items():
             doc_id = ALIAS + key
@@ -588,7 +661,7 @@ class Round:
                 continue
             docs.append({"_id": doc_id, "kind": "alias", "name": name, **({"_rev": known[0]} if known else {})})
         for doc_id, (rev, printed) in list(self.state.docs.items()):
-            if doc_id.startswith(ALIAS) and printed != DELETED and doc_id[len(ALIAS):] not in choices.aliases:
+            if doc_id.startswith(ALIAS) and printed != DELETED and doc_id[len(ALIAS) :] not in choices.aliases:
                 docs.append({"_id": doc_id, "_rev": rev, "_deleted": True})
         return docs
 

@@ -39,12 +39,15 @@ FEED_S = 25  # how long the server holds the changes feed open when nothing chan
 IN_BROWSER = sys.platform == "emscripten"  # the phone build: no threads, and no feed held open
 POLL_S = 10.0  # there, what the feed would say is asked this often instead
 
-register("en", {
-    "sync.tested": "The server {server} answered, took the user name and password, and the database {database} "
-                   "is ready.",
-    "sync.tested_created": "The server {server} answered, took the user name and password, and the database "
-                           "{database} was created.",
-})
+register(
+    "en",
+    {
+        "sync.tested": "The server {server} answered, took the user name and password, and the database {database} "
+        "is ready.",
+        "sync.tested_created": "The server {server} answered, took the user name and password, and the database "
+        "{database} was created.",
+    },
+)
 
 
 @dataclass(frozen=True)
@@ -64,8 +67,9 @@ class SyncStatus:
 class SyncService:
     """The background rounds of one data folder (one per process, shared by its pages)."""
 
-    def __init__(self, store: Store, transport: Transport | None = None,
-                 language: Callable[[], str] = lambda: "en") -> None:
+    def __init__(
+        self, store: Store, transport: Transport | None = None, language: Callable[[], str] = lambda: "en"
+    ) -> None:
         self.store = store
         self.transport = transport or default_transport()
         self._page_wake: asyncio.Event | None = None  # the phone build's rounds, on the page's loop
@@ -147,8 +151,10 @@ class SyncService:
         couch.welcome()
         created = couch.ensure_database()
         claim(couch)
-        return Message("sync.tested_created" if created else "sync.tested",
-                       {"server": couch.server, "database": quoted(settings.database)})
+        return Message(
+            "sync.tested_created" if created else "sync.tested",
+            {"server": couch.server, "database": quoted(settings.database)},
+        )
 
     def turn_on(self, settings: SyncSettings, password: str) -> Message:
         """Test, then keep the settings and the password and start the rounds; SyncError when the test fails."""
@@ -210,20 +216,29 @@ class SyncService:
             self._set(replace(self.status, progress=(stage, done, total)))
 
         try:
-            report = sync_round(self.store, self._couch(settings, read_password(self.store.folder)),
-                                self.language(), progress)
+            report = sync_round(
+                self.store, self._couch(settings, read_password(self.store.folder)), self.language(), progress
+            )
         except SyncError as error:
             self._set(replace(self.status, busy=False, progress=None, fault=error.message))
             return None
         except Exception as error:  # noqa: BLE001 - a bug must not end the thread: said, and tried again
-            self._set(replace(self.status, busy=False, progress=None,
-                              fault=Message("sync.failed", {"reason": type(error).__name__})))
+            self._set(
+                replace(
+                    self.status,
+                    busy=False,
+                    progress=None,
+                    fault=Message("sync.failed", {"reason": type(error).__name__}),
+                )
+            )
             return None
         now = time.time()
         with contextlib.suppress(SyncError, OSError):
             write_settings(self.store.folder, replace(settings, last_ok=now))
-        self._set(replace(self.status, busy=False, progress=None, fault=None, last_ok=now, last=report),
-                  games_changed=bool(report.taken or report.deleted or report.copies))
+        self._set(
+            replace(self.status, busy=False, progress=None, fault=None, last_ok=now, last=report),
+            games_changed=bool(report.taken or report.deleted or report.copies),
+        )
         return report
 
     def _watch(self) -> None:
@@ -268,10 +283,13 @@ class SyncService:
                 listener(games_changed)
 
 
-register("en", {"sync.failed": "Sync stopped on an unexpected error ({reason}); it will try again.",
-                "sync.turned_off": "Sync is off: nothing more is sent; the games stay here and on the server.",
-                "sync.restarting": "The app starts again to reach this server (it may reach no other); sync "
-                                   "begins then.",
-                "sync.test_after_restart": "The app may reach this server only once it starts again: tap Turn "
-                                           "sync on, and this page will say whether it answered."})
-
+register(
+    "en",
+    {
+        "sync.failed": "Sync stopped on an unexpected error ({reason}); it will try again.",
+        "sync.turned_off": "Sync is off: nothing more is sent; the games stay here and on the server.",
+        "sync.restarting": "The app starts again to reach this server (it may reach no other); sync begins then.",
+        "sync.test_after_restart": "The app may reach this server only once it starts again: tap Turn "
+        "sync on, and this page will say whether it answered.",
+    },
+)

@@ -31,10 +31,13 @@ FORMAT = "companion-sync"
 DEFAULT_DATABASE = "companion"
 LINK_PREFIX = "companion-sync:"
 
-register("en", {
-    "sync.bad_link": "{link} is not a Companion sync link (it starts with companion-sync:).",
-    "sync.not_saved": "The sync settings could not be saved: {reason}.",
-})
+register(
+    "en",
+    {
+        "sync.bad_link": "{link} is not a Companion sync link (it starts with companion-sync:).",
+        "sync.not_saved": "The sync settings could not be saved: {reason}.",
+    },
+)
 
 
 @dataclass(frozen=True)
@@ -66,14 +69,23 @@ def read_settings(folder: Folder) -> SyncSettings | None:
     database = found.get("database")
     user = found.get("user")
     last_ok = found.get("last_ok")
-    return SyncSettings(found["url"], database if isinstance(database, str) else DEFAULT_DATABASE,
-                        user if isinstance(user, str) else "",
-                        float(last_ok) if isinstance(last_ok, (int, float)) and not isinstance(last_ok, bool) else None)
+    return SyncSettings(
+        found["url"],
+        database if isinstance(database, str) else DEFAULT_DATABASE,
+        user if isinstance(user, str) else "",
+        float(last_ok) if isinstance(last_ok, (int, float)) and not isinstance(last_ok, bool) else None,
+    )
 
 
 def write_settings(folder: Folder, settings: SyncSettings) -> None:
-    data = {"format": FORMAT, "version": 1, "url": settings.url, "database": settings.database,
-            "user": settings.user, "last_ok": settings.last_ok}
+    data = {
+        "format": FORMAT,
+        "version": 1,
+        "url": settings.url,
+        "database": settings.database,
+        "user": settings.user,
+        "last_ok": settings.last_ok,
+    }
     _saving(lambda: folder.write(SETTINGS, json.dumps(data).encode()))
 
 

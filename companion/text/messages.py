@@ -56,8 +56,11 @@ def register(language: str, templates: Mapping[str, str]) -> None:
 
 def package_templates() -> dict[str, str]:
     """The English templates registered by Companion's own modules."""
-    return {message_id: text for message_id, text in CATALOGS[SOURCE_LANGUAGE].items()
-            if REGISTERED_BY.get(message_id, "").startswith("companion")}
+    return {
+        message_id: text
+        for message_id, text in CATALOGS[SOURCE_LANGUAGE].items()
+        if REGISTERED_BY.get(message_id, "").startswith("companion")
+    }
 
 
 @functools.cache

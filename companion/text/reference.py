@@ -103,11 +103,13 @@ class _Sections(Mapping[str, tuple[str, ...]]):
 SECTIONS: Mapping[str, tuple[str, ...]] = _Sections()
 
 
-register(SOURCE_LANGUAGE, {
-    "reference.title": "Rules",
-    # --- The Great Heartland Hauling Co. ------------------------------------------------
-    "reference.heartland.turn.title": "A turn",
-    "reference.heartland.turn.body": """\
+register(
+    SOURCE_LANGUAGE,
+    {
+        "reference.title": "Rules",
+        # --- The Great Heartland Hauling Co. ------------------------------------------------
+        "reference.heartland.turn.title": "A turn",
+        "reference.heartland.turn.body": """\
 A turn has three steps, always in this order: Move, then exactly one Action (load, unload \
 or discard), then Refuel (draw back up to 5 cards; the app has nothing to record there).
 
@@ -115,8 +117,8 @@ The app records the move and the action, then "End turn". A turn ends once it ha
 action: a player who cannot load, unload or pay is towed, and a towed player discards.
 
 Turns go round the table in seat order; a round is one turn for each player.""",
-    "reference.heartland.moving.title": "Moving, and being towed",
-    "reference.heartland.moving.body": """\
+        "reference.heartland.moving.title": "Moving, and being towed",
+        "reference.heartland.moving.body": """\
 Move 1, 2 or 3 spaces orthogonally, never entering the same space twice in a turn, never \
 stopping on another truck or on the Distribution Center (driving through is fine).
 
@@ -130,28 +132,28 @@ that fuel paid for them, not the cards: either way can be played.
 A player who cannot move (no fuel, $0, or no legal place to stop) is towed to the \
 Distribution Center, for free, and must take the Discard action. A player who moved and \
 then cannot load, unload or pay is towed too; the move stays paid.""",
-    "reference.heartland.loading.title": "Loading",
-    "reference.heartland.loading.body": """\
+        "reference.heartland.loading.title": "Loading",
+        "reference.heartland.loading.body": """\
 Load one type of good per turn: 1 freight bill per cube of the Location's native good, \
 2 bills per cube of any other good. No money changes hands.
 
 A truck carries at most 8 cubes (6 with Short Haul). A Location holds at most 8 cubes.""",
-    "reference.heartland.unloading.title": "Unloading and prices",
-    "reference.heartland.unloading.body": """\
+        "reference.heartland.unloading.title": "Unloading and prices",
+        "reference.heartland.unloading.body": """\
 Unload one type of good per turn, only where that good is in demand, playing 1 freight \
 bill per cube. The Location must have room (at most 8 cubes).
 
 Each cube earns the price printed beside the demand icon. The app asks for that price \
 and offers the one last paid for the good.""",
-    "reference.heartland.discarding.title": "Discarding",
-    "reference.heartland.discarding.body": """\
+        "reference.heartland.discarding.title": "Discarding",
+        "reference.heartland.discarding.body": """\
 Discard any number of cards, even none, for $1.
 
 The French how-to blog adds that a forced discard (after a tow, or when a player can \
 neither load, unload nor pay) is free for a player with $0; the Spanish rulebook says \
 nothing of it. The app follows the blog there.""",
-    "reference.heartland.money.title": "Money and costs",
-    "reference.heartland.money.body": """\
+        "reference.heartland.money.title": "Money and costs",
+        "reference.heartland.money.body": """\
 Each player starts with $5. During play money never goes below $0: a payment the player \
 cannot afford is not allowed.
 
@@ -161,8 +163,8 @@ cannot afford is not allowed.
 - Weigh station (Alternate Routes): $1 per cube above 4 on the truck
 - Upgrade (Truck Stops): the cost printed on its card
 - Unloading earns the printed price for every cube""",
-    "reference.heartland.target.title": "The money target by player count",
-    "reference.heartland.target.body": """\
+        "reference.heartland.target.title": "The money target by player count",
+        "reference.heartland.target.body": """\
 Reaching the money target starts the final round (see below): the game ends once it is \
 played. The two sources disagree on the target for 4 players:
 
@@ -172,14 +174,14 @@ played. The two sources disagree on the target for 4 players:
 
 The rulebook's target is the default; the blog's, or any amount the table agrees on, \
 can be chosen when the game is set up. The game remembers which one it plays to.""",
-    "reference.heartland.final_round.title": "The final round",
-    "reference.heartland.final_round.body": """\
+        "reference.heartland.final_round.title": "The final round",
+        "reference.heartland.final_round.body": """\
 Reaching the target during your own turn triggers the end: that turn finishes, then \
 every other player takes exactly one more turn, and the game ends.
 
 The app shows who still plays, and the last turn of the game says so.""",
-    "reference.heartland.penalties.title": "Cargo penalties",
-    "reference.heartland.penalties.body": """\
+        "reference.heartland.penalties.title": "Cargo penalties",
+        "reference.heartland.penalties.body": """\
 At the end, every cube still on a truck costs money, as printed on the Distribution \
 Center:
 
@@ -187,14 +189,14 @@ Center:
 - cattle and pigs: $2 a cube
 
 The final figure may go below $0; it is only used to rank.""",
-    "reference.heartland.winner.title": "Winner and tie-breaks",
-    "reference.heartland.winner.body": """\
+        "reference.heartland.winner.title": "Winner and tie-breaks",
+        "reference.heartland.winner.body": """\
 The most money after cargo penalties wins.
 
 Tied: the player with fewer cubes left on the truck wins. Still tied: the victory is \
 shared.""",
-    "reference.heartland.variants.title": "Variants",
-    "reference.heartland.variants.body": """\
+        "reference.heartland.variants.title": "Variants",
+        "reference.heartland.variants.body": """\
 - Short Haul: trucks carry at most 6 cubes.
 - Alternate Routes (the triangle side of the Locations): a toll road costs $1 to enter \
 or leave through that edge; a weigh station costs $1 per cube above 4 on the truck; a \
@@ -205,8 +207,8 @@ upgrade belongs to one player. The app takes the upgrade's name and cost from th
 - Alternate board layouts, Fresh Start (the Distribution Center shuffled in) and \
 Warehouse Mix (3 native cubes and 1 of each demanded good at each Location) change the \
 set-up only: nothing to record.""",
-    "reference.heartland.decisions.title": "What the app decides",
-    "reference.heartland.decisions.body": """\
+        "reference.heartland.decisions.title": "What the app decides",
+        "reference.heartland.decisions.body": """\
 Where the sources disagree or say nothing, the app follows these decisions:
 
 - The money target: the rulebook's by default ($50 for 2 players, $40 for 3 or 4); the \
@@ -236,17 +238,17 @@ or unloading at the Distribution Center, anything after the end.
 penalties, become final, and the log says it was stopped. Undo reopens the game.
 - A game saved by the app's first version replays under its rules: a turn it ended with \
 no action stands.""",
-    # --- TransAmerica ---------------------------------------------------------------------
-    "reference.transamerica.round.title": "A round",
-    "reference.transamerica.round.body": """\
+        # --- TransAmerica ---------------------------------------------------------------------
+        "reference.transamerica.round.title": "A round",
+        "reference.transamerica.round.body": """\
 Each round every player gets 5 secret cities, one of each colour, and picks a start \
 junction. In turn, players lay 1 or 2 track segments, extending their own network; a \
 hard segment (over a mountain or a river) counts double and is the whole turn. Networks \
 that meet are shared.
 
 The track stays on the board: the app records only the end of each round.""",
-    "reference.transamerica.round_end.title": "The end of a round",
-    "reference.transamerica.round_end.body": """\
+        "reference.transamerica.round_end.title": "The end of a round",
+        "reference.transamerica.round_end.body": """\
 A round ends at once when a player connects all 5 of their cities, or when a player's \
 track connects all the cities of another player. Several players can have nothing \
 missing.
@@ -254,31 +256,31 @@ missing.
 Then every player counts the segments still missing for their own shortest completion, \
 ignoring the others' needs, hard segments counting 2. A player whose cities are all \
 connected enters 0.""",
-    "reference.transamerica.countdown.title": "The countdown",
-    "reference.transamerica.countdown.body": """\
+        "reference.transamerica.countdown.title": "The countdown",
+        "reference.transamerica.countdown.body": """\
 Every player starts the game with 13 points. At the end of each round each player loses \
 one point per missing segment (2 for a hard one).
 
 The app shows each player's points and warns when someone is close to 0.""",
-    "reference.transamerica.start_player.title": "Who starts",
-    "reference.transamerica.start_player.body": """\
+        "reference.transamerica.start_player.title": "Who starts",
+        "reference.transamerica.start_player.body": """\
 The start player moves one seat clockwise each round (from the published rules). The \
 app shows who starts the round.""",
-    "reference.transamerica.end.title": "The end of the game",
-    "reference.transamerica.end.body": """\
+        "reference.transamerica.end.title": "The end of the game",
+        "reference.transamerica.end.body": """\
 The game ends at the end of a round in which any player reaches 0 points or less. There \
 is no extra round.""",
-    "reference.transamerica.winner.title": "Winner and ties",
-    "reference.transamerica.winner.body": """\
+        "reference.transamerica.winner.title": "Winner and ties",
+        "reference.transamerica.winner.body": """\
 The most points left wins. Tied: every tied player wins; there is no tie-break.""",
-    "reference.transamerica.variants.title": "Variants",
-    "reference.transamerica.variants.body": """\
+        "reference.transamerica.variants.title": "Variants",
+        "reference.transamerica.variants.body": """\
 - With 2 or 3 players some city cards are removed.
 - A variant gives each player 3 private track pieces.
 
 Neither changes scoring, so both are played with the app as it is.""",
-    "reference.transamerica.decisions.title": "What the app decides",
-    "reference.transamerica.decisions.body": """\
+        "reference.transamerica.decisions.title": "What the app decides",
+        "reference.transamerica.decisions.body": """\
 Where the rules say nothing, the app follows these decisions:
 
 - A round where nobody has 0 segments missing is refused: someone always ends a round.
@@ -291,23 +293,23 @@ and the log says it was stopped. Undo reopens the game.
 - A past round can be corrected until the game ends (tap its column in the round table): \
 the points are counted again and the later rounds stay. A correction that would have \
 ended the game before a round the table played is refused.""",
-    # --- Great Plains ---------------------------------------------------------------------
-    "reference.great_plains.setup.title": "Setting up",
-    "reference.great_plains.setup.body": """\
+        # --- Great Plains ---------------------------------------------------------------------
+        "reference.great_plains.setup.title": "Setting up",
+        "reference.great_plains.setup.body": """\
 Two tribes: Fox (orange) and Snake (blue), each with 20 tribe tokens and 3 caves. The \
 9 animal spirits (3 Horse, 3 Eagle, 3 Bear) form a common supply.
 
 The board is 7 random double-sided hex tiles. Players take turns placing caves, the \
 first player first, until all 6 are down. The first player is chosen at set-up (or drawn \
 by the app), whoever is the Fox.""",
-    "reference.great_plains.turn.title": "A turn",
-    "reference.great_plains.turn.body": """\
+        "reference.great_plains.turn.title": "A turn",
+        "reference.great_plains.turn.body": """\
 Place one tribe token on an empty plain or prairie space next to one of your caves or \
 tokens. Mountains block.
 
 A token placed on a spirit symbol takes that spirit from the supply, if one is left.""",
-    "reference.great_plains.spirits.title": "Animal spirits",
-    "reference.great_plains.spirits.body": """\
+        "reference.great_plains.spirits.title": "Animal spirits",
+        "reference.great_plains.spirits.body": """\
 A spirit is used on a later turn, then goes back to the supply.
 
 - Horse: place two spaces away instead of one.
@@ -316,27 +318,27 @@ A spirit is used on a later turn, then goes back to the supply.
 (not a mountain, not another token).
 
 Spirits still held at the end break a tie.""",
-    "reference.great_plains.end.title": "The end of the game",
-    "reference.great_plains.end.body": """\
+        "reference.great_plains.end.title": "The end of the game",
+        "reference.great_plains.end.body": """\
 Play stops as soon as both players have placed all 20 tokens. The table then counts \
 each prairie and enters it; the game is over when it confirms "Scoring done".""",
-    "reference.great_plains.scoring.title": "Majorities and water",
-    "reference.great_plains.scoring.body": """\
+        "reference.great_plains.scoring.title": "Majorities and water",
+        "reference.great_plains.scoring.body": """\
 Score each prairie zone: the connected prairie spaces bounded by mountains or the edge \
 of the board.
 
 The player with the strict majority of tokens in the zone scores 1 point per space of \
 the zone plus 1 per water source in it. A tie scores nothing for anyone.""",
-    "reference.great_plains.winner.title": "Winner and tie-breaks",
-    "reference.great_plains.winner.body": """\
+        "reference.great_plains.winner.title": "Winner and tie-breaks",
+        "reference.great_plains.winner.body": """\
 The highest total wins. Tied: the player who kept more animal spirits wins. Still tied: \
 the victory is shared.""",
-    "reference.great_plains.variants.title": "Variants",
-    "reference.great_plains.variants.body": """\
+        "reference.great_plains.variants.title": "Variants",
+        "reference.great_plains.variants.body": """\
 The board's 7 tiles are laid at random for every game; no variant changes what the app \
 records.""",
-    "reference.great_plains.decisions.title": "What the app decides",
-    "reference.great_plains.decisions.body": """\
+        "reference.great_plains.decisions.title": "What the app decides",
+        "reference.great_plains.decisions.body": """\
 Where the rules say nothing, the app follows these decisions:
 
 - Still tied after spirits, the victory is shared.
@@ -353,4 +355,5 @@ token is down, is the table's call; the log says which rule it went against.
 entered so far) become final, and the log says it was stopped. Undo reopens the game.
 - A game saved by the app's first version that ended at its 40th token stays won, and \
 still takes zones.""",
-})
+    },
+)

@@ -69,9 +69,11 @@ def run(size: int, work: Path, durable: bool) -> None:
     print(f"  statistics, one game (median of 7)             {one_game_ms:9.1f} ms")
     print(f"  export_json                                    {export_ms:9.0f} ms   {len(data) / 2**20:.1f} MB")
     print(f"  export_csv                                     {csv_ms:9.0f} ms   {len(table) / 2**20:.1f} MB")
-    print(f"  import_json into an empty folder{' (durable)' if durable else ''}"
-          f"{'' if durable else '            '}  {import_ms:9.0f} ms   "
-          f"{len(report.imported)} imported, {len(report.refused)} refused")
+    print(
+        f"  import_json into an empty folder{' (durable)' if durable else ''}"
+        f"{'' if durable else '            '}  {import_ms:9.0f} ms   "
+        f"{len(report.imported)} imported, {len(report.refused)} refused"
+    )
     shutil.rmtree(folder)
     shutil.rmtree(target)
 

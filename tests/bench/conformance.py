@@ -24,9 +24,13 @@ from companion import GAMES  # noqa: E402
 def play(game_id: str, tables: int) -> None:
     inner = test_random_play_keeps_every_promise.hypothesis.inner_test  # type: ignore[attr-defined]
 
-    @settings(max_examples=tables, deadline=None, database=None,
-              phases=(Phase.explicit, Phase.generate, Phase.shrink),
-              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @settings(
+        max_examples=tables,
+        deadline=None,
+        database=None,
+        phases=(Phase.explicit, Phase.generate, Phase.shrink),
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
     @given(data=st.data())
     def random_play(data: st.DataObject) -> None:
         inner(game_id, data)

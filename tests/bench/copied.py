@@ -45,8 +45,9 @@ def child(directory: str) -> None:
 
 
 def measure(directory: Path) -> tuple[float, int]:
-    out = subprocess.run([sys.executable, __file__, "--child", str(directory)], check=True,
-                         capture_output=True, text=True).stdout.split()
+    out = subprocess.run(
+        [sys.executable, __file__, "--child", str(directory)], check=True, capture_output=True, text=True
+    ).stdout.split()
     return float(out[0]), int(out[1])
 
 
@@ -75,8 +76,10 @@ def main() -> None:
             os.utime(path, (later, later))
         copied = measure(base / "copy")
         print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs; {games} games imported from an archive")
-        print(f"first Home listing: the folder {original[0] * 1000:.0f} ms ({original[1]} games read again); "
-              f"its copy with new file times {copied[0] * 1000:.0f} ms ({copied[1]} games read again)")
+        print(
+            f"first Home listing: the folder {original[0] * 1000:.0f} ms ({original[1]} games read again); "
+            f"its copy with new file times {copied[0] * 1000:.0f} ms ({copied[1]} games read again)"
+        )
     finally:
         shutil.rmtree(base, ignore_errors=True)
 

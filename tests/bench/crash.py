@@ -193,8 +193,9 @@ def _check_files(directory: Path, result: Result, note: str) -> None:
             result.stray_temp_files.add(path.name)
             continue
         try:
-            result.cut_records += parse_file(path.read_bytes(), kind="index" if path.name == "index.json" else "session"
-                                             ).torn
+            result.cut_records += parse_file(
+                path.read_bytes(), kind="index" if path.name == "index.json" else "session"
+            ).torn
         except (DamagedFile, NewerFile, OSError) as error:
             result.corrupt += 1
             result.problems.append(f"{note}: {path.name}: {error}")
@@ -237,8 +238,9 @@ def game_log(session: Session) -> dict[str, Any]:
     return {name: value for name, value in session.to_dict().items() if name not in CLOCK_FIELDS}
 
 
-def _check_listing(disk: list[Game], listing: dict[str, tuple[str, bool, tuple[str, ...]]], note: str,
-                   result: Result) -> None:
+def _check_listing(
+    disk: list[Game], listing: dict[str, tuple[str, bool, tuple[str, ...]]], note: str, result: Result
+) -> None:
     for game in disk:
         _, is_over, winners = listing[game.id or ""]
         truth = tuple(standing.player for standing in game.session.standings() if standing.winner)
@@ -247,8 +249,7 @@ def _check_listing(disk: list[Game], listing: dict[str, tuple[str, bool, tuple[s
             result.problems.append(f"{note}: the list says over={is_over} winners={winners} for {game.id}")
 
 
-def _kill_child(process: subprocess.Popen[str], rng: random.Random, target: str | None, max_delay: float
-                ) -> list[str]:
+def _kill_child(process: subprocess.Popen[str], rng: random.Random, target: str | None, max_delay: float) -> list[str]:
     assert process.stdout is not None
     lines = [process.stdout.readline()]  # the child is running and has its games open
     if target is not None:

@@ -24,8 +24,10 @@ from crowd_helpers import joiners_waits  # noqa: E402
 def run() -> None:
     for guessers in (40, 200):
         waits, answered = joiners_waits(guessers)
-        print(f"{guessers:>3} guessing addresses, {answered} wrong tries answered: joiners waited "
-              + ", ".join(f"{wait:.2f} s" for wait in waits))
+        print(
+            f"{guessers:>3} guessing addresses, {answered} wrong tries answered: joiners waited "
+            + ", ".join(f"{wait:.2f} s" for wait in waits)
+        )
 
 
 if __name__ == "__main__":

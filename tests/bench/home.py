@@ -125,8 +125,10 @@ async def in_process(directory: str) -> dict[str, Any]:
             edits["finish (stopped)"].append(timed(made.apply, {"type": "end_game", "note": "bench"}))
         result["rss_edits"] = rss_mb()
         result["edits"] = {kind: statistics.median(times) for kind, times in edits.items()}
-    result["taps"] = {kind: (statistics.median(ms for ms, _ in samples), max(kb for _, kb in samples))
-                      for kind, samples in taps.items()}
+    result["taps"] = {
+        kind: (statistics.median(ms for ms, _ in samples), max(kb for _, kb in samples))
+        for kind, samples in taps.items()
+    }
     return result
 
 
@@ -231,8 +233,9 @@ def child(directory: str, mode: str = "--child") -> None:
 def measure(directory: Path, mode: str = "--child") -> dict[str, Any]:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(ROOT / "tests")]))
     extra = [*(["--cpu"] if CPU else []), f"--rounds={ROUNDS}"]
-    output = subprocess.run([sys.executable, __file__, mode, str(directory), *extra], env=env, check=True,
-                            capture_output=True, text=True).stdout
+    output = subprocess.run(
+        [sys.executable, __file__, mode, str(directory), *extra], env=env, check=True, capture_output=True, text=True
+    ).stdout
     result: dict[str, Any] = json.loads(output.strip().splitlines()[-1])
     return result
 
@@ -247,8 +250,11 @@ def main() -> int:
     parser.add_argument("--sizes", default="10,10000")
     parser.add_argument("--unfinished-every", type=int, default=5, help="one game in this many is unfinished")
     parser.add_argument("--no-browser", action="store_true")
-    parser.add_argument("--cpu", action="store_true",
-                        help="time taps in the process's CPU time (to compare two commits on a shared machine)")
+    parser.add_argument(
+        "--cpu",
+        action="store_true",
+        help="time taps in the process's CPU time (to compare two commits on a shared machine)",
+    )
     parser.add_argument("--rounds", type=int, default=1, help="times the five search keystrokes are typed")
     options = parser.parse_args()
     CPU, ROUNDS = options.cpu, options.rounds
@@ -274,24 +280,35 @@ def main() -> int:
             shutil.rmtree(directory, ignore_errors=True)
     finally:
         shutil.rmtree(base, ignore_errors=True)
-    print(f"Python {sys.version.split()[0]} on {sys.platform}, {os.cpu_count()} CPUs; "
-          f"one game in {options.unfinished_every} unfinished")
-    header = (f"{'games':>7} | {'Home drawn':>10} {'KB':>7} | {'RSS before':>10} {'after':>8} | "
-              f"{'Chromium cold':>13} {'server':>7} {'page':>7}")
+    print(
+        f"Python {sys.version.split()[0]} on {sys.platform}, {os.cpu_count()} CPUs; "
+        f"one game in {options.unfinished_every} unfinished"
+    )
+    header = (
+        f"{'games':>7} | {'Home drawn':>10} {'KB':>7} | {'RSS before':>10} {'after':>8} | "
+        f"{'Chromium cold':>13} {'server':>7} {'page':>7}"
+    )
     print(header)
     print("-" * len(header))
     for size, result, browser in rows:
-        cold = (f"{browser['cold_s']:>11.2f} s {browser['server_s']:>5.2f} s {browser['page_s']:>5.2f} s"
-                if browser else f"{'-':>13} {'-':>7} {'-':>7}")
-        print(f"{size:>7} | {result['home_ms']:>7.0f} ms {result['home_kb']:>7.1f} | "
-              f"{result['rss_before']:>7.1f} MB {result['rss_after']:>5.1f} MB | {cold}")
+        cold = (
+            f"{browser['cold_s']:>11.2f} s {browser['server_s']:>5.2f} s {browser['page_s']:>5.2f} s"
+            if browser
+            else f"{'-':>13} {'-':>7} {'-':>7}"
+        )
+        print(
+            f"{size:>7} | {result['home_ms']:>7.0f} ms {result['home_kb']:>7.1f} | "
+            f"{result['rss_before']:>7.1f} MB {result['rss_after']:>5.1f} MB | {cold}"
+        )
     if len(rows) > 1:
         growth = rows[-1][1]["rss_after"] - rows[0][1]["rss_after"]
         print(f"memory after Home, {rows[-1][0]} games against {rows[0][0]}: {growth:+.1f} MB (goal <= 10 MB)")
         taps = rows[-1][1]["rss_taps"] - rows[0][1]["rss_taps"]
         edits = rows[-1][1]["rss_edits"] - rows[0][1]["rss_edits"]
-        print(f"  after the taps below (more cards drawn at {rows[-1][0]}): {taps:+.1f} MB; and after 5 renames "
-              f"(each rewrites the index): {edits:+.1f} MB")
+        print(
+            f"  after the taps below (more cards drawn at {rows[-1][0]}): {taps:+.1f} MB; and after 5 renames "
+            f"(each rewrites the index): {edits:+.1f} MB"
+        )
     print()
     print(f"{'tap on Home':<34}" + "".join(f"{size:>10} games" for size, _, _ in rows))
     kinds = sorted({kind for _, result, _ in rows for kind in result["taps"]})
@@ -301,8 +318,10 @@ def main() -> int:
             figures = result["taps"].get(kind)
             cells.append(f"{figures[0]:>7.1f} ms {figures[1]:>5.1f} KB" if figures else f"{'-':>19}")
         print(f"{kind:<34}" + " ".join(cells))
-    print("tap = median from the tap to its last patch, in-process; KB = the largest patch sent for it "
-          "(goals: <= 16 ms, <= 20 KB)")
+    print(
+        "tap = median from the tap to its last patch, in-process; KB = the largest patch sent for it "
+        "(goals: <= 16 ms, <= 20 KB)"
+    )
     print()
     print(f"{'index edit (store)':<34}" + "".join(f"{size:>10} games" for size, _, _ in rows))
     for kind in rows[0][1]["edits"]:
@@ -310,17 +329,23 @@ def main() -> int:
     print("median of 5 (goal <= 16 ms)")
     print()
     print("the day's first start (its backup due)")
-    print(f"{'games':>7} | {'Home drawn':>10} | {'backup':>8} | {'RSS peak above Home':>19} {'after':>8} | "
-          f"{'keystroke during it: median':>27} {'max':>8} {'n':>4}")
+    print(
+        f"{'games':>7} | {'Home drawn':>10} | {'backup':>8} | {'RSS peak above Home':>19} {'after':>8} | "
+        f"{'keystroke during it: median':>27} {'max':>8} {'n':>4}"
+    )
     for size, result, _ in rows:
         first = result["first"]
         keys = first["keystrokes"]
         backup = f"{first['backup_s']:>6.2f} s" if first["backup_s"] is not None else f"{'-':>8}"
         typed = f"{keys[0]:>24.1f} ms {keys[1]:>5.1f} ms {keys[2]:>4}" if keys else f"{'-':>27} {'-':>8} {'-':>4}"
-        print(f"{size:>7} | {first['home_ms']:>7.0f} ms | {backup} | {first['rss_peak_above_home']:>16.1f} MB "
-              f"{first['rss_after'] - first['rss_home']:>+5.1f} MB | {typed}")
-    print("RSS after = one second after the backup, against Home drawn (goals: peak within +10 MB, "
-          "keystrokes as quick as without it)")
+        print(
+            f"{size:>7} | {first['home_ms']:>7.0f} ms | {backup} | {first['rss_peak_above_home']:>16.1f} MB "
+            f"{first['rss_after'] - first['rss_home']:>+5.1f} MB | {typed}"
+        )
+    print(
+        "RSS after = one second after the backup, against Home drawn (goals: peak within +10 MB, "
+        "keystrokes as quick as without it)"
+    )
     if len(rows) > 1:
         print()
         print(f"ratios, {rows[-1][0]} games against {rows[0][0]}:")

@@ -24,8 +24,10 @@ def main() -> None:
     started = time.perf_counter()
     answers = asyncio.run(through_the_sheet(cases))
     took = time.perf_counter() - started
-    print(f"{len(PLACES)} places x {len(BAD_VALUES)} values through the sheet: {answers}; "
-          f"{took:.1f} s, {took / len(cases) * 1000:.0f} ms an import")
+    print(
+        f"{len(PLACES)} places x {len(BAD_VALUES)} values through the sheet: {answers}; "
+        f"{took:.1f} s, {took / len(cases) * 1000:.0f} ms an import"
+    )
 
 
 if __name__ == "__main__":

@@ -64,10 +64,16 @@ def heartland(session: Session, events: int) -> None:
             session.apply({"type": "adjust", "player": player, "amount": -400, "note": "bench"})
             continue
         carried = session.state.truck(player).carried("corn")
-        action = ({"type": "unload", "player": player, "good": "corn", "cubes": 1, "price": 2} if carried
-                  else {"type": "load", "player": player, "good": "corn", "cubes": 1})
-        for event in ({"type": "move", "player": player, "spaces": 1 + session.cursor % 2, "pay": "fuel"}, action,
-                      {"type": "end_turn", "player": player}):
+        action = (
+            {"type": "unload", "player": player, "good": "corn", "cubes": 1, "price": 2}
+            if carried
+            else {"type": "load", "player": player, "good": "corn", "cubes": 1}
+        )
+        for event in (
+            {"type": "move", "player": player, "spaces": 1 + session.cursor % 2, "pay": "fuel"},
+            action,
+            {"type": "end_turn", "player": player},
+        ):
             session.apply(event)
     assert session.current_player in players
 
@@ -109,7 +115,10 @@ def game_data(game_id: str, events: int) -> AppData:
 async def read_log(data: AppData, opens: int, repeats: int) -> dict[str, tuple[list[Dispatch], list[Dispatch]]]:
     """Per tap kind: the first tap after each opening of the game, and the taps after it."""
     taps: dict[str, tuple[list[Dispatch], list[Dispatch]]] = {
-        "open log (newest 100)": ([], []), "show whole log": ([], []), "close log": ([], [])}
+        "open log (newest 100)": ([], []),
+        "show whole log": ([], []),
+        "close log": ([], []),
+    }
     for _ in range(opens):
         gc.collect()  # not the garbage of building the game or of the last screen
         async with Screen(make_main(data)) as screen:
@@ -126,8 +135,10 @@ def report(game_id: str, events: int, taps: dict[str, tuple[list[Dispatch], list
         cold = [d.elapsed * 1000 for d in first]
         warm = [d.elapsed * 1000 for d in later]
         kilobytes = statistics.median(d.bytes_sent for d in first + later) / 1024
-        print(f"{game_id:<14}{events:>8}  {kind:<24}{statistics.median(cold):>9.2f}{statistics.median(warm):>9.2f}"
-              f"{min(warm):>9.2f}{kilobytes:>10.1f}")
+        print(
+            f"{game_id:<14}{events:>8}  {kind:<24}{statistics.median(cold):>9.2f}{statistics.median(warm):>9.2f}"
+            f"{min(warm):>9.2f}{kilobytes:>10.1f}"
+        )
     first, later = taps["show whole log"]
     return statistics.median(d.elapsed * 1000 for d in first), statistics.median(d.elapsed * 1000 for d in later)
 
@@ -159,8 +170,11 @@ def main() -> int:
     parser.add_argument("--events", nargs="+", type=int, default=list(LENGTHS), help="log lengths (500 2000 10000)")
     parser.add_argument("--opens", type=int, default=3, help="times the game screen is opened per length (default 3)")
     parser.add_argument("--repeats", type=int, default=8, help="times each tap is made per opening (default 8)")
-    parser.add_argument("--cpu", action="store_true",
-                        help="time taps as process CPU time: steadier on a shared machine, to compare commits")
+    parser.add_argument(
+        "--cpu",
+        action="store_true",
+        help="time taps as process CPU time: steadier on a shared machine, to compare commits",
+    )
     parser.add_argument("--profile", type=int, metavar="EVENTS", help="profile 'show whole log' at this length")
     args = parser.parse_args()
     if args.cpu:
@@ -177,11 +191,12 @@ def main() -> int:
             first, again = report(game_id, events, asyncio.run(read_log(data, args.opens, args.repeats)))
             per_line.append(f"{events}: {first / events * 1000:.1f} / {again / events * 1000:.1f}")
             if events == GOAL_AT:
-                verdicts = [f"{name} {ms:.1f} ms ({'meets' if ms <= GOAL_MS else 'misses'} it)"
-                            for name, ms in (("first", first), ("again", again))]
+                verdicts = [
+                    f"{name} {ms:.1f} ms ({'meets' if ms <= GOAL_MS else 'misses'} it)"
+                    for name, ms in (("first", first), ("again", again))
+                ]
                 print(f"{'':<22}goal: show whole log <= {GOAL_MS:.0f} ms at {GOAL_AT} events: {', '.join(verdicts)}")
-        print(f"{'':<22}show whole log, microseconds per line, first / again (flat when linear): "
-              f"{', '.join(per_line)}")
+        print(f"{'':<22}show whole log, microseconds per line, first / again (flat when linear): {', '.join(per_line)}")
     return 0
 
 

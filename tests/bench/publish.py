@@ -226,8 +226,9 @@ def measure(args: argparse.Namespace, work: Path) -> int:
     if made:
         print(f"  Python's snapshot kept, seconds after Home usable: {figures(made, 's')}")
     if offline:
-        print(f"  then the fallback fonts cached (offline whatever it shows), seconds after that: "
-              f"{figures(offline, 's')}")
+        print(
+            f"  then the fallback fonts cached (offline whatever it shows), seconds after that: {figures(offline, 's')}"
+        )
     print(f"cached start (browser restarted), page opened -> Home usable: {figures(cached, 's')}")
     among = f" among {args.files} more saved files" if args.files else ""
     print(f"a tap, click -> its words shown, with its IndexedDB copy{among}: {figures(taps, 'ms')}")

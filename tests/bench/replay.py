@@ -94,10 +94,16 @@ def long_heartland(events: int) -> dict[str, Any]:
                 session.apply({"type": "adjust", "player": player, "amount": -400, "note": "bench"})
         player = session.current_player or ""
         carried = session.state.truck(player).carried("corn")
-        action = ({"type": "unload", "player": player, "good": "corn", "cubes": 1, "price": 2} if carried
-                  else {"type": "load", "player": player, "good": "corn", "cubes": 1})
-        for event in ({"type": "move", "player": player, "spaces": 1, "pay": "fuel"}, action,
-                      {"type": "end_turn", "player": player}):
+        action = (
+            {"type": "unload", "player": player, "good": "corn", "cubes": 1, "price": 2}
+            if carried
+            else {"type": "load", "player": player, "good": "corn", "cubes": 1}
+        )
+        for event in (
+            {"type": "move", "player": player, "spaces": 1, "pay": "fuel"},
+            action,
+            {"type": "end_turn", "player": player},
+        ):
             session.apply(event)
 
     return session.to_dict()
@@ -129,8 +135,10 @@ def long_games() -> None:
         tracemalloc.stop()
         del kept
         print(f"{events:<18}{opened:>12.1f}{first:>16.1f}{again:>12.1f}{held / 1e6:>11.2f}")
-    print("open = Session.from_dict (checks and replays every event); whole log = every line's sentence and turn; "
-          "held = memory the open session keeps (the log, its sentences, a state every 64 events and a few blocks)")
+    print(
+        "open = Session.from_dict (checks and replays every event); whole log = every line's sentence and turn; "
+        "held = memory the open session keeps (the log, its sentences, a state every 64 events and a few blocks)"
+    )
 
 
 def main() -> None:

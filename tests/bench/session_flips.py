@@ -33,8 +33,7 @@ def main() -> None:
                 outcome = "refused as newer"
             seen[outcome] = seen.get(outcome, 0) + 1
     took = time.perf_counter() - started
-    print(f"{len(saved.raw)}-byte file of {TAPS} changes, {sum(seen.values())} single-bit flips: {seen}; "
-          f"{took:.0f} s")
+    print(f"{len(saved.raw)}-byte file of {TAPS} changes, {sum(seen.values())} single-bit flips: {seen}; {took:.0f} s")
 
 
 if __name__ == "__main__":

@@ -29,8 +29,14 @@ def main() -> None:
         raw = table.raw[name]
         damaged = [raw[:cut] for cut in cuts(raw)]
         damaged += [flipped(raw, at, bit) for at in range(len(raw)) for bit in range(8)]
-        counts = {"right, unsaid": 0, "said on Home, kept aside": 0, "wrong, unsaid": 0,
-                  "read lost by the next write": 0, "choices lost by the next write": 0, "choices lost for good": 0}
+        counts = {
+            "right, unsaid": 0,
+            "said on Home, kept aside": 0,
+            "wrong, unsaid": 0,
+            "read lost by the next write": 0,
+            "choices lost by the next write": 0,
+            "choices lost for good": 0,
+        }
         for bytes_ in damaged:
             outcome = table.after_damage(name, bytes_)
             if outcome.noted and outcome.kept:

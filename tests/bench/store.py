@@ -123,8 +123,13 @@ def session_file(session: Session, created: float) -> bytes:
 def index_entry(session: Session, created: float) -> dict[str, Any]:
     winners = [standing.player for standing in session.standings() if standing.winner] if session.is_over else []
     return {
-        "game": "heartland", "players": list(session.players), "created": created, "updated": created,
-        "title": "", "is_over": session.is_over, "winners": winners,
+        "game": "heartland",
+        "players": list(session.players),
+        "created": created,
+        "updated": created,
+        "title": "",
+        "is_over": session.is_over,
+        "winners": winners,
     }
 
 
@@ -296,13 +301,20 @@ def bench_length(directory: Path, session: Session, serialiser: str, samples: in
     sqlite_close()
     store.close()
     storage.use_orjson(True)
-    return {"open": opened, "median": statistics.median(records), "p95": percentile(records, 0.95),
-            "sqlite": statistics.median(reference), "cpu": statistics.median(cpu)}
+    return {
+        "open": opened,
+        "median": statistics.median(records),
+        "p95": percentile(records, 0.95),
+        "sqlite": statistics.median(reference),
+        "cpu": statistics.median(cpu),
+    }
 
 
 def report_lengths(base: Path, lengths: list[int], samples: int) -> None:
-    header = (f"{'events':>7} | {'serialiser':>10} | {'open':>11} | {'record med':>11} {'p95':>11} "
-              f"{'CPU med':>11} | {'SQLite':>11} {'ratio':>6}")
+    header = (
+        f"{'events':>7} | {'serialiser':>10} | {'open':>11} | {'record med':>11} {'p95':>11} "
+        f"{'CPU med':>11} | {'SQLite':>11} {'ratio':>6}"
+    )
     print(header)
     print("-" * len(header))
     results: dict[tuple[int, str], dict[str, float]] = {}
@@ -313,19 +325,26 @@ def report_lengths(base: Path, lengths: list[int], samples: int) -> None:
                 continue  # not installed here
             result = bench_length(base / f"length-{length}-{serialiser}", session, serialiser, samples)
             results[length, serialiser] = result
-            print(f"{length:>7} | {serialiser:>10} | {ms(result['open'])} | {ms(result['median'])} "
-                  f"{ms(result['p95'])} {ms(result['cpu'])} | {ms(result['sqlite'])} "
-                  f"{result['median'] / result['sqlite']:5.2f}x", flush=True)
+            print(
+                f"{length:>7} | {serialiser:>10} | {ms(result['open'])} | {ms(result['median'])} "
+                f"{ms(result['p95'])} {ms(result['cpu'])} | {ms(result['sqlite'])} "
+                f"{result['median'] / result['sqlite']:5.2f}x",
+                flush=True,
+            )
             shutil.rmtree(base / f"length-{length}-{serialiser}", ignore_errors=True)
     for serialiser in ("orjson", "json"):
         shortest, longest = (results.get((length, serialiser)) for length in (min(lengths), max(lengths)))
         if shortest and longest and len(lengths) > 1:
-            print(f"recording at {max(lengths):,} events against {min(lengths):,} ({serialiser}): "
-                  f"{longest['median'] / shortest['median']:.2f}x in time, {longest['cpu'] / shortest['cpu']:.2f}x "
-                  "in CPU (flat: 1.00x)")
-    print(f"record = session.apply returning with the event durable (an appended record; the file is rewritten "
-          f"whole every {storage.COMPACT_EVERY} records: see p95); open = store.open (read, replay); "
-          "ratio = record median / SQLite append median")
+            print(
+                f"recording at {max(lengths):,} events against {min(lengths):,} ({serialiser}): "
+                f"{longest['median'] / shortest['median']:.2f}x in time, {longest['cpu'] / shortest['cpu']:.2f}x "
+                "in CPU (flat: 1.00x)"
+            )
+    print(
+        f"record = session.apply returning with the event durable (an appended record; the file is rewritten "
+        f"whole every {storage.COMPACT_EVERY} records: see p95); open = store.open (read, replay); "
+        "ratio = record median / SQLite append median"
+    )
     print()
 
 
@@ -390,8 +409,9 @@ def main() -> int:
     parser.add_argument("--sizes", default="10,1000,10000")
     parser.add_argument("--lengths", default="50,500,2000,10000", help="session lengths for recording (events)")
     parser.add_argument("--samples", type=int, default=200, help="events recorded at each session length")
-    parser.add_argument("--json", action="store_true",
-                        help="the archive part with the standard json module even if orjson is there")
+    parser.add_argument(
+        "--json", action="store_true", help="the archive part with the standard json module even if orjson is there"
+    )
     parser.add_argument("--dir", help="where to build the archives (default: a temporary folder)")
     options = parser.parse_args()
     sizes = [int(size) for size in options.sizes.split(",") if size]
@@ -399,9 +419,11 @@ def main() -> int:
     base = Path(options.dir or tempfile.mkdtemp(prefix="companion-bench-"))
     base.mkdir(parents=True, exist_ok=True)
     append_cost, rewrite_cost = fsync_cost(base)
-    print(f"Python {sys.version.split()[0]} on {sys.platform}, {os.cpu_count()} CPUs; this disk: a durable append "
-          f"of 150 bytes {append_cost * 1000:.2f} ms, an atomic durable rewrite of 2 KB {rewrite_cost * 1000:.2f} ms "
-          "(scale the figures below by these to compare with another machine)")
+    print(
+        f"Python {sys.version.split()[0]} on {sys.platform}, {os.cpu_count()} CPUs; this disk: a durable append "
+        f"of 150 bytes {append_cost * 1000:.2f} ms, an atomic durable rewrite of 2 KB {rewrite_cost * 1000:.2f} ms "
+        "(scale the figures below by these to compare with another machine)"
+    )
     print()
     if lengths:
         report_lengths(base, lengths, options.samples)
@@ -410,9 +432,11 @@ def main() -> int:
     # An archive is mostly finished games: 5 of every 6 sessions are finished, 1 was abandoned.
     templates = [play(200, seed, finish=seed != 1) for seed in range(6)]
     long_session = play(500, 99)
-    header = (f"{'sessions':>8} | {'record med':>11} {'p95':>11} | {'open 500':>11} | {'list cold':>11} "
-              f"{'warm':>11} {'listing':>11} | {'create':>11} | {'mem rec':>8} {'mem list':>8} {'kept':>8} | "
-              f"{'TinyDB 1 file':>13} {'x slower':>8} | {'SQLite':>11} {'ratio':>6}")
+    header = (
+        f"{'sessions':>8} | {'record med':>11} {'p95':>11} | {'open 500':>11} | {'list cold':>11} "
+        f"{'warm':>11} {'listing':>11} | {'create':>11} | {'mem rec':>8} {'mem list':>8} {'kept':>8} | "
+        f"{'TinyDB 1 file':>13} {'x slower':>8} | {'SQLite':>11} {'ratio':>6}"
+    )
     print(header)
     print("-" * len(header))
     try:
@@ -442,9 +466,11 @@ def main() -> int:
     finally:
         if not options.dir:
             shutil.rmtree(base, ignore_errors=True)
-    print("record = session.apply returning with the event durable; ratio = store record / SQLite append; "
-          "list cold = a new store's first listing with the files out of the page cache"
-          + ("" if hasattr(os, "posix_fadvise") else " (not possible here: the files stay cached)"))
+    print(
+        "record = session.apply returning with the event durable; ratio = store record / SQLite append; "
+        "list cold = a new store's first listing with the files out of the page cache"
+        + ("" if hasattr(os, "posix_fadvise") else " (not possible here: the files stay cached)")
+    )
     return 0
 
 

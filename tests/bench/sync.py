@@ -51,8 +51,10 @@ def first_sync(server: CouchServer, temp: Path, games: int) -> None:
         taken = sync_round(store, Couch(server.url, database))
         taking = time.perf_counter() - started
         listed = len(store.sessions())
-    print(f"{games:>6} games: first round sending them {sending:6.1f} s ({sent.sent} documents); "
-          f"an empty device taking them {taking:6.1f} s ({taken.taken} taken, {listed} listed)")
+    print(
+        f"{games:>6} games: first round sending them {sending:6.1f} s ({sent.sent} documents); "
+        f"an empty device taking them {taking:6.1f} s ({taken.taken} taken, {listed} listed)"
+    )
 
 
 def tap_delay(server: CouchServer, temp: Path, taps: int = 10) -> None:
@@ -72,17 +74,18 @@ def tap_delay(server: CouchServer, temp: Path, taps: int = 10) -> None:
     delays = []
     for number in range(taps):
         before = len(b.store.peek(session.id).to_dict()["events"]) if b.exists(session.id) else 0
-        session.apply({"type": "end_round", "missing": {"Ann": 0, "Bob": 1, "Cy": 1}}) if number < 6 else \
-            session.undo()
+        session.apply({"type": "end_round", "missing": {"Ann": 0, "Bob": 1, "Cy": 1}}) if number < 6 else session.undo()
         started = time.perf_counter()
         a.sync.poke()  # as a tap does (intents._after_change)
         wait(lambda before=before: listed_events(b, session.id or "") != before, 30)  # type: ignore[misc]
         delays.append(time.perf_counter() - started)
     for data in apps:
         data.sync.stop()
-    print(f"one tap on device A to device B's list ({taps} taps, both apps syncing in the background): "
-          f"median {statistics.median(delays):.2f} s, worst {max(delays):.2f} s "
-          f"(of which {SETTLE_S:.1f} s is the wait that gathers taps in a row into one round)")
+    print(
+        f"one tap on device A to device B's list ({taps} taps, both apps syncing in the background): "
+        f"median {statistics.median(delays):.2f} s, worst {max(delays):.2f} s "
+        f"(of which {SETTLE_S:.1f} s is the wait that gathers taps in a row into one round)"
+    )
 
 
 def listed_events(data: AppData, session_id: str) -> int:

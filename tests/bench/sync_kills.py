@@ -75,8 +75,12 @@ def run(server: CouchServer, temp: Path, kills: int, games: int) -> None:
     for number, folder in enumerate((a, b) * 4):  # how long a round takes, process start included (after the first)
         play_more(folder)
         started = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "companion.sync.command", url, "--data", str(folder)], cwd=ROOT,
-                       check=True, capture_output=True)
+        subprocess.run(
+            [sys.executable, "-m", "companion.sync.command", url, "--data", str(folder)],
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+        )
         if number >= 2:
             timed.append(time.perf_counter() - started)
     whole = sorted(timed)[len(timed) // 2]
@@ -85,8 +89,12 @@ def run(server: CouchServer, temp: Path, kills: int, games: int) -> None:
     for kill in range(kills):
         folder = a if kill % 2 == 0 else b
         play_more(folder)
-        process = subprocess.Popen([sys.executable, "-m", "companion.sync.command", url, "--data", str(folder)],
-                                   cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "companion.sync.command", url, "--data", str(folder)],
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
         time.sleep(chance.uniform(0.5 * whole, 1.05 * whole))  # mostly within the round's work
         finished = process.poll() is not None
         if finished and process.returncode != 0:
@@ -98,22 +106,30 @@ def run(server: CouchServer, temp: Path, kills: int, games: int) -> None:
         on_server.append((finished, len([row for row in rows if row["id"].startswith("game:")])))
     started = time.perf_counter()
     for folder in (a, b, a, b):
-        subprocess.run([sys.executable, "-m", "companion.sync.command", url, "--data", str(folder)], cwd=ROOT,
-                       check=True, capture_output=True)
+        subprocess.run(
+            [sys.executable, "-m", "companion.sync.command", url, "--data", str(folder)],
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+        )
     finish = time.perf_counter() - started
     found = {}
     for folder in (a, b):
         with Store(folder) as store:
             found[folder.name] = sorted(summary.id for summary in store.sessions())
     killed_mid = sum(1 for finished, _ in on_server if not finished)
-    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs; {games} + 1 games, 3 more before each of "
-          f"{kills} kills "
-          f"({killed_mid} before the round ended; games on the server after each: "
-          f"{min(n for _, n in on_server)}..{max(n for _, n in on_server)})")
+    print(
+        f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs; {games} + 1 games, 3 more before each of "
+        f"{kills} kills "
+        f"({killed_mid} before the round ended; games on the server after each: "
+        f"{min(n for _, n in on_server)}..{max(n for _, n in on_server)})"
+    )
     print(f"a whole round took {whole:.2f} s; rounds that ended in a fault before the kill: {len(failed)}")
-    print(f"after four whole rounds ({finish:.1f} s): device a {len(found['a'])} games, device b "
-          f"{len(found['b'])}; the same: {found['a'] == found['b']}; "
-          f"lost: {games + 1 + added - len(set(found['a']))}, doubled: {len(found['a']) - len(set(found['a']))}")
+    print(
+        f"after four whole rounds ({finish:.1f} s): device a {len(found['a'])} games, device b "
+        f"{len(found['b'])}; the same: {found['a'] == found['b']}; "
+        f"lost: {games + 1 + added - len(set(found['a']))}, doubled: {len(found['a']) - len(set(found['a']))}"
+    )
 
 
 if __name__ == "__main__":

@@ -132,21 +132,31 @@ def report(taps: dict[str, list[Dispatch]], where: str, events: int) -> None:
         samples = [d.elapsed * 1000 for d in dispatches]
         everything.extend(samples)
         kilobytes = statistics.median(d.bytes_sent for d in dispatches) / 1024
-        print(f"{kind:<26}{len(samples):>5}{statistics.median(samples):>9.2f}{percentile(samples, 0.95):>9.2f}"
-              f"{max(samples):>9.2f}{kilobytes:>9.1f}")
+        print(
+            f"{kind:<26}{len(samples):>5}{statistics.median(samples):>9.2f}{percentile(samples, 0.95):>9.2f}"
+            f"{max(samples):>9.2f}{kilobytes:>9.1f}"
+        )
     median = statistics.median(everything)
-    print(f"{'all taps':<26}{len(everything):>5}{median:>9.2f}{percentile(everything, 0.95):>9.2f}"
-          f"{max(everything):>9.2f}")
-    slow = [f"{kind} ({statistics.median(d.elapsed * 1000 for d in ds):.2f} ms)" for kind, ds in taps.items()
-            if statistics.median(d.elapsed * 1000 for d in ds) > GOAL_MS]
+    print(
+        f"{'all taps':<26}{len(everything):>5}{median:>9.2f}{percentile(everything, 0.95):>9.2f}{max(everything):>9.2f}"
+    )
+    slow = [
+        f"{kind} ({statistics.median(d.elapsed * 1000 for d in ds):.2f} ms)"
+        for kind, ds in taps.items()
+        if statistics.median(d.elapsed * 1000 for d in ds) > GOAL_MS
+    ]
     verdict = "meets" if median <= GOAL_MS else "misses"
-    print(f"goal: median <= {GOAL_MS:.0f} ms; all taps {median:.2f} ms: {verdict} it; "
-          f"kinds over it: {', '.join(slow) if slow else 'none'}")
+    print(
+        f"goal: median <= {GOAL_MS:.0f} ms; all taps {median:.2f} ms: {verdict} it; "
+        f"kinds over it: {', '.join(slow) if slow else 'none'}"
+    )
     sizes = [d.bytes_sent / 1024 for dispatches in taps.values() for d in dispatches]
     size_median = statistics.median(sizes)
     verdict = "meets" if size_median <= GOAL_KB else "misses"
-    print(f"bytes sent to the page per tap: median {size_median:.1f} KB, p95 {percentile(sizes, 0.95):.1f} KB, "
-          f"max {max(sizes):.1f} KB; goal: median <= {GOAL_KB:.0f} KB: {verdict} it")
+    print(
+        f"bytes sent to the page per tap: median {size_median:.1f} KB, p95 {percentile(sizes, 0.95):.1f} KB, "
+        f"max {max(sizes):.1f} KB; goal: median <= {GOAL_KB:.0f} KB: {verdict} it"
+    )
 
 
 async def bench(directory: Path | None, turns: int) -> None:
@@ -166,8 +176,11 @@ async def bench(directory: Path | None, turns: int) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=40, help="turns to play (default 40)")
-    parser.add_argument("--cpu", action="store_true",
-                        help="time taps as process CPU time: steadier on a shared machine, to compare commits")
+    parser.add_argument(
+        "--cpu",
+        action="store_true",
+        help="time taps as process CPU time: steadier on a shared machine, to compare commits",
+    )
     parser.add_argument("--memory", action="store_true", help="keep the store in memory")
     args = parser.parse_args()
     if args.cpu:

@@ -82,10 +82,15 @@ class Move:
 
 def grows_below(tapped: Button, before: Button, after: Button) -> bool:
     """The one allowed movement: in the tapped control's scrolling list, below it, straight down."""
-    return (tapped.scroller is not None and before.scroller == tapped.scroller and before.y >= tapped.bottom - 0.5
-            and after.y > before.y and abs(after.x - before.x) <= TOLERANCE_PX
-            and abs(after.width - before.width) <= TOLERANCE_PX
-            and abs(after.height - before.height) <= TOLERANCE_PX)
+    return (
+        tapped.scroller is not None
+        and before.scroller == tapped.scroller
+        and before.y >= tapped.bottom - 0.5
+        and after.y > before.y
+        and abs(after.x - before.x) <= TOLERANCE_PX
+        and abs(after.width - before.width) <= TOLERANCE_PX
+        and abs(after.height - before.height) <= TOLERANCE_PX
+    )
 
 
 def keyed(shown: View, names: tuple[str, ...]) -> dict[tuple[str, str, int], Button]:
@@ -108,8 +113,9 @@ def keyed(shown: View, names: tuple[str, ...]) -> dict[tuple[str, str, int], But
     return found
 
 
-def moves_between(before: View, after: View, tapped: Button, tap: str, event: int,
-                  names: tuple[str, ...] = ()) -> list[Move]:
+def moves_between(
+    before: View, after: View, tapped: Button, tap: str, event: int, names: tuple[str, ...] = ()
+) -> list[Move]:
     """The controls in view in `before` that moved in `after` (see the module's doc). A label
     shown more or fewer times after the tap than before is left out: which of them is which
     cannot be told ("Horse 0" in both tribes' panels, then in one)."""
@@ -121,8 +127,15 @@ def moves_between(before: View, after: View, tapped: Button, tap: str, event: in
         later = now.get(key)
         if later is None or not in_view(button) or times_before[key[:2]] != times_after[key[:2]]:
             continue
-        move = Move(button.name(), tap, event, later.x - button.x, later.y - button.y, later.width - button.width,
-                    later.height - button.height)
+        move = Move(
+            button.name(),
+            tap,
+            event,
+            later.x - button.x,
+            later.y - button.y,
+            later.width - button.width,
+            later.height - button.height,
+        )
         if move.px > TOLERANCE_PX and not grows_below(tapped, button, later):
             found.append(move)
     return found
@@ -169,7 +182,8 @@ class Finger:
         """The first button labelled `label` after the text `heading` (a chip of that row), or None."""
         locator = self.ui.page.locator(
             f"xpath=//flt-semantics[span[normalize-space(.)={_xpath_text(heading)}]]"
-            f"/following::flt-semantics[@role='button'][normalize-space(text())={_xpath_text(label)}][1]")
+            f"/following::flt-semantics[@role='button'][normalize-space(text())={_xpath_text(label)}][1]"
+        )
         if not locator.count():
             return None
         node = locator.first.get_attribute("id")
@@ -201,8 +215,9 @@ class Finger:
         elif before.title is not None and after.title is None and self._under_sheet is not None:
             page, opener, opened = self._under_sheet
             self._under_sheet = None
-            self.moves += moves_between(page, after, opener, f"{what} (closing {before.title!r}; {opened} opened it)",
-                                        self.taps, self.names)
+            self.moves += moves_between(
+                page, after, opener, f"{what} (closing {before.title!r}; {opened} opened it)", self.taps, self.names
+            )
 
     def field_after(self, heading: str | re.Pattern[str]) -> Any:
         """The first text field after the text `heading` (the words, or a pattern they match):
@@ -248,4 +263,4 @@ def _xpath_text(text: str) -> str:
         return f"'{text}'"
     if '"' not in text:
         return f'"{text}"'
-    return "concat(" + ", \"'\", ".join(f"'{part}'" for part in text.split("'")) + ")"
+    return "concat(" + ', "\'", '.join(f"'{part}'" for part in text.split("'")) + ")"

@@ -226,8 +226,17 @@ class CliServer(AppServer):
         self.data_dir = str(data_dir)
 
     def command(self) -> list[str]:
-        return [sys.executable, "-m", "companion", "--web", "--port", str(self.port), "--data", self.data_dir,
-                *self.args]
+        return [
+            sys.executable,
+            "-m",
+            "companion",
+            "--web",
+            "--port",
+            str(self.port),
+            "--data",
+            self.data_dir,
+            *self.args,
+        ]
 
     def wait_for_log(self, pattern: str, timeout_s: float = 20.0) -> re.Match[str]:
         """The first match of ``pattern`` in what the command printed, waiting for it."""
@@ -250,8 +259,14 @@ def serve_cli(args: Sequence[str], **kwargs: Any) -> CliServer:
 class FlutterPage:
     """Helpers over a Playwright page showing a Flet (Flutter web) app."""
 
-    def __init__(self, page: Any, url: str, timeout_ms: int = 20_000, requests: list[str] | None = None,
-                 console: list[str] | None = None) -> None:
+    def __init__(
+        self,
+        page: Any,
+        url: str,
+        timeout_ms: int = 20_000,
+        requests: list[str] | None = None,
+        console: list[str] | None = None,
+    ) -> None:
         self.page = page
         self.url = url
         self.timeout_ms = timeout_ms

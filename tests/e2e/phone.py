@@ -49,9 +49,20 @@ class StaticSite:
 
     def start(self) -> StaticSite:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "http.server", "--bind", "127.0.0.1", "--directory", str(self.folder),
-             str(self.port)],
-            stdout=subprocess.DEVNULL, stderr=self._log, start_new_session=True)
+            [
+                sys.executable,
+                "-m",
+                "http.server",
+                "--bind",
+                "127.0.0.1",
+                "--directory",
+                str(self.folder),
+                str(self.port),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=self._log,
+            start_new_session=True,
+        )
         deadline = time.monotonic() + 20
         while True:
             try:
@@ -100,8 +111,15 @@ def browser_pid(profile: Path) -> int:
 class Phone:
     """Chromium on one profile (`launch_persistent_context`), shown the site only."""
 
-    def __init__(self, playwright: Any, profile: Path, origin: str, *, timeout_ms: int = PHONE_TIMEOUT_MS,
-                 also: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        playwright: Any,
+        profile: Path,
+        origin: str,
+        *,
+        timeout_ms: int = PHONE_TIMEOUT_MS,
+        also: tuple[str, ...] = (),
+    ) -> None:
         self.profile = profile
         self.origin = origin
         self.also = also  # other origins the phone may reach (a sync server set up in its Settings)
@@ -112,9 +130,17 @@ class Phone:
         self.answers: list[tuple[str, int]] = []  # (url, status), from the network or the service worker
         dead_end = free_port()  # nothing listens there: the proxy every other address is sent to
         self.context = playwright.chromium.launch_persistent_context(
-            str(profile), executable_path=require_browser(), headless=True, viewport=DEFAULT_VIEWPORT,
-            accept_downloads=True, args=[*CHROMIUM_ARGS, "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-                                         f"--proxy-server=127.0.0.1:{dead_end}"])
+            str(profile),
+            executable_path=require_browser(),
+            headless=True,
+            viewport=DEFAULT_VIEWPORT,
+            accept_downloads=True,
+            args=[
+                *CHROMIUM_ARGS,
+                "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+                f"--proxy-server=127.0.0.1:{dead_end}",
+            ],
+        )
         self.context.set_default_timeout(timeout_ms)
         self.context.route("**/*", self._route)
         self.context.on("request", lambda request: self.requests.append(request.url))
@@ -168,6 +194,7 @@ def phones() -> Iterator[Callable[..., Phone]]:
 
     opened: list[Phone] = []
     with sync_playwright() as playwright:
+
         def launch(profile: Path, origin: str, **kwargs: Any) -> Phone:
             phone = Phone(playwright, profile, origin, **kwargs)
             opened.append(phone)

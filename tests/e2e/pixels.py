@@ -81,10 +81,21 @@ def measure(analyser: Any, png: bytes, buttons: list[Button], scale: float) -> l
     """The label contrast of each button as drawn in the screenshot `png` (taken at `scale`),
     counted in `analyser`, a blank Playwright page."""
     boxes = [{"x": b.x, "y": b.y, "width": b.width, "height": b.height} for b in buttons]
-    found = analyser.evaluate(_MEASURE_JS, {"png": base64.b64encode(png).decode(), "boxes": boxes, "scale": scale,
-                                            "inset": INSET_PX, "minPixels": MIN_PIXELS})
-    return [Contrast(button, hex_colour(seen["label"]), hex_colour(seen["background"]), seen["ratio"])
-            for button, seen in zip(buttons, found, strict=True) if seen is not None]
+    found = analyser.evaluate(
+        _MEASURE_JS,
+        {
+            "png": base64.b64encode(png).decode(),
+            "boxes": boxes,
+            "scale": scale,
+            "inset": INSET_PX,
+            "minPixels": MIN_PIXELS,
+        },
+    )
+    return [
+        Contrast(button, hex_colour(seen["label"]), hex_colour(seen["background"]), seen["ratio"])
+        for button, seen in zip(buttons, found, strict=True)
+        if seen is not None
+    ]
 
 
 @dataclass(frozen=True)

@@ -86,10 +86,12 @@ def test_every_screen_is_read_aloud_with_its_meaning(ui: FlutterPage) -> None:
     unheard: list[str] = []
     see(ui, "Companion")
     unheard += problems(ui, "Home")
-    for opens, shows, where in (("+ New game", "New game", "New game"),
-                                ("Statistics", "2 games played", "Statistics"),
-                                ("Your games: export, import, backups", "Every game (JSON)", "Your games"),
-                                ("Settings", "Settings", "Settings")):
+    for opens, shows, where in (
+        ("+ New game", "New game", "New game"),
+        ("Statistics", "2 games played", "Statistics"),
+        ("Your games: export, import, backups", "Every game (JSON)", "Your games"),
+        ("Settings", "Settings", "Settings"),
+    ):
         finger.tap(opens)
         see(ui, shows)
         unheard += problems(ui, where)

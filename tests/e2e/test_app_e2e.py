@@ -87,8 +87,11 @@ def type_number(ui: FlutterPage, text: str, *, nth: int = 0, label: str | None =
     """Type a number into the ``nth`` field labelled ``label``, by default a sheet's "Other" beside
     its chips (read by a screen reader as "Amount, another number"), again if Flutter wiped it
     (focusing a field sometimes resets it a moment after typing)."""
-    found = (f'input[aria-label="{label}"]' if label is not None
-             else 'input[aria-label="Other"], input[aria-label$=", another number"]')
+    found = (
+        f'input[aria-label="{label}"]'
+        if label is not None
+        else 'input[aria-label="Other"], input[aria-label$=", another number"]'
+    )
     field = ui.page.locator(found).nth(nth)
     for _ in range(5):
         with explained(f"no number field {label!r} (#{nth + 1})", ui):
@@ -118,8 +121,10 @@ def see_card(ui: FlutterPage, player: str, details: str, money: str) -> None:
     name and cargo (``details``: the cargo, then the cubes of the truck's capacity, "3 corn ·
     3/8") correcting the cargo, the money correcting the money."""
     cargo, cubes = details.split(" · ")
-    label = re.compile(rf"^Correct {lit(player)}'s? cargo\s+{lit(player)}\s+(playing now\s+)?{lit(cargo)}\s+"
-                       rf"{lit(cubes)} cubes$")
+    label = re.compile(
+        rf"^Correct {lit(player)}'s? cargo\s+{lit(player)}\s+(playing now\s+)?{lit(cargo)}\s+"
+        rf"{lit(cubes)} cubes$"
+    )
     with explained(f"no card for {player} showing {details!r}", ui):
         ui.page.get_by_role("button", name=label).first.wait_for(state="attached", timeout=ui.timeout_ms)
     see_money(ui, player, money)
@@ -268,8 +273,13 @@ def test_heartland_resumes_after_reload_and_restart(app: CompanionApp) -> None:
     see(ui, "Last: Bob moved 1 space with fuel")
 
     def same_game(shot: str) -> None:
-        see(ui, "Heartland", "Round 1 · Bob's turn", "Last: Bob moved 1 space with fuel",
-            "Target $50 (rulebook) · leader Bob $5")
+        see(
+            ui,
+            "Heartland",
+            "Round 1 · Bob's turn",
+            "Last: Bob moved 1 space with fuel",
+            "Target $50 (rulebook) · leader Bob $5",
+        )
         see_card(ui, "Bob", "empty truck · 0/8", "$5")
         see_card(ui, "Ann", "3 corn · 3/8", "$3")
         ui.screenshot(shot)
@@ -355,7 +365,11 @@ def cli_server(data_dir: Path) -> Iterator[tuple[str, subprocess.Popen[str]]]:
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PROJECT_ROOT), env.get("PYTHONPATH")]))
     proc = subprocess.Popen(
         [sys.executable, "-m", "companion", "--web", "--port", str(port), "--data", str(data_dir)],
-        cwd=PROJECT_ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        cwd=PROJECT_ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
         start_new_session=True,
     )
     try:

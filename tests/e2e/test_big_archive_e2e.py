@@ -26,8 +26,14 @@ def long_game() -> Session:
     """A Heartland evening of 1,000 corrections with their notes: 120 KB as an archive holds it."""
     session = Session.new("heartland", PLAYERS, {"target": 999})
     for number in range(1000):
-        session.apply({"type": "adjust", "player": PLAYERS[number % 3], "amount": 1 if number % 2 == 0 else -1,
-                       "note": f"correction {number:04d} " + "x" * 44})
+        session.apply(
+            {
+                "type": "adjust",
+                "player": PLAYERS[number % 3],
+                "amount": 1 if number % 2 == 0 else -1,
+                "note": f"correction {number:04d} " + "x" * 44,
+            }
+        )
     return session
 
 
@@ -36,8 +42,17 @@ def archive_of_size(path: Path, megabytes: int) -> int:
     game = long_game().to_dict()
     one = len(json.dumps(game))
     count = megabytes * 2**20 // one + 1
-    sessions = [{"id": new_session_id(), "title": f"Evening {number}", "created": 1.7e9 + number * 86_400,
-                 "updated": 1.7e9 + number * 86_400 + 5_400, "finished": None, **game} for number in range(count)]
+    sessions = [
+        {
+            "id": new_session_id(),
+            "title": f"Evening {number}",
+            "created": 1.7e9 + number * 86_400,
+            "updated": 1.7e9 + number * 86_400 + 5_400,
+            "finished": None,
+            **game,
+        }
+        for number in range(count)
+    ]
     path.write_bytes(json.dumps({"format": "companion-archive", "version": 1, "sessions": sessions}).encode())
     return count
 
@@ -61,8 +76,10 @@ def test_a_30_mb_archive_imports_in_the_browser(app: CompanionApp, tmp_path: Pat
     ui.wait_for_text(re.compile(rf"^Replaying by the rules: \d+ of {count} games$"), timeout_ms=120_000)
     ui.screenshot("big-archive-01-importing")
     ui.wait_for_text(exact(f"{count} imported · 0 already here · 0 refused"), timeout_ms=300_000)
-    print(f"\n{size / 2**20:.1f} MB, {count} games: 'Importing' shown after {shown:.1f} s, "
-          f"the report after {time.monotonic() - started:.1f} s")
+    print(
+        f"\n{size / 2**20:.1f} MB, {count} games: 'Importing' shown after {shown:.1f} s, "
+        f"the report after {time.monotonic() - started:.1f} s"
+    )
     ui.screenshot("big-archive-02-imported")
     assert len(list((app.data_dir / "sessions").glob("*.json"))) == count
 
@@ -84,8 +101,7 @@ def test_a_file_over_the_limit_is_refused_in_a_sentence_giving_the_limit(app: Co
         tap(ui, "Choose a file")
     started = time.monotonic()
     chooser.value.set_files(str(chosen))
-    ui.wait_for_text(exact("Refused, the file: It is 60.0 MB; an archive may hold at most 50 MB."),
-                     timeout_ms=120_000)
+    ui.wait_for_text(exact("Refused, the file: It is 60.0 MB; an archive may hold at most 50 MB."), timeout_ms=120_000)
     print(f"\n60 MB refused after {time.monotonic() - started:.1f} s")
     ui.screenshot("big-archive-03-too-big")
     see(ui, "0 imported · 0 already here · 1 refused")
@@ -96,8 +112,10 @@ def test_a_file_the_browser_could_not_send_is_said_in_words(tmp_path: Path) -> N
     chosen = tmp_path / "games.json"
     chosen.write_bytes(b'{"format": "companion-archive", "version": 1, "sessions": []}')
     # Flet's upload endpoint refuses anything over 10 bytes here: the upload fails in the browser.
-    with serve_app(APP_TARGET, data_dir=tmp_path / "data", env={"FLET_MAX_UPLOAD_SIZE": "10"}) as server, \
-            open_browser(server.url) as ui:
+    with (
+        serve_app(APP_TARGET, data_dir=tmp_path / "data", env={"FLET_MAX_UPLOAD_SIZE": "10"}) as server,
+        open_browser(server.url) as ui,
+    ):
         see(ui, "+ New game")
         tap_icon(ui, "Your games: export, import, backups")
         with ui.page.expect_file_chooser() as chooser:
@@ -105,4 +123,3 @@ def test_a_file_the_browser_could_not_send_is_said_in_words(tmp_path: Path) -> N
         chooser.value.set_files(str(chosen))
         see(ui, "games.json could not be read: the browser could not send it to the app")
         assert not ui.has_text(re.compile("^Importing"))
-

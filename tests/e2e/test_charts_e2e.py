@@ -73,8 +73,11 @@ def test_the_chart_at_412_px(browsers: Browsers, tmp_path: Path, language: str, 
         for _ in range(2 if players == 2 else 6):  # the chart under the result
             ui.page.mouse.wheel(0, 150)
             ui.page.wait_for_timeout(150)
-        title = {"en": "Score over the game", "fr": "Le score au fil de la partie",
-                 "es": "La puntuación a lo largo de la partida"}[language]
+        title = {
+            "en": "Score over the game",
+            "fr": "Le score au fil de la partie",
+            "es": "La puntuación a lo largo de la partida",
+        }[language]
         ui.wait_for_text(re.compile(re.escape(title)))  # the chart's words are one node
         ui.page.mouse.move(406, 900)  # no tooltip over the lines
         ui.screenshot(f"chart-{language}-{players}p", settle_s=1.5)

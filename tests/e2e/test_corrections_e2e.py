@@ -44,8 +44,7 @@ def ui(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FlutterPage]:
         yield open_watched(browsers, server.url)
 
 
-def test_the_trigger_players_forgotten_cube_is_added_from_their_card_and_changes_the_winner(
-        ui: FlutterPage) -> None:
+def test_the_trigger_players_forgotten_cube_is_added_from_their_card_and_changes_the_winner(ui: FlutterPage) -> None:
     open_from_home(ui, "Heartland · Ann and Bob")
     see(ui, "Final round — Bob plays")
     ui.screenshot("heartland-cards-correct-any-player")
@@ -74,8 +73,11 @@ def test_a_past_transamerica_round_is_corrected_from_the_round_table(ui: Flutter
     see(ui, "Correct round 1", "13 to 9")
     finger.pick("Cid", 12)  # far too many: Cid would have reached 0 after round 2
     finger.tap("Save round 1 corrected")
-    see(ui, "Round 1 so corrected would have left Cid at 0 or below and ended the game after round 2, "
-            "but the table played on: correct a later round instead, or undo back.")
+    see(
+        ui,
+        "Round 1 so corrected would have left Cid at 0 or below and ended the game after round 2, "
+        "but the table played on: correct a later round instead, or undo back.",
+    )
     finger.tap("Save round 1 corrected")  # refused again: the button stays exactly where and as big as it was
     finger.pick("Cid", 2)
     finger.pick("Bob", 3)

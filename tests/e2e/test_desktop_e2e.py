@@ -35,8 +35,14 @@ _TEXT_BOXES_JS = """() => Array.from(document.querySelectorAll("flt-semantics > 
 def desktop(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FlutterPage]:
     require_browser()
     data_dir = tmp_path_factory.mktemp("desktop") / "data"
-    seed(data_dir, [("heartland", 3, {}, nothing), ("transamerica", 3, {}, nothing),
-                    ("great_plains", 2, {}, great_plains_spirits)])
+    seed(
+        data_dir,
+        [
+            ("heartland", 3, {}, nothing),
+            ("transamerica", 3, {}, nothing),
+            ("great_plains", 2, {}, great_plains_spirits),
+        ],
+    )
     with serve_app(APP, data_dir=data_dir) as server, open_browsers(viewport=DESKTOP) as browsers:
         yield open_watched(browsers, server.url)
 
@@ -51,8 +57,11 @@ def shoot(ui: FlutterPage, name: str, before: Shot | None = None) -> Shot:
 
 
 def stretched(ui: FlutterPage, screen: str) -> list[str]:
-    return [f"{screen}: {button.name()} is {button.width:.0f} px wide" for button in view(ui).layer(SCREEN)
-            if button.width > WIDEST_BUTTON]
+    return [
+        f"{screen}: {button.name()} is {button.width:.0f} px wide"
+        for button in view(ui).layer(SCREEN)
+        if button.width > WIDEST_BUTTON
+    ]
 
 
 def far_numbers(ui: FlutterPage, names: tuple[str, ...]) -> list[str]:
@@ -62,8 +71,11 @@ def far_numbers(ui: FlutterPage, names: tuple[str, ...]) -> list[str]:
     for name in names:
         label = next(box for box in boxes if box["text"] == name)
         middle = label["y"] + label["height"] / 2
-        numbers = [box for box in boxes if box["text"].isdigit() and box["x"] > label["x"]
-                   and box["y"] <= middle <= box["y"] + box["height"]]
+        numbers = [
+            box
+            for box in boxes
+            if box["text"].isdigit() and box["x"] > label["x"] and box["y"] <= middle <= box["y"] + box["height"]
+        ]
         gap = min(box["x"] for box in numbers) - (label["x"] + label["width"])
         if gap > NUMBER_NEAR_NAME_PX:
             far.append(f"TransAmerica: {name}'s points are {gap:.0f} px from the name")

@@ -65,11 +65,21 @@ class Drawn:
 def drawn(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Drawn]:
     require_browser()
     data_dir = tmp_path_factory.mktemp("contrast") / "data"
-    seed(data_dir, [("heartland", 2, {}, nothing), ("heartland", 3, {}, heartland_hauling),
-                    ("transamerica", 3, {}, nothing), ("great_plains", 2, {}, great_plains_spirits)])
+    seed(
+        data_dir,
+        [
+            ("heartland", 2, {}, nothing),
+            ("heartland", 3, {}, heartland_hauling),
+            ("transamerica", 3, {}, nothing),
+            ("great_plains", 2, {}, great_plains_spirits),
+        ],
+    )
     with serve_app(APP, data_dir=data_dir) as server, open_browsers() as browsers:
-        yield Drawn(open_watched(browsers, server.url, device_scale_factor=SCALE, color_scheme="light"),
-                    browsers.browser.new_page(), [])
+        yield Drawn(
+            open_watched(browsers, server.url, device_scale_factor=SCALE, color_scheme="light"),
+            browsers.browser.new_page(),
+            [],
+        )
 
 
 def visit(drawn: Drawn, card: str, steps: list[tuple[str, Callable[[Finger], object]]]) -> None:
@@ -85,6 +95,7 @@ def closing_then(label: str) -> Callable[[Finger], None]:
     def go(finger: Finger) -> None:
         finger.tap("Close")
         finger.tap(label)
+
     return go
 
 
@@ -98,27 +109,45 @@ def test_every_tappable_text_reads_at_4_5_to_1_as_drawn(drawn: Drawn) -> None:
     drawn.look("New game")
     finger.tap("Back to all games")
 
-    visit(drawn, "Heartland · Ann and Bob", [
-        ("Heartland turn (nothing done yet)", lambda f: see(ui, "Round 1 · Ann's turn")),
-        ("Heartland Load sheet", lambda f: f.tap("Load")),
-        ("Heartland Correct money sheet", closing_then("Correct money")),
-    ])
-    visit(drawn, "Heartland · Ann, Bob and Cid", [
-        ("Heartland turn (moved, carrying corn)", lambda f: see_card(ui, "Ann", "6 corn · 6/8", "$5")),
-        ("Heartland Unload sheet (no price yet)", lambda f: f.tap("Unload")),
-    ])
-    visit(drawn, "TransAmerica · Ann, Bob and Cid", [
-        ("TransAmerica round", lambda f: see(ui, "Round 1 · Ann starts")),
-        ("TransAmerica End of round sheet", lambda f: f.tap("End round 1")),
-    ])
-    visit(drawn, "Great Plains · Ann and Bob", [
-        ("Great Plains turn (a spirit held)", lambda f: see(ui, "Fox's turn (Ann) · token")),
-        ("Great Plains zone sheet", lambda f: f.tap("+ Zone")),
-    ])
+    visit(
+        drawn,
+        "Heartland · Ann and Bob",
+        [
+            ("Heartland turn (nothing done yet)", lambda f: see(ui, "Round 1 · Ann's turn")),
+            ("Heartland Load sheet", lambda f: f.tap("Load")),
+            ("Heartland Correct money sheet", closing_then("Correct money")),
+        ],
+    )
+    visit(
+        drawn,
+        "Heartland · Ann, Bob and Cid",
+        [
+            ("Heartland turn (moved, carrying corn)", lambda f: see_card(ui, "Ann", "6 corn · 6/8", "$5")),
+            ("Heartland Unload sheet (no price yet)", lambda f: f.tap("Unload")),
+        ],
+    )
+    visit(
+        drawn,
+        "TransAmerica · Ann, Bob and Cid",
+        [
+            ("TransAmerica round", lambda f: see(ui, "Round 1 · Ann starts")),
+            ("TransAmerica End of round sheet", lambda f: f.tap("End round 1")),
+        ],
+    )
+    visit(
+        drawn,
+        "Great Plains · Ann and Bob",
+        [
+            ("Great Plains turn (a spirit held)", lambda f: see(ui, "Fox's turn (Ann) · token")),
+            ("Great Plains zone sheet", lambda f: f.tap("+ Zone")),
+        ],
+    )
 
     for theme in THEMES:
         worst = sorted((c for t, _, c in drawn.found if t == theme), key=lambda c: c.ratio)[:3]
-        print(f"{theme}: {sum(1 for t, _, _ in drawn.found if t == theme)} labels measured; "
-              f"lowest {', '.join(map(str, worst))}")
+        print(
+            f"{theme}: {sum(1 for t, _, _ in drawn.found if t == theme)} labels measured; "
+            f"lowest {', '.join(map(str, worst))}"
+        )
     failing = [f"[{theme}] {screen}: {contrast}" for theme, screen, contrast in drawn.found if contrast.ratio < LEAST]
     assert not failing, f"{len(failing)} tappable texts read below {LEAST}:1 as drawn:\n" + "\n".join(failing)

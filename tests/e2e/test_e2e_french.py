@@ -16,8 +16,12 @@ NBSP = "\u00a0"
 def test_a_transamerica_game_in_french(tmp_path: Path) -> None:
     require_browser()
     with serve_cli(["--lang", "fr"], data_dir=tmp_path / "data") as server, open_browser(server.url) as ui:
-        see(ui, "Companion", f"Aucune partie pour l'instant. Commencez-en une ci-dessous{NBSP}; chaque geste est "
-                             "enregistré au fil du jeu.")
+        see(
+            ui,
+            "Companion",
+            f"Aucune partie pour l'instant. Commencez-en une ci-dessous{NBSP}; chaque geste est "
+            "enregistré au fil du jeu.",
+        )
         tap(ui, "+ Nouvelle partie")
         see(ui, "Nouvelle partie")
         tap(ui, "TransAmerica · 2 à 6 joueurs")
@@ -36,13 +40,19 @@ def test_a_transamerica_game_in_french(tmp_path: Path) -> None:
         tap(ui, "4", nth=1)
         tap(ui, "6", nth=2)
         tap(ui, "Enregistrer la manche 1")  # nobody connected everything: refused, in French
-        see(ui, f"Quelqu'un doit avoir 0 voie manquante{NBSP}: une manche se termine quand toutes les villes "
-                "d'un joueur sont reliées.")
+        see(
+            ui,
+            f"Quelqu'un doit avoir 0 voie manquante{NBSP}: une manche se termine quand toutes les villes "
+            "d'un joueur sont reliées.",
+        )
         tap(ui, "0", nth=0)
         see(ui, "13 à 13", "13 à 9", "13 à 7")
         tap(ui, "Enregistrer la manche 1")
-        see(ui, "Manche 2 · Bob commence",
-            f"Dernière action{NBSP}: Fin de la manche 1 — toutes les villes reliées{NBSP}: Ann{NBSP}; Bob -4, Cid -6")
+        see(
+            ui,
+            "Manche 2 · Bob commence",
+            f"Dernière action{NBSP}: Fin de la manche 1 — toutes les villes reliées{NBSP}: Ann{NBSP}; Bob -4, Cid -6",
+        )
 
         tap(ui, "Fin de la manche 2")
         tap(ui, "2", nth=1)
@@ -54,13 +64,20 @@ def test_a_transamerica_game_in_french(tmp_path: Path) -> None:
         ui.screenshot("19-transamerica-game-over-fr")
 
         tap(ui, "Règles")  # the end screen opens the reference at the winner and its ties
-        see(ui, "Les règles de TransAmerica", "Vainqueur et égalités",
+        see(
+            ui,
+            "Les règles de TransAmerica",
+            "Vainqueur et égalités",
             f"Le joueur à qui il reste le plus de points gagne. En cas d'égalité, tous les joueurs à égalité "
-            f"gagnent{NBSP}; il n'y a pas de départage.")
+            f"gagnent{NBSP}; il n'y a pas de départage.",
+        )
         ui.screenshot("20-rules-reference-fr")
         tap(ui, "Le compte à rebours")  # every other part is one tap away
-        see(ui, "Chaque joueur commence la partie avec 13 points. À la fin de chaque manche, chacun perd un point "
-                "par voie manquante (2 pour une voie difficile).")
+        see(
+            ui,
+            "Chaque joueur commence la partie avec 13 points. À la fin de chaque manche, chacun perd un point "
+            "par voie manquante (2 pour une voie difficile).",
+        )
         tap(ui, "Fermer")
         tap_icon(ui, "Retour à toutes les parties")
         see(ui, "Terminées")

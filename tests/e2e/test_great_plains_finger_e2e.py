@@ -21,8 +21,9 @@ APP = "companion.app.main:main"
 
 
 @pytest.fixture(params=[{"width": 412, "height": 915}, {"width": 1280, "height": 800}], ids=["phone", "desktop"])
-def ui(request: pytest.FixtureRequest, browsers: Browsers, tmp_path_factory: pytest.TempPathFactory
-       ) -> Iterator[FlutterPage]:
+def ui(
+    request: pytest.FixtureRequest, browsers: Browsers, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[FlutterPage]:
     with serve_app(APP, data_dir=tmp_path_factory.mktemp("plains") / "data") as server:
         page = open_watched(browsers, server.url, viewport=request.param)
         try:
@@ -50,14 +51,19 @@ def test_seven_taps_on_one_spot_place_six_caves_then_a_plain_token(ui: FlutterPa
     assert not any("spirit" in text for text in shown.texts if text.startswith("Last:"))
     # The spot that placed caves places tokens: it is Place token's box now.
     token = find(shown.buttons, "Place token · Bob")
-    assert token is not None and token.x <= spot[0] <= token.x + token.width \
+    assert (
+        token is not None
+        and token.x <= spot[0] <= token.x + token.width
         and token.y <= spot[1] <= token.y + token.height
+    )
 
 
-@pytest.mark.parametrize("viewport", [{"width": 412, "height": 915}, {"width": 1280, "height": 800}],
-                         ids=["phone", "desktop"])
-def test_scoring_shows_add_zone_whole_and_in_view(browsers: Browsers, tmp_path_factory: pytest.TempPathFactory,
-                                                  viewport: dict[str, int]) -> None:
+@pytest.mark.parametrize(
+    "viewport", [{"width": 412, "height": 915}, {"width": 1280, "height": 800}], ids=["phone", "desktop"]
+)
+def test_scoring_shows_add_zone_whole_and_in_view(
+    browsers: Browsers, tmp_path_factory: pytest.TempPathFactory, viewport: dict[str, int]
+) -> None:
     """Once every token is down, "+ Zone" is whole (it showed 38 of its 48 px on a phone)."""
     data_dir = tmp_path_factory.mktemp("scoring") / "data"
     seed(data_dir, [("great_plains", 2, {}, great_plains_scoring)])

@@ -48,8 +48,7 @@ def test_a_joined_phone_receives_nothing_of_the_host_s_other_games(tmp_path: Pat
     require_browser()
     data_dir = tmp_path / "data"
     secrets = host_with_other_games(data_dir)
-    with serve_cli(["--share", "--share-host", LAN_HOST], data_dir=data_dir) as server, \
-            open_browsers() as browsers:
+    with serve_cli(["--share", "--share-host", LAN_HOST], data_dir=data_dir) as server, open_browsers() as browsers:
         code = server.wait_for_log(r"\(code ([A-Z0-9]{4}-[A-Z0-9]{4})\)").group(1)
         lan_url = f"http://{LAN_HOST}:{server.port}/"
         try:
@@ -59,8 +58,10 @@ def test_a_joined_phone_receives_nothing_of_the_host_s_other_games(tmp_path: Pat
             frames: list[bytes] = []
 
             def record(socket: Any) -> None:
-                socket.on("framereceived", lambda payload: frames.append(
-                    payload if isinstance(payload, bytes) else payload.encode()))
+                socket.on(
+                    "framereceived",
+                    lambda payload: frames.append(payload if isinstance(payload, bytes) else payload.encode()),
+                )
 
             phone.page.on("websocket", record)
             join(phone, lan_url, name="Vera", code=code)
@@ -82,8 +83,7 @@ def test_a_joined_phone_receives_nothing_of_the_host_s_other_games(tmp_path: Pat
             raise
 
 
-def test_an_import_of_values_no_clock_or_encoder_takes_is_refused_in_words(app: CompanionApp,
-                                                                           tmp_path: Path) -> None:
+def test_an_import_of_values_no_clock_or_encoder_takes_is_refused_in_words(app: CompanionApp, tmp_path: Path) -> None:
     with Store(tmp_path / "elsewhere") as elsewhere:
         for players in (["Kim", "Lou"], ["Max", "Ned"], ["Oda", "Pia"]):
             game = elsewhere.new("heartland", players, title=f"{players[0]}'s")
@@ -103,9 +103,11 @@ def test_an_import_of_values_no_clock_or_encoder_takes_is_refused_in_words(app: 
         tap(ui, "Choose a file")
     chooser.value.set_files(str(chosen))
     see(ui, "0 imported · 0 already here · 3 refused")
-    for said in ("Its creation time is not a time.",
-                 "It holds a broken character (half of a pair) that no file can keep.",
-                 "not nan"):
+    for said in (
+        "Its creation time is not a time.",
+        "It holds a broken character (half of a pair) that no file can keep.",
+        "not nan",
+    ):
         ui.wait_for_text(re.compile(re.escape(said)))
     ui.screenshot("hardening-01-import-refused-in-words")
     tap(ui, "Close")

@@ -54,19 +54,21 @@ def boxes(ui: FlutterPage) -> dict[tuple[str, int], tuple[float, float, float, f
     return found
 
 
-def moved(before: dict[tuple[str, int], tuple[float, float, float, float]],
-          after: dict[tuple[str, int], tuple[float, float, float, float]]) -> list[str]:
+def moved(
+    before: dict[tuple[str, int], tuple[float, float, float, float]],
+    after: dict[tuple[str, int], tuple[float, float, float, float]],
+) -> list[str]:
     """The buttons shown before and after whose box changed (none should)."""
-    return [f"{key}: {before[key]} -> {after[key]}" for key in before.keys() & after.keys()
-            if before[key] != after[key]]
+    return [
+        f"{key}: {before[key]} -> {after[key]}" for key in before.keys() & after.keys() if before[key] != after[key]
+    ]
 
 
 def test_watching_phones_follow_the_host_and_their_own_taps_move_nothing(tmp_path: Path) -> None:
     require_browser()
     data_dir = tmp_path / "data"
     game_left_open(data_dir, "heartland", SIX[:4])  # four players: the phone's screen scrolls
-    with serve_cli(["--share", "--share-host", LAN_HOST], data_dir=data_dir) as server, \
-            open_browsers() as browsers:
+    with serve_cli(["--share", "--share-host", LAN_HOST], data_dir=data_dir) as server, open_browsers() as browsers:
         link = server.wait_for_log(rf"or open (http://{re.escape(LAN_HOST)}:\d+/j/\S+)").group(1)
         try:
             host = browsers.new_page(server.url)

@@ -64,8 +64,11 @@ def small_targets(ui: FlutterPage) -> list[str]:
         settle(ui, None)
     ui.page.mouse.wheel(0, -2000)
     settle(ui, None)
-    return [f"{label!r}: {width:.0f}×{height:.0f}" for label, (width, height) in largest.items()
-            if min(width, height) < 47.5]
+    return [
+        f"{label!r}: {width:.0f}×{height:.0f}"
+        for label, (width, height) in largest.items()
+        if min(width, height) < 47.5
+    ]
 
 
 def focused_input(ui: FlutterPage) -> bool:
@@ -80,8 +83,11 @@ def test_played_before_chips_stay_put_and_every_target_is_48_px(known_names: Flu
     see(ui, "Played before:")
 
     def chip_widths() -> dict[str, float]:
-        return {button.label: round(button.width) for button in view(ui).buttons
-                if button.label in ("Ann", "Bob", "Cid", "Dee")}
+        return {
+            button.label: round(button.width)
+            for button in view(ui).buttons
+            if button.label in ("Ann", "Bob", "Cid", "Dee")
+        }
 
     before = chip_widths()
     # Picked, a chip keeps its width (its + becomes a tick): the chips after it stay put.
@@ -115,8 +121,7 @@ def test_enter_adds_the_name_and_the_next_one_is_typed_straight_away(known_names
     assert ui.text_input("Player name").input_value() == ""
 
 
-def test_the_variants_below_the_fold_are_named_above_start_and_one_tap_shows_them(
-        known_names: FlutterPage) -> None:
+def test_the_variants_below_the_fold_are_named_above_start_and_one_tap_shows_them(known_names: FlutterPage) -> None:
     ui = known_names
     finger = Finger(ui)
     see(ui, "Companion")

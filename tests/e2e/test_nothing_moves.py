@@ -29,13 +29,15 @@ PHONE, LAPTOP, DESKTOP = {"width": 412, "height": 915}, {"width": 1280, "height"
 def sizes(*wide: dict[str, int]) -> pytest.MarkDecorator:
     """At the phone's size, and in these windows."""
     played = [PHONE, *wide]
-    return pytest.mark.parametrize("ui", played, ids=[f"{size['width']}x{size['height']}" for size in played],
-                                   indirect=True)
+    return pytest.mark.parametrize(
+        "ui", played, ids=[f"{size['width']}x{size['height']}" for size in played], indirect=True
+    )
 
 
 @pytest.fixture
-def ui(browsers: Browsers, tmp_path_factory: pytest.TempPathFactory,
-       request: pytest.FixtureRequest) -> Iterator[FlutterPage]:
+def ui(
+    browsers: Browsers, tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> Iterator[FlutterPage]:
     with serve_app(APP, data_dir=tmp_path_factory.mktemp("moves") / "data") as server:
         page = open_watched(browsers, server.url, viewport=request.param)
         try:
@@ -161,8 +163,11 @@ def test_a_whole_great_plains_game(ui: FlutterPage) -> None:
     finger.tap("+ Horse")  # Ann holds a spirit from now on
     see(ui, "Last: Ann placed a token (1 of 20) and took a horse spirit")
     finger.tap("+ Bear")
-    see(ui, "Last: Bob placed a token (1 of 20) and took a bear spirit",
-        "Spirits in the supply: Horse 2, Eagle 3, Bear 2")
+    see(
+        ui,
+        "Last: Bob placed a token (1 of 20) and took a bear spirit",
+        "Spirits in the supply: Horse 2, Eagle 3, Bear 2",
+    )
     finger.tap("Use Horse 1")
     see(ui, "Last: Ann used a horse spirit to place two spaces away", "Horse 0")
     finger.tap("Place token · Ann")

@@ -39,8 +39,13 @@ CJK_NAME = "李雷"
 def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     """The site, made by the command a user types, and what it printed."""
     folder = tmp_path_factory.mktemp("phone") / "site"
-    done = subprocess.run([sys.executable, "-m", "companion", "publish", str(folder)], cwd=PROJECT_ROOT,
-                          capture_output=True, text=True, timeout=900)
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", "publish", str(folder)],
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert done.returncode == 0, done.stderr
     return folder, done.stdout
 
@@ -62,12 +67,20 @@ def nothing_left_the_site(phone: Phone) -> None:
 def test_one_command_builds_the_site_and_says_its_size(built: tuple[Path, str]) -> None:
     folder, said = built
     last = said.strip().splitlines()[-1]
-    assert re.fullmatch(rf"companion: published to {re.escape(str(folder))}: \d+ files, [\d.]+ MB on the host; a "
-                        r"first visit downloads [\d.]+ MB \([\d.]+ MB outside Chromium\) and then runs offline "
-                        r"\([\d.]+ MB of the client that no renderer here loads left out\)", last), last
+    assert re.fullmatch(
+        rf"companion: published to {re.escape(str(folder))}: \d+ files, [\d.]+ MB on the host; a "
+        r"first visit downloads [\d.]+ MB \([\d.]+ MB outside Chromium\) and then runs offline "
+        r"\([\d.]+ MB of the client that no renderer here loads left out\)",
+        last,
+    ), last
     # What no renderer here loads, and Flutter's self-unregistering worker, are gone.
-    for trimmed in ("canvaskit/wimp.wasm", "canvaskit/canvaskit.js.symbols", "flutter_service_worker.js",
-                    "pyodide/python.exe", "pyodide/micropip-0.11.1-py3-none-any.whl"):
+    for trimmed in (
+        "canvaskit/wimp.wasm",
+        "canvaskit/canvaskit.js.symbols",
+        "flutter_service_worker.js",
+        "pyodide/python.exe",
+        "pyodide/micropip-0.11.1-py3-none-any.whl",
+    ):
         assert not (folder / trimmed).exists(), trimmed
     page = (folder / "index.html").read_text(encoding="utf-8")
     assert "<script>" not in page and 'http-equiv="Content-Security-Policy"' in page
@@ -98,8 +111,9 @@ def test_the_service_worker_caches_every_file_of_the_site(built: tuple[Path, str
     folder = built[0]
     build = service_worker_build(folder)
     listed = {path: digest for path, digest, _, _, _ in build["files"]}
-    on_disk = {path for path, _ in publish.files_under(folder)
-               if not (path.endswith(".gz") and (folder / path[:-3]).is_file())}
+    on_disk = {
+        path for path, _ in publish.files_under(folder) if not (path.endswith(".gz") and (folder / path[:-3]).is_file())
+    }
     assert set(listed) == on_disk - {publish.SERVICE_WORKER, publish.MARKER}
     # Flutter's two builds (a browser runs one) are cached when first asked for; the rest at once.
     later = {path for path, _, _, _, lazy in build["files"] if lazy}
@@ -107,8 +121,11 @@ def test_the_service_worker_caches_every_file_of_the_site(built: tuple[Path, str
     assert not later & {"index.html", "pyodide/pyodide.asm.wasm", "app.zip", "fonts/NotoColorEmoji.woff2"}
     for path, digest in listed.items():
         assert hashlib.sha256((folder / path).read_bytes()).hexdigest() == digest, path
-    assert set(build["fonts"].values()) == {"fonts/NotoSans-Regular.woff2", "fonts/NotoColorEmoji.woff2",
-                                            "fonts/NotoSansCJK-Regular-subset.woff2"}
+    assert set(build["fonts"].values()) == {
+        "fonts/NotoSans-Regular.woff2",
+        "fonts/NotoColorEmoji.woff2",
+        "fonts/NotoSansCJK-Regular-subset.woff2",
+    }
     assert json.loads((folder / publish.MARKER).read_text())["version"] == build["version"]
 
 
@@ -193,9 +210,11 @@ def test_each_title_plays_with_no_network_and_is_there_after_a_reload(site: Stat
         # Settings says whether the browser may clear the games (it asked to keep them).
         tap_icon(ui, "Settings")
         see(ui, "Saved games")
-        kept = ("Kept in this browser, which has agreed not to clear them to make room.",
-                "Kept in this browser, which may clear them when the phone runs short of space. Export your games "
-                "now and then (Your games, on Home).")
+        kept = (
+            "Kept in this browser, which has agreed not to clear them to make room.",
+            "Kept in this browser, which may clear them when the phone runs short of space. Export your games "
+            "now and then (Your games, on Home).",
+        )
         ui.page.get_by_text(re.compile("^(" + "|".join(map(re.escape, kept)) + ")$")).wait_for(state="attached")
         ui.screenshot("42-phone-settings")
         tap_icon(ui, "Back to all games")
@@ -223,7 +242,8 @@ def test_each_title_plays_with_no_network_and_is_there_after_a_reload(site: Stat
 
 def saved_games_in_indexeddb(ui: FlutterPage) -> str:
     """The saved games' files as IndexedDB holds them (Emscripten's IDBFS: one record per file)."""
-    return str(ui.page.evaluate("""() => new Promise((resolve, reject) => {
+    return str(
+        ui.page.evaluate("""() => new Promise((resolve, reject) => {
         const opened = indexedDB.open("/data");
         opened.onerror = () => reject(opened.error);
         opened.onsuccess = () => {
@@ -239,11 +259,13 @@ def saved_games_in_indexeddb(ui: FlutterPage) -> str:
             };
             cursor.onerror = () => reject(cursor.error);
         };
-    })"""))
+    })""")
+    )
 
 
 def test_a_tap_shown_survives_killing_the_browser_and_the_app_opens_with_no_server(
-        site: StaticSite, tmp_path: Path) -> None:
+    site: StaticSite, tmp_path: Path
+) -> None:
     with phones() as launch:
         phone = launch(tmp_path / "phone", site.origin)
         ui = phone.open()
@@ -289,8 +311,6 @@ def test_a_tap_shown_survives_killing_the_browser_and_the_app_opens_with_no_serv
         nothing_left_the_site(phone)
 
 
-
-
 # The paths in the service worker's cache of this build.
 CACHED_JS = """async () => {
   const name = (await caches.keys()).find((name) => name.startsWith("companion-"));
@@ -328,7 +348,8 @@ UPDATE_JS = """async () => {
 
 
 def test_a_new_build_updates_the_app_downloading_only_what_changed_and_keeps_the_games(
-        built: tuple[Path, str], tmp_path: Path) -> None:
+    built: tuple[Path, str], tmp_path: Path
+) -> None:
     first, second = tmp_path / "first", tmp_path / "second"
     shutil.copytree(built[0], first)
     shutil.copytree(built[0], second)
@@ -413,11 +434,15 @@ def test_names_in_many_scripts_are_drawn_offline_with_the_shipped_fonts(site: St
         ui = phone.open()
         new_game(ui, "TransAmerica · 2–6 players", NAME, CJK_NAME)
         see(ui, f"1. {NAME}", f"2. {CJK_NAME}")
+
         # Flutter asks for its fallback fonts by their Google Fonts paths; the service worker
         # answers each from the cache with a shipped font.
         def families() -> set[str]:
-            return {url.split("/assets/fonts/")[1].split("/")[0] for url in phone.requests
-                    if "/assets/fonts/" in url and url.endswith(".woff2")}
+            return {
+                url.split("/assets/fonts/")[1].split("/")[0]
+                for url in phone.requests
+                if "/assets/fonts/" in url and url.endswith(".woff2")
+            }
 
         deadline = time.monotonic() + 30
         while not {"notocoloremoji", "notosanssc"} <= families() and time.monotonic() < deadline:
@@ -429,8 +454,9 @@ def test_names_in_many_scripts_are_drawn_offline_with_the_shipped_fonts(site: St
         nothing_left_the_site(phone)
 
 
-def test_the_phone_syncs_with_a_desktop_data_folder_through_couchdb(site: StaticSite, tmp_path: Path,
-                                                                    couch_server: CouchServer, database: str) -> None:
+def test_the_phone_syncs_with_a_desktop_data_folder_through_couchdb(
+    site: StaticSite, tmp_path: Path, couch_server: CouchServer, database: str
+) -> None:
     from test_sync_e2e import fill
 
     couch_server.allow_origins()
@@ -446,13 +472,17 @@ def test_the_phone_syncs_with_a_desktop_data_folder_through_couchdb(site: Static
         fill(ui, "Server address", couch_server.url)
         fill(ui, "Database", database)
         tap(ui, "Test")  # the worker Python runs in may not reach it yet: the page's policy names no server
-        see(ui, "The app may reach this server only once it starts again: tap Turn sync on, and this page will "
-                "say whether it answered.")
+        see(
+            ui,
+            "The app may reach this server only once it starts again: tap Turn sync on, and this page will "
+            "say whether it answered.",
+        )
         tap(ui, "Turn sync on")  # kept, and the app starts again allowed to reach it
         ui.page.wait_for_load_state("load")
         ui.enable_semantics()
-        ui.wait_for_text(re.compile(rf"^Syncing with 127\.0\.0\.1:{couch_server.port}/{database}: last synced "),
-                         timeout_ms=90_000)
+        ui.wait_for_text(
+            re.compile(rf"^Syncing with 127\.0\.0\.1:{couch_server.port}/{database}: last synced "), timeout_ms=90_000
+        )
         ui.screenshot("47-phone-sync-on")
         # The worker may reach the site and that server, and nothing else (its policy, from the service worker).
         (worker,) = [worker for worker in ui.page.workers if worker.url.endswith("companion-worker.js")][-1:]
@@ -461,7 +491,8 @@ def test_the_phone_syncs_with_a_desktop_data_folder_through_couchdb(site: Static
         assert worker.evaluate(reach, f"http://localhost:{couch_server.port}/") == "refused"
         home(ui)
         ui.page.get_by_role("button", name=re.compile(r"^TransAmerica · Kim and Lou\s")).first.wait_for(
-            state="attached", timeout=60_000)  # the desktop's game, on the phone
+            state="attached", timeout=60_000
+        )  # the desktop's game, on the phone
         short_transamerica(ui)  # a game played on the phone reaches the desktop
         deadline = time.monotonic() + 60
         while True:

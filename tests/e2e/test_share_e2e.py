@@ -26,8 +26,9 @@ from companion.store import Store
 LAN_HOST = "127.0.0.2"
 
 
-def game_left_open(data_dir: Path, game: str = "transamerica",
-                   players: tuple[str, ...] = ("Ann", "Bob", "Cid")) -> None:
+def game_left_open(
+    data_dir: Path, game: str = "transamerica", players: tuple[str, ...] = ("Ann", "Bob", "Cid")
+) -> None:
     """A game open on the host's screen when the server starts (TransAmerica unless told)."""
     data = AppData(Store(data_dir))
     session = data.new(game, list(players), {})
@@ -83,8 +84,7 @@ _NOTE_SHOWN_JS = """(text) => {
 }"""
 
 
-def tap_reaches(tapper: FlutterPage, tapping: Callable[[], None], pages: dict[str, FlutterPage],
-                text: str) -> str:
+def tap_reaches(tapper: FlutterPage, tapping: Callable[[], None], pages: dict[str, FlutterPage], text: str) -> str:
     """Tap on `tapper`; how many milliseconds from the tap until `text` is drawn on each page."""
     tapper.page.evaluate(_NOTE_TAP_JS)
     for page in pages.values():
@@ -93,16 +93,16 @@ def tap_reaches(tapper: FlutterPage, tapping: Callable[[], None], pages: dict[st
     for page in pages.values():
         see(page, text)
     tapped = tapper.page.evaluate("() => window.__tappedAt")
-    return ", ".join(f"{name} in {page.page.evaluate('() => window.__shownAt') - tapped} ms"
-                     for name, page in pages.items())
+    return ", ".join(
+        f"{name} in {page.page.evaluate('() => window.__shownAt') - tapped} ms" for name, page in pages.items()
+    )
 
 
 def test_the_table_follows_a_shared_game_on_its_phones(tmp_path: Path) -> None:
     require_browser()
     data_dir = tmp_path / "data"
     game_left_open(data_dir)
-    with serve_cli(["--share", "--share-host", LAN_HOST], data_dir=data_dir) as server, \
-            open_browsers() as browsers:
+    with serve_cli(["--share", "--share-host", LAN_HOST], data_dir=data_dir) as server, open_browsers() as browsers:
         link = server.wait_for_log(rf"or open (http://{re.escape(LAN_HOST)}:\d+/j/\S+)").group(1)
         code = server.wait_for_log(r"\(code ([A-Z0-9]{4}-[A-Z0-9]{4})\)").group(1)
         lan_url = f"http://{LAN_HOST}:{server.port}/"
@@ -150,16 +150,21 @@ def test_the_table_follows_a_shared_game_on_its_phones(tmp_path: Path) -> None:
             tap(keeper, "0", nth=0)  # Ann connected all her cities
             tap(keeper, "4", nth=1)
             tap(keeper, "6", nth=2)
-            reached = tap_reaches(keeper, lambda: tap(keeper, "Save round 1"),
-                                  {"scorekeeper": keeper, "host": host, "viewer": viewer}, "Round 2 · Bob starts")
+            reached = tap_reaches(
+                keeper,
+                lambda: tap(keeper, "Save round 1"),
+                {"scorekeeper": keeper, "host": host, "viewer": viewer},
+                "Round 2 · Bob starts",
+            )
             print(f"a scorekeeper's tap reached: {reached}")
             keeper.screenshot("share-02-scorekeeper")
             viewer.screenshot("share-03-viewer")
 
             # The host's tap reaches the phones too.
             undo = "Undo: Round 1 ended: Ann connected all cities; Bob -4, Cid -6"
-            reached = tap_reaches(host, lambda: tap_icon(host, undo), {"viewer": viewer, "scorekeeper": keeper},
-                                  "Round 1 · Ann starts")
+            reached = tap_reaches(
+                host, lambda: tap_icon(host, undo), {"viewer": viewer, "scorekeeper": keeper}, "Round 1 · Ann starts"
+            )
             print(f"the host's undo reached: {reached}")
 
             # Stop sharing: both phones are told, and the address closes.
@@ -173,7 +178,6 @@ def test_the_table_follows_a_shared_game_on_its_phones(tmp_path: Path) -> None:
         except BaseException:
             print(f"--- server log ---\n{server.log()}")
             raise
-
 
 
 def test_the_host_shares_from_the_game_screen_and_leaving_it_stops_sharing(tmp_path: Path) -> None:
@@ -205,8 +209,11 @@ def test_the_host_shares_from_the_game_screen_and_leaving_it_stops_sharing(tmp_p
 
             # Closed, the sheet does not leave the table listening unsaid.
             tap(host, "Close")
-            see(host, f"Still shared on the local network (code {code}): phones can join. "
-                      "The share button at the top shows the code again and stops sharing.")
+            see(
+                host,
+                f"Still shared on the local network (code {code}): phones can join. "
+                "The share button at the top shows the code again and stops sharing.",
+            )
             assert lan_port_open(server.port)
             tap_icon(host, "Back to all games")
             see(phone, "The host stopped sharing this game.")

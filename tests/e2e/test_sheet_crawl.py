@@ -91,18 +91,73 @@ class Game:
 HEARTLAND = "The Great Heartland Hauling Co."
 EVERY_GAME = frozenset({"log", "stop", "rules", "share"})
 GAMES = [
-    Game("Heartland · Ann and Bob", HEARTLAND, "heartland", 2, {"truck_stops": True}, heartland_long, "Ann", 18,
-         EVERY_GAME | {"load", "unload", "adjust", "cargo", "upgrade"}),
-    Game("Heartland · Ann, Bob and Cid", HEARTLAND, "heartland", 3, {}, nothing, "Ann", 1,
-         EVERY_GAME | {"load", "adjust", "cargo"}),
-    Game("Heartland · Ann, Bob, Cid and Dee", HEARTLAND, "heartland", 4, {}, nothing, "Ann", 1,
-         EVERY_GAME | {"load", "adjust", "cargo"}),
-    Game("TransAmerica · Ann, Bob and Cid", "TransAmerica", "transamerica", 3, {}, nothing, "Ann", 1,
-         EVERY_GAME | {"end_round"}),
-    Game("Great Plains · Ann and Bob", "Great Plains", "great_plains", 2, {}, great_plains_spirits, "Ann", 1,
-         EVERY_GAME | {"zone"}),
-    Game("Great Plains · Cid and Dee", "Great Plains", "great_plains", 2, {}, great_plains_counted, "Cid", 1,
-         EVERY_GAME | {"zone", "amend_zone"}, ("Cid", "Dee")),
+    Game(
+        "Heartland · Ann and Bob",
+        HEARTLAND,
+        "heartland",
+        2,
+        {"truck_stops": True},
+        heartland_long,
+        "Ann",
+        18,
+        EVERY_GAME | {"load", "unload", "adjust", "cargo", "upgrade"},
+    ),
+    Game(
+        "Heartland · Ann, Bob and Cid",
+        HEARTLAND,
+        "heartland",
+        3,
+        {},
+        nothing,
+        "Ann",
+        1,
+        EVERY_GAME | {"load", "adjust", "cargo"},
+    ),
+    Game(
+        "Heartland · Ann, Bob, Cid and Dee",
+        HEARTLAND,
+        "heartland",
+        4,
+        {},
+        nothing,
+        "Ann",
+        1,
+        EVERY_GAME | {"load", "adjust", "cargo"},
+    ),
+    Game(
+        "TransAmerica · Ann, Bob and Cid",
+        "TransAmerica",
+        "transamerica",
+        3,
+        {},
+        nothing,
+        "Ann",
+        1,
+        EVERY_GAME | {"end_round"},
+    ),
+    Game(
+        "Great Plains · Ann and Bob",
+        "Great Plains",
+        "great_plains",
+        2,
+        {},
+        great_plains_spirits,
+        "Ann",
+        1,
+        EVERY_GAME | {"zone"},
+    ),
+    Game(
+        "Great Plains · Cid and Dee",
+        "Great Plains",
+        "great_plains",
+        2,
+        {},
+        great_plains_counted,
+        "Cid",
+        1,
+        EVERY_GAME | {"zone", "amend_zone"},
+        ("Cid", "Dee"),
+    ),
 ]
 
 
@@ -179,8 +234,13 @@ class Crawler:
             return node, None, [], []
         sheet = SHEETS.get(panel)
         assert sheet is not None, f"the server opened a sheet named {panel!r}, which SHEETS does not know: add it"
-        words = {"game": self.game.title, "current": self.game.current, "round": self.game.round,
-                 "player": self.game.current, **{k: v for k, v in draft.items() if isinstance(v, str | int)}}
+        words = {
+            "game": self.game.title,
+            "current": self.game.current,
+            "round": self.game.round,
+            "player": self.game.current,
+            **{k: v for k, v in draft.items() if isinstance(v, str | int)},
+        }
         labels = ("Close", *sheet.buttons, *(() if self.over else sheet.playing))
         wanted = [label.format(**words) for label in labels]
         wanted_texts: list[str] = []
@@ -204,7 +264,8 @@ class Crawler:
             return None if find(shown.layer(SCREEN), "Session log") else "the game screen shows none of its buttons"
         if shown.title != title:
             return f"the server shows {node} ({title!r}), the browser shows " + (
-                "no sheet" if shown.title is None else repr(shown.title))
+                "no sheet" if shown.title is None else repr(shown.title)
+            )
         labels = {button.label for button in shown.layer(title) if not button.disabled}
         missing = [label for label in wanted if label not in labels]
         if missing:
@@ -228,8 +289,11 @@ class Crawler:
         self.ui.page.screenshot(path=str(shot))
         shown = [f"{(b.label.splitlines() or [''])[0]!r}" for b in self.look(again=True).buttons]
         done = "\n  ".join(self.transitions[-8:])
-        pytest.fail(f"{self.game.card}: {message}.\nButtons shown: {', '.join(shown)}\n"
-                    f"Last transitions checked:\n  {done}\nScreenshot: {shot.name}", pytrace=False)
+        pytest.fail(
+            f"{self.game.card}: {message}.\nButtons shown: {', '.join(shown)}\n"
+            f"Last transitions checked:\n  {done}\nScreenshot: {shot.name}",
+            pytrace=False,
+        )
 
     # --- tapping ------------------------------------------------------------------------
 
@@ -393,6 +457,7 @@ class Crawler:
 
 # --- the app, one browser for the module ----------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Browsers, Path, str]]:
     require_browser()
@@ -416,8 +481,9 @@ def page(served: tuple[Browsers, Path, str]) -> Iterator[FlutterPage]:
 
 
 @pytest.mark.parametrize("game", GAMES, ids=[game.id for game in GAMES])
-def test_every_sheet_shows_what_the_server_means(served: tuple[Browsers, Path, str], page: FlutterPage,
-                                                 game: Game) -> None:
+def test_every_sheet_shows_what_the_server_means(
+    served: tuple[Browsers, Path, str], page: FlutterPage, game: Game
+) -> None:
     browsers, data_dir, url = served
     open_from_home(page, game.card)
     crawler = Crawler(page, data_dir, game, MEMORIES.setdefault(game.game_id, Memory()))
@@ -428,8 +494,10 @@ def test_every_sheet_shows_what_the_server_means(served: tuple[Browsers, Path, s
     finally:
         if crawler.broken:  # the next game gets a page of its own
             PAGES.pop().page.context.close()
-    print(f"{game.card}: {len(crawler.transitions)} taps checked in {time.monotonic() - started:.1f}s; "
-          f"sheets {sorted(crawler.found)}")
+    print(
+        f"{game.card}: {len(crawler.transitions)} taps checked in {time.monotonic() - started:.1f}s; "
+        f"sheets {sorted(crawler.found)}"
+    )
     # Read as a screen reader reads them: every control of the screen and of each sheet has a
     # name with its meaning in words, no two alike.
     assert not crawler.unheard, "\n".join(dict.fromkeys(crawler.unheard))

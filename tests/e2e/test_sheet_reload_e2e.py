@@ -75,8 +75,10 @@ def test_a_sheet_open_on_the_server_is_shown_after_every_reload(served: tuple[Br
         time.sleep(draw.choice((0.0, 0.03, 0.1, 0.4)))
         ui.reload(new_session=reload % 3 == 2)
         shown, meant = sheet_agrees(ui, data_dir)
-        assert shown == meant, (f"reload {reload + 1}: the browser showed {shown!r} {SHOWN_WITHIN_S} s after "
-                                f"coming back, the server had {meant!r} open")
+        assert shown == meant, (
+            f"reload {reload + 1}: the browser showed {shown!r} {SHOWN_WITHIN_S} s after "
+            f"coming back, the server had {meant!r} open"
+        )
         if meant is None:
             continue
         # The sheet shown is the live one: a tap in it is answered.
@@ -85,5 +87,6 @@ def test_a_sheet_open_on_the_server_is_shown_after_every_reload(served: tuple[Br
         assert bob is not None, f"reload {reload + 1}: Bob's count 2 is not in the sheet"
         ui.page.mouse.click(bob.x + bob.width / 2, bob.y + bob.height / 2)
         settle(ui, mark)
-        assert any("13 to 11" in text for text in view(ui).texts), \
+        assert any("13 to 11" in text for text in view(ui).texts), (
             f"reload {reload + 1}: the sheet shown did not follow a tap (Bob missed 2)"
+        )

@@ -37,11 +37,13 @@ def fill(ui: FlutterPage, label: str, text: str) -> None:
 
 def card(ui: FlutterPage, players: str) -> None:
     ui.page.get_by_role("button", name=re.compile(rf"^TransAmerica · {players}\s")).first.wait_for(
-        state="attached", timeout=30_000)
+        state="attached", timeout=30_000
+    )
 
 
-def test_games_of_another_device_arrive_on_home_and_keep_arriving(app: CompanionApp, couch_server: CouchServer,
-                                                                  database: str, tmp_path: Path) -> None:
+def test_games_of_another_device_arrive_on_home_and_keep_arriving(
+    app: CompanionApp, couch_server: CouchServer, database: str, tmp_path: Path
+) -> None:
     other = tmp_path / "other-device"
     play_elsewhere(other, ["Kim", "Lou"])
     with Store(other) as store:
@@ -49,16 +51,23 @@ def test_games_of_another_device_arrive_on_home_and_keep_arriving(app: Companion
 
     ui = app.open()
     tap_icon(ui, "Settings")
-    see(ui, "Keep your games on every device through your own CouchDB server. Nothing is sent anywhere until you "
-            "turn sync on.")
+    see(
+        ui,
+        "Keep your games on every device through your own CouchDB server. Nothing is sent anywhere until you "
+        "turn sync on.",
+    )
     fill(ui, "Server address", couch_server.url)
     fill(ui, "Database", database)
     tap(ui, "Test")
-    see(ui, f"The server 127.0.0.1:{couch_server.port} answered, took the user name and password, and the database "
-            f"{database} is ready.")
+    see(
+        ui,
+        f"The server 127.0.0.1:{couch_server.port} answered, took the user name and password, and the database "
+        f"{database} is ready.",
+    )
     tap(ui, "Turn sync on")
-    ui.wait_for_text(re.compile(rf"^Syncing with 127\.0\.0\.1:{couch_server.port}/{database}: last synced "),
-                     timeout_ms=30_000)
+    ui.wait_for_text(
+        re.compile(rf"^Syncing with 127\.0\.0\.1:{couch_server.port}/{database}: last synced "), timeout_ms=30_000
+    )
     ui.wait_for_text("This address is not encrypted: use it only on this device or your own network.")
     ui.screenshot("70-sync-on")
 

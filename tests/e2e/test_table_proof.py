@@ -110,7 +110,9 @@ def drop_socket(ui: FlutterPage) -> None:
     with explained("the page did not come back on a new socket", ui):
         ui.page.wait_for_function(
             "() => !window.__before_drop && window.__sockets && window.__sockets.length"
-            " && window.__sockets.at(-1).readyState === 1", timeout=30_000)
+            " && window.__sockets.at(-1).readyState === 1",
+            timeout=30_000,
+        )
     ui.enable_semantics()
 
 
@@ -278,8 +280,11 @@ def small_buttons(ui: FlutterPage) -> list[str]:
     ui.page.wait_for_timeout(400)
     sizes = ui.page.evaluate(_BUTTON_SIZES_JS)
     assert len(sizes) >= 3, sizes  # the buttons were found at all
-    return [f"{size['name']!r} {size['width']:.0f}×{size['height']:.0f}" for size in sizes
-            if min(size["width"], size["height"]) < 47.5]
+    return [
+        f"{size['name']!r} {size['width']:.0f}×{size['height']:.0f}"
+        for size in sizes
+        if min(size["width"], size["height"]) < 47.5
+    ]
 
 
 def test_every_button_is_at_least_48_by_48_as_drawn(app: CompanionApp) -> None:

@@ -43,8 +43,14 @@ AMOUNT_FIELD = re.compile("amount", re.IGNORECASE)
 def ui(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FlutterPage]:
     require_browser()
     data_dir = tmp_path_factory.mktemp("budgets") / "data"
-    seed(data_dir, [("great_plains", 2, {}, great_plains_scoring), ("transamerica", 4, {}, nothing),
-                    ("heartland", 2, {}, heartland_hauling)])
+    seed(
+        data_dir,
+        [
+            ("great_plains", 2, {}, great_plains_scoring),
+            ("transamerica", 4, {}, nothing),
+            ("heartland", 2, {}, heartland_hauling),
+        ],
+    )
     with serve_app(APP, data_dir=data_dir) as server, open_browsers() as browsers:
         yield open_watched(browsers, server.url)
 
@@ -80,19 +86,20 @@ def number_field(ui: FlutterPage, label: re.Pattern[str], heading: re.Pattern[st
     """The text field whose label says `label`, else the first one after the text `heading`, or None."""
     labels: list[str] = ui.page.evaluate(
         "() => Array.from(document.querySelectorAll('input[aria-label], textarea[aria-label]'))"
-        ".map((e) => e.getAttribute('aria-label'))")
+        ".map((e) => e.getAttribute('aria-label'))"
+    )
     found = next((text for text in labels if label.search(text)), None)
     if found is not None:
         return ui.text_input(found).first
     return Finger(ui).field_after(heading) if heading else None
 
 
-def type_into(counted: Counted, label: re.Pattern[str], heading: re.Pattern[str] | None, value: int,
-              what: str) -> None:
+def type_into(counted: Counted, label: re.Pattern[str], heading: re.Pattern[str] | None, value: int, what: str) -> None:
     """Type `value` into the number field for `what`: it must keep the digits and refuse a letter."""
     field_ = number_field(counted.ui, label, heading)
-    assert field_ is not None, (f"no number field for {what} (a text field labelled /{label.pattern}/"
-                                + (f", or one after words matching /{heading.pattern}/)" if heading else ")"))
+    assert field_ is not None, f"no number field for {what} (a text field labelled /{label.pattern}/" + (
+        f", or one after words matching /{heading.pattern}/)" if heading else ")"
+    )
     counted.finger.type_number(field_, value)
     counted.ui.page.keyboard.type("x")  # not a number: the field keeps what it had
     assert field_.input_value() == str(value), f"the field for {what} shows {field_.input_value()!r}, not {value}"
@@ -113,8 +120,12 @@ def test_a_great_plains_zone_takes_six_taps_at_most(ui: FlutterPage) -> None:
     for spaces, water, fox, snake, line in ZONES:
         counted.start()
         counted.finger.tap("+ Zone")
-        for heading, value in (("Spaces", spaces), ("Water sources", water), ("Fox tokens", fox),
-                               ("Snake tokens", snake)):
+        for heading, value in (
+            ("Spaces", spaces),
+            ("Water sources", water),
+            ("Fox tokens", fox),
+            ("Snake tokens", snake),
+        ):
             counted.finger.pick(heading, value)
         counted.finger.tap("Add zone")
         see(ui, line)

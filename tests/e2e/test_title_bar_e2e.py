@@ -29,23 +29,42 @@ LINE_PX = 19  # one line of the last act's 13 px words, as Flutter lays it out
 # Each title at one of its longest everyday sentences and turn lines: a delivery with its price
 # in the final round, a round's missing points for three, a token that took a spirit, scoring.
 GAMES: list[tuple[str, Any, list[str], list[dict[str, Any]]]] = [
-    ("heartland", heartland, NAMES, [
-        {"type": "correct_cargo", "player": "Bernadette", "good": "soybeans", "cubes": 6, "note": "set-up"},
-        {"type": "adjust", "player": "Bernadette", "amount": 60, "note": "set-up"},
-        {"type": "move", "player": "Bernadette", "spaces": 1, "pay": "fuel"},
-        {"type": "unload", "player": "Bernadette", "good": "soybeans", "cubes": 6, "price": 7},
-        {"type": "end_turn", "player": "Bernadette"},
-    ]),
-    ("transamerica", transamerica, NAMES, [
-        {"type": "end_round", "missing": {"Bernadette": 11, "Maximilian": 0, "Fatima": 12}}]),
-    ("great_plains", great_plains, NAMES[:2], [
-        *({"type": "place_cave", "player": NAMES[cave % 2]} for cave in range(6)),
-        {"type": "place_token", "player": "Bernadette", "spirit": "eagle"},
-    ]),
-    ("great_plains", great_plains, NAMES[1:], [
-        *({"type": "place_cave", "player": NAMES[1 + cave % 2]} for cave in range(6)),
-        *({"type": "place_token", "player": NAMES[1 + token % 2]} for token in range(40)),
-    ]),
+    (
+        "heartland",
+        heartland,
+        NAMES,
+        [
+            {"type": "correct_cargo", "player": "Bernadette", "good": "soybeans", "cubes": 6, "note": "set-up"},
+            {"type": "adjust", "player": "Bernadette", "amount": 60, "note": "set-up"},
+            {"type": "move", "player": "Bernadette", "spaces": 1, "pay": "fuel"},
+            {"type": "unload", "player": "Bernadette", "good": "soybeans", "cubes": 6, "price": 7},
+            {"type": "end_turn", "player": "Bernadette"},
+        ],
+    ),
+    (
+        "transamerica",
+        transamerica,
+        NAMES,
+        [{"type": "end_round", "missing": {"Bernadette": 11, "Maximilian": 0, "Fatima": 12}}],
+    ),
+    (
+        "great_plains",
+        great_plains,
+        NAMES[:2],
+        [
+            *({"type": "place_cave", "player": NAMES[cave % 2]} for cave in range(6)),
+            {"type": "place_token", "player": "Bernadette", "spirit": "eagle"},
+        ],
+    ),
+    (
+        "great_plains",
+        great_plains,
+        NAMES[1:],
+        [
+            *({"type": "place_cave", "player": NAMES[1 + cave % 2]} for cave in range(6)),
+            *({"type": "place_token", "player": NAMES[1 + token % 2]} for token in range(40)),
+        ],
+    ),
 ]
 
 BOXES_JS = """(wanted) => Array.from(document.querySelectorAll("flt-semantics > span"))
@@ -65,8 +84,13 @@ def test_the_turn_and_the_last_act_are_whole_on_a_phone(browsers: Browsers, tmp_
         for event in events:
             session.apply(event)
         assert session.id is not None
-        shown.append((f"{screen.TITLE} · {players[0]}", screen.subtitle(session.state, language),
-                      i18n.t("ui.log.last", language, sentence=session.undo_sentence)))
+        shown.append(
+            (
+                f"{screen.TITLE} · {players[0]}",
+                screen.subtitle(session.state, language),
+                i18n.t("ui.log.last", language, sentence=session.undo_sentence),
+            )
+        )
         data.close_session(session.id)
     data.remember_screen(None)
     store.close()
@@ -87,8 +111,13 @@ def test_the_turn_and_the_last_act_are_whole_on_a_phone(browsers: Browsers, tmp_
                 settle(ui, None, quiet_ms=300)
                 (line,) = ui.page.evaluate(BOXES_JS, turn)
                 # Cut, it would reach what is beside it: the clock, or the title bar's icons.
-                beside = [button.x for button in view(ui).buttons if button.x > line["x"] + 1
-                          and button.y < line["y"] + line["height"] and line["y"] < button.y + button.height]
+                beside = [
+                    button.x
+                    for button in view(ui).buttons
+                    if button.x > line["x"] + 1
+                    and button.y < line["y"] + line["height"]
+                    and line["y"] < button.y + button.height
+                ]
                 assert line["x"] + line["width"] < min(beside, default=PHONE["width"] - 8) - 2, (turn, line, beside)
                 if language == "en":
                     (acted,) = ui.page.evaluate(BOXES_JS, last)

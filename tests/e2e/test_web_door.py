@@ -91,8 +91,10 @@ def refused_sockets(ui: FlutterPage, attacker: Any, socket_url: str) -> tuple[st
 
 def test_another_sites_page_cannot_open_the_apps_socket(tmp_path: Path) -> None:
     require_browser()
-    with serve_app(APP_TARGET, data_dir=tmp_path / "data") as server, \
-            open_browser(server.url, chromium_args=[NO_LOCAL_NETWORK_CHECKS]) as ui:
+    with (
+        serve_app(APP_TARGET, data_dir=tmp_path / "data") as server,
+        open_browser(server.url, chromium_args=[NO_LOCAL_NETWORK_CHECKS]) as ui,
+    ):
         played.see(ui, "Companion")
         socket_url = server.url.replace("http://", "ws://") + "ws"
         # The app's own page gets a socket: what follows is not a server refusing everything.
@@ -100,8 +102,10 @@ def test_another_sites_page_cannot_open_the_apps_socket(tmp_path: Path) -> None:
 
         # A page of another site (answered by the browser itself; it reaches nothing else).
         context = ui.page.context
-        context.route("http://evil.example/**", lambda route: route.fulfill(
-            status=200, content_type="text/html", body=_ATTACKER_PAGE))
+        context.route(
+            "http://evil.example/**",
+            lambda route: route.fulfill(status=200, content_type="text/html", body=_ATTACKER_PAGE),
+        )
         attacker = context.new_page()
         attacker.goto("http://evil.example/")
         outcome, console = refused_sockets(ui, attacker, socket_url)
@@ -130,8 +134,10 @@ def test_a_rebound_name_reaches_neither_page_nor_socket(tmp_path: Path) -> None:
 
             # The attacker's page, loaded before the name was re-pointed, opens a socket to
             # the same name: it reaches 127.0.0.1 with Host rebind.example and is refused.
-            context.route(f"http://rebind.example:{port}/attack", lambda route: route.fulfill(
-                status=200, content_type="text/html", body=_ATTACKER_PAGE))
+            context.route(
+                f"http://rebind.example:{port}/attack",
+                lambda route: route.fulfill(status=200, content_type="text/html", body=_ATTACKER_PAGE),
+            )
             attacker = context.new_page()
             attacker.goto(f"http://rebind.example:{port}/attack")
             outcome, console = refused_sockets(ui, attacker, f"ws://rebind.example:{port}/ws")

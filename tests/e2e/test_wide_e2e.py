@@ -59,17 +59,20 @@ _DIALOG_JS = """() => {
     return {x: left, y: top, width: right - left, height: bottom - top};
 }"""
 
+
 def long_transamerica(session: Session) -> None:
     """Thirty rounds nobody missed anything, then one that ends it: a log longer than a window."""
     for _ in range(30):
         session.apply({"type": "end_round", "missing": dict.fromkeys(session.players, 0)})
-    session.apply({"type": "end_round", "missing": {player: 13 if seat else 0
-                                                    for seat, player in enumerate(session.players)}})
+    session.apply(
+        {"type": "end_round", "missing": {player: 13 if seat else 0 for seat, player in enumerate(session.players)}}
+    )
 
 
 def short_transamerica(session: Session) -> None:
-    session.apply({"type": "end_round", "missing": {player: 13 if seat else 0
-                                                    for seat, player in enumerate(session.players)}})
+    session.apply(
+        {"type": "end_round", "missing": {player: 13 if seat else 0 for seat, player in enumerate(session.players)}}
+    )
 
 
 def in_progress(session: Session) -> None:
@@ -82,8 +85,11 @@ def desktop(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
     data_dir = tmp_path_factory.mktemp("wide") / "data"
     games: list[Any] = [("transamerica", 2 + number % 2, {}, short_transamerica) for number in range(11)]
     games += [("transamerica", 4, {}, long_transamerica)]  # the newest finished: on top of its list
-    games += [("heartland", 3, {}, heartland_hauling), ("great_plains", 2, {}, in_progress),
-              ("transamerica", 3, {}, in_progress)]
+    games += [
+        ("heartland", 3, {}, heartland_hauling),
+        ("great_plains", 2, {}, in_progress),
+        ("transamerica", 3, {}, in_progress),
+    ]
     seed(data_dir, games)
     with serve_app(APP, data_dir=data_dir) as server, open_browsers(viewport=request.param) as browsers:
         ui = open_watched(browsers, server.url)
@@ -108,16 +114,20 @@ def boxes(ui: FlutterPage) -> list[dict[str, Any]]:
 
 
 def box_of(found: list[dict[str, Any]], words: str | re.Pattern[str]) -> dict[str, Any]:
-    matches = [box for box in found if (words.search(box["text"]) if isinstance(words, re.Pattern)
-                                        else box["text"] == words)]
+    matches = [
+        box for box in found if (words.search(box["text"]) if isinstance(words, re.Pattern) else box["text"] == words)
+    ]
     assert matches, f"{words!r} is not shown; shown: {[box['text'] for box in found]}"
     return matches[0]
 
 
 def contains(outer: dict[str, Any], inner: dict[str, Any]) -> bool:
-    return (outer["x"] <= inner["x"] + 0.5 and outer["y"] <= inner["y"] + 0.5
-            and inner["x"] + inner["width"] <= outer["x"] + outer["width"] + 0.5
-            and inner["y"] + inner["height"] <= outer["y"] + outer["height"] + 0.5)
+    return (
+        outer["x"] <= inner["x"] + 0.5
+        and outer["y"] <= inner["y"] + 0.5
+        and inner["x"] + inner["width"] <= outer["x"] + outer["width"] + 0.5
+        and inner["y"] + inner["height"] <= outer["y"] + outer["height"] + 0.5
+    )
 
 
 def problems(ui: FlutterPage, screen: str, pairs: list[tuple[Any, Any]], *, lower_half: bool = True) -> list[str]:
@@ -135,7 +145,7 @@ def problems(ui: FlutterPage, screen: str, pairs: list[tuple[Any, Any]], *, lowe
         if box["x"] < -0.5 or box["x"] + box["width"] > size["width"] + 0.5:
             wrong.append(f"{screen}: {box['text']!r} runs outside the window ({box['x']:.0f}+{box['width']:.0f})")
     for index, one in enumerate(shown):
-        for other in shown[index + 1:]:
+        for other in shown[index + 1 :]:
             across = min(one["x"] + one["width"], other["x"] + other["width"]) - max(one["x"], other["x"])
             down = min(one["y"] + one["height"], other["y"] + other["height"]) - max(one["y"], other["y"])
             inside = any(contains(a, b) for a, b in ((one, other), (other, one)))
@@ -146,8 +156,9 @@ def problems(ui: FlutterPage, screen: str, pairs: list[tuple[Any, Any]], *, lowe
         cut = button.y + 48 > size["height"] * 0.75 and button.y < size["height"] - FOOTER_ROOM
         if in_view(button) and not cut and (button.width < 47.5 or button.height < 47.5):
             wrong.append(f"{screen}: {button.name()} is {button.width:.0f}×{button.height:.0f}")
-    below = [box["y"] for box in shown] + [button.y for button in view(ui).layer(SCREEN)
-                                            if in_view(button) and button.y + FOOTER_ROOM < size["height"]]
+    below = [box["y"] for box in shown] + [
+        button.y for button in view(ui).layer(SCREEN) if in_view(button) and button.y + FOOTER_ROOM < size["height"]
+    ]
     if lower_half and size["height"] >= 1000 and not any(y > size["height"] / 2 for y in below):
         wrong.append(f"{screen}: nothing in the lower half of the window")
     return wrong
@@ -169,8 +180,9 @@ def test_each_screen_stands_in_columns_that_fill_the_window(desktop: FlutterPage
     tap(ui, "+ New game")
     see(ui, "Players, in seat order (the first plays first)")
     shoot(ui, "new-game")
-    wrong += problems(ui, "New game", [("Players, in seat order (the first plays first)", "Money target")],
-                      lower_half=False)
+    wrong += problems(
+        ui, "New game", [("Players, in seat order (the first plays first)", "Money target")], lower_half=False
+    )
     tap(ui, "Back to all games")
 
     tap(ui, "Statistics")
@@ -189,8 +201,11 @@ def test_each_screen_stands_in_columns_that_fill_the_window(desktop: FlutterPage
     see(ui, "Session log")
     settle(ui, None, quiet_ms=400)
     shoot(ui, "detail")
-    wrong += problems(ui, "Detail", [(re.compile("^First player"), re.compile("^Points left")),
-                                     (re.compile("^Points left"), "Session log")])
+    wrong += problems(
+        ui,
+        "Detail",
+        [(re.compile("^First player"), re.compile("^Points left")), (re.compile("^Points left"), "Session log")],
+    )
     tap(ui, "Back to all games")
     assert not wrong, "\n".join(wrong)
 

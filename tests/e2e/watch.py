@@ -160,7 +160,10 @@ def settle(ui: FlutterPage, since: int | None, *, quiet_ms: int = 120, timeout_m
                 return (since === null || watch.frames > since)
                     && now - Math.max(watch.lastFrame, watch.lastChange) >= quiet;
             }""",
-            arg=[since, quiet_ms], timeout=timeout_ms, polling=50)
+            arg=[since, quiet_ms],
+            timeout=timeout_ms,
+            polling=50,
+        )
     except PlaywrightTimeoutError:
         return False
     return True

@@ -39,24 +39,27 @@ def reopen(act: Intents, place: dict[str, Any]) -> bool:
 REOPEN["detail"] = reopen
 COUNTING_HEIGHT = 22 + 4 + w.TARGET  # its line and its button, whatever they say
 
-register(SOURCE_LANGUAGE, {
-    "ui.detail.when": "{date} · started {at_time} · {duration}",
-    "ui.detail.when.untimed": "{date} · started {at_time}",
-    "ui.detail.first": "First player: {player}",
-    "ui.detail.variants": "Variants: {variants}",
-    "ui.detail.variants.none": "Variants: none",
-    "ui.detail.target": "money target {target} ({source})",
-    "ui.detail.counted": "Counted in statistics",
-    "ui.detail.left_out": "Left out of statistics",
-    "ui.detail.stopped_out": "Stopped early: left out of statistics",
-    "ui.detail.stopped_in": "Stopped early, counted in statistics",
-    "ui.detail.leave_out": "Leave out of statistics",
-    "ui.detail.leave_out.tip": "Its result no longer counts in wins, streaks and scores; you can count it again",
-    "ui.detail.count": "Count in statistics",
-    "ui.detail.count.tip": "Its result counts in wins, streaks and scores again",
-    "ui.detail.now_left_out": "This game is left out of statistics. Count it again with the same button.",
-    "ui.detail.now_counted": "This game counts in statistics again.",
-})
+register(
+    SOURCE_LANGUAGE,
+    {
+        "ui.detail.when": "{date} · started {at_time} · {duration}",
+        "ui.detail.when.untimed": "{date} · started {at_time}",
+        "ui.detail.first": "First player: {player}",
+        "ui.detail.variants": "Variants: {variants}",
+        "ui.detail.variants.none": "Variants: none",
+        "ui.detail.target": "money target {target} ({source})",
+        "ui.detail.counted": "Counted in statistics",
+        "ui.detail.left_out": "Left out of statistics",
+        "ui.detail.stopped_out": "Stopped early: left out of statistics",
+        "ui.detail.stopped_in": "Stopped early, counted in statistics",
+        "ui.detail.leave_out": "Leave out of statistics",
+        "ui.detail.leave_out.tip": "Its result no longer counts in wins, streaks and scores; you can count it again",
+        "ui.detail.count": "Count in statistics",
+        "ui.detail.count.tip": "Its result counts in wins, streaks and scores again",
+        "ui.detail.now_left_out": "This game is left out of statistics. Count it again with the same button.",
+        "ui.detail.now_counted": "This game counts in statistics again.",
+    },
+)
 
 
 def shown_session(view: View) -> tuple[str, Session | None, str | None]:
@@ -72,17 +75,34 @@ def build(view: View) -> ft.Control:
         return w.screen(view, header, [w.text(problem or "", 16, key="detail-problem")], key="detail-screen")
     summary = next((s for s in view.data.finished() if s.id == session_id), None)
     title = home.title_of(summary, view.language) if summary is not None else session.game.title
-    header = [ft.Row([back, ft.Container(ft.Text(title, size=18, weight=ft.FontWeight.BOLD, max_lines=2,
-                                                 overflow=ft.TextOverflow.ELLIPSIS), expand=True)], spacing=0)]
+    header = [
+        ft.Row(
+            [
+                back,
+                ft.Container(
+                    ft.Text(title, size=18, weight=ft.FontWeight.BOLD, max_lines=2, overflow=ft.TextOverflow.ELLIPSIS),
+                    expand=True,
+                ),
+            ],
+            spacing=0,
+        )
+    ]
     reading = view.reading(session)
     about = [*facts(view, summary, session), result(reading)]
     drawn = chart(reading, session, session.game.id)
     log = [w.text(w.t(view, "ui.log"), 17, bold=True, key="detail-log-title"), *log_lines(view, session)]
     if w.is_wide(view):
         # The result, the chart (with what to do next under it) and the log side by side.
-        return wide.screen(view, header, [wide.column(about, key="body"),
-                                          wide.column([drawn, actions(view, session_id)], key="detail-chart-column"),
-                                          wide.column(log, key="detail-log", listed=True)], key="detail-screen")
+        return wide.screen(
+            view,
+            header,
+            [
+                wide.column(about, key="body"),
+                wide.column([drawn, actions(view, session_id)], key="detail-chart-column"),
+                wide.column(log, key="detail-log", listed=True),
+            ],
+            key="detail-screen",
+        )
     return home.lazy_screen(view, header, [*about, drawn, actions(view, session_id), *log], [])
 
 
@@ -93,13 +113,23 @@ def facts(view: View, summary: SessionSummary | None, session: Session) -> list[
         started = stats.started_at(summary)
         took = stats.duration_of(summary)
         when = {"date": dates.day(started, view.language), "at_time": dates.at_time_of_day(started, view.language)}
-        line = (w.t(view, "ui.detail.when", **when, duration=dates.duration(took, view.language)) if took is not None
-                else w.t(view, "ui.detail.when.untimed", **when))
+        line = (
+            w.t(view, "ui.detail.when", **when, duration=dates.duration(took, view.language))
+            if took is not None
+            else w.t(view, "ui.detail.when.untimed", **when)
+        )
         found.append(w.text(line, 15, key="detail-when"))
     found.append(w.text(w.t(view, "ui.detail.first", player=stats.first_player(session)), 15, key="detail-first"))
     chosen = variants(view, session)
-    found.append(w.text(w.t(view, "ui.detail.variants", variants=" · ".join(chosen)) if chosen
-                        else w.t(view, "ui.detail.variants.none"), 15, key="detail-variants"))
+    found.append(
+        w.text(
+            w.t(view, "ui.detail.variants", variants=" · ".join(chosen))
+            if chosen
+            else w.t(view, "ui.detail.variants.none"),
+            15,
+            key="detail-variants",
+        )
+    )
     if summary is not None and summary.result is not None:
         found.append(counting(view, summary))
     return found
@@ -112,10 +142,19 @@ def variants(view: View, session: Session) -> list[str]:
     if "target" in options:
         state = session.game.setup(session.players, options)
         rule = options["target"] if isinstance(options["target"], str) else "custom"
-        chosen.append(w.t(view, "ui.detail.target", target=w.money(view, getattr(state, "target", 0)),
-                          source=w.t(view, f"ui.heartland.source.{rule}")))
-    chosen.extend(w.t(view, f"ui.new.heartland.{name}") for name in ("short_haul", "alternate_routes", "truck_stops")
-                  if options.get(name) is True)
+        chosen.append(
+            w.t(
+                view,
+                "ui.detail.target",
+                target=w.money(view, getattr(state, "target", 0)),
+                source=w.t(view, f"ui.heartland.source.{rule}"),
+            )
+        )
+    chosen.extend(
+        w.t(view, f"ui.new.heartland.{name}")
+        for name in ("short_haul", "alternate_routes", "truck_stops")
+        if options.get(name) is True
+    )
     if isinstance(options.get("fox"), str):
         chosen.append(w.t(view, "ui.new.great_plains.is_fox", player=options["fox"]))
     return chosen
@@ -133,14 +172,19 @@ def counting(view: View, summary: SessionSummary) -> ft.Control:
         said = "ui.detail.counted" if counted else "ui.detail.left_out"
     verb = "leave_out" if counted else "count"
     # As wide as the screen whatever its words, so the button stays where the finger was.
-    button = ft.OutlinedButton(w.t(view, f"ui.detail.{verb}"), key="detail-count", height=w.TARGET, expand=True,
-                               icon=ft.Icons.REMOVE_CIRCLE_OUTLINE if counted else ft.Icons.ADD_CIRCLE_OUTLINE,
-                               tooltip=w.t(view, f"ui.detail.{verb}.tip"),
-                               on_click=lambda _: view.act.after.count_in_statistics(summary.id, not counted))
-    line = ft.Text(w.t(view, said), size=14, color=w.QUIET, key="detail-counted", max_lines=1,
-                   overflow=ft.TextOverflow.ELLIPSIS)
-    return ft.Container(ft.Column([line, ft.Row([button])], spacing=4), height=COUNTING_HEIGHT,
-                        key="detail-counting")
+    button = ft.OutlinedButton(
+        w.t(view, f"ui.detail.{verb}"),
+        key="detail-count",
+        height=w.TARGET,
+        expand=True,
+        icon=ft.Icons.REMOVE_CIRCLE_OUTLINE if counted else ft.Icons.ADD_CIRCLE_OUTLINE,
+        tooltip=w.t(view, f"ui.detail.{verb}.tip"),
+        on_click=lambda _: view.act.after.count_in_statistics(summary.id, not counted),
+    )
+    line = ft.Text(
+        w.t(view, said), size=14, color=w.QUIET, key="detail-counted", max_lines=1, overflow=ft.TextOverflow.ELLIPSIS
+    )
+    return ft.Container(ft.Column([line, ft.Row([button])], spacing=4), height=COUNTING_HEIGHT, key="detail-counting")
 
 
 def result(reading: View) -> ft.Control:
@@ -159,12 +203,22 @@ def chart(view: View, session: Session, game: str) -> ft.Control:
 
 def actions(view: View, session_id: str) -> ft.Control:
     """Send the play to BG Stats; open the game itself (to undo its last act or play again)."""
-    send = ft.OutlinedButton(w.t(view, "ui.detail.bgstats"), icon=ft.Icons.OPEN_IN_NEW, key="bgstats",
-                             height=w.TARGET, tooltip=w.t(view, "ui.detail.bgstats.tip"),
-                             on_click=lambda _: view.act.page.run_task(view.act.after.send_to_bgstats, session_id))
-    reopen = ft.OutlinedButton(w.t(view, "ui.detail.open_game"), icon=ft.Icons.PLAY_ARROW, key="open-game",
-                               height=w.TARGET, tooltip=w.t(view, "ui.detail.open_game.tip"),
-                               on_click=lambda _: view.act.open_session(session_id))
+    send = ft.OutlinedButton(
+        w.t(view, "ui.detail.bgstats"),
+        icon=ft.Icons.OPEN_IN_NEW,
+        key="bgstats",
+        height=w.TARGET,
+        tooltip=w.t(view, "ui.detail.bgstats.tip"),
+        on_click=lambda _: view.act.page.run_task(view.act.after.send_to_bgstats, session_id),
+    )
+    reopen = ft.OutlinedButton(
+        w.t(view, "ui.detail.open_game"),
+        icon=ft.Icons.PLAY_ARROW,
+        key="open-game",
+        height=w.TARGET,
+        tooltip=w.t(view, "ui.detail.open_game.tip"),
+        on_click=lambda _: view.act.open_session(session_id),
+    )
     return ft.Row([send, reopen], wrap=True, spacing=8, run_spacing=8, key="detail-actions")
 
 
@@ -172,8 +226,10 @@ def log_lines(view: View, session: Session) -> list[ft.Control]:
     """Every recorded act as a sentence, in the order it happened."""
     if not session.cursor:
         return [w.text(w.t(view, "ui.log.nothing"), 15)]
-    return [ft.Text(f"{number}. {session.sentence(number).text(view.language)}", size=15, key=f"detail-log-{number}")
-            for number in range(1, session.cursor + 1)]
+    return [
+        ft.Text(f"{number}. {session.sentence(number).text(view.language)}", size=15, key=f"detail-log-{number}")
+        for number in range(1, session.cursor + 1)
+    ]
 
 
 def sheet(view: View) -> ft.DialogControl | None:

@@ -20,14 +20,23 @@ if TYPE_CHECKING:
 
 __all__ = ["build", "sheet"]
 
+
 def component(build: Callable[[View], ft.Control]) -> Callable[[View], ft.Control]:
     """A screen as a component of its view (the page's state, language, theme and intents)."""
     return ft.component(build)
 
 
-SCREENS = {name: component(module.build) for name, module in (
-    ("new", new_game), ("settings", settings), ("detail", detail), ("stats", stats), ("player", player),
-    ("home", home))}
+SCREENS = {
+    name: component(module.build)
+    for name, module in (
+        ("new", new_game),
+        ("settings", settings),
+        ("detail", detail),
+        ("stats", stats),
+        ("player", player),
+        ("home", home),
+    )
+}
 GAMES = {game_id: component(module.build) for game_id, module in (*GAME_SCREENS.items(), ("", generic))}
 STOPPED = component(share.stopped)
 

@@ -42,11 +42,25 @@ def build(view: View) -> ft.Control:
     assert session is not None
     body: list[ft.Control] = [w.text(ranked(view, s), 18) for s in session.standings()]
     if not session.is_over:
-        body.append(ft.Row([w.action(session.game.event_label(kind).text(view.language),
-                                     functools.partial(view.act.open_panel, "event", kind=kind,
-                                                       values=defaults(session.game.events[kind], session.players)),
-                                     key=f"record-{kind}")
-                            for kind in session.game.events], wrap=True, key="record-row"))
+        body.append(
+            ft.Row(
+                [
+                    w.action(
+                        session.game.event_label(kind).text(view.language),
+                        functools.partial(
+                            view.act.open_panel,
+                            "event",
+                            kind=kind,
+                            values=defaults(session.game.events[kind], session.players),
+                        ),
+                        key=f"record-{kind}",
+                    )
+                    for kind in session.game.events
+                ],
+                wrap=True,
+                key="record-row",
+            )
+        )
     body.extend(w.log_lines(view))
     header = [w.top_bar(view, session.game.title)]
     return w.screen(view, header, body, [w.undo_strip(view)], key=f"game-{session.id}")
@@ -97,12 +111,18 @@ def event_form(view: View) -> ft.DialogControl:
     for name, field in kind.fields.items():
         label = session.game.field_label(kind_name, name).text(view.language)
         rows.append(field_input(view, label, name, field, session.players))
-    event = {"type": kind_name, **{name: value for name, value in values.items()
-                                   if not (name in kind.optional and value in ("", None))}}
+    event = {
+        "type": kind_name,
+        **{name: value for name, value in values.items() if not (name in kind.optional and value in ("", None))},
+    }
     title = session.game.event_label(kind_name).text(view.language)
-    return w.sheet(view, title, rows, key="event-panel",
-                   footer=[w.event_button(view, w.t(view, "ui.generic.save"), event, key="event-save",
-                                          primary=True)])
+    return w.sheet(
+        view,
+        title,
+        rows,
+        key="event-panel",
+        footer=[w.event_button(view, w.t(view, "ui.generic.save"), event, key="event-save", primary=True)],
+    )
 
 
 def field_input(view: View, label: str, name: str, field: FieldCheck, players: tuple[str, ...]) -> ft.Control:
@@ -113,27 +133,46 @@ def field_input(view: View, label: str, name: str, field: FieldCheck, players: t
     if isinstance(field, IntField):
         return number(view, label, path, field, key)
     if isinstance(field, BoolField):
-        return options(view, label, path, [(True, w.t(view, "ui.generic.yes")), (False, w.t(view, "ui.generic.no"))],
-                       key)
+        return options(
+            view, label, path, [(True, w.t(view, "ui.generic.yes")), (False, w.t(view, "ui.generic.no"))], key
+        )
     if isinstance(field, ChoiceField):
-        return options(view, label, path, [(choice, term(name, choice, view.language)) for choice in field.choices],
-                       key)
+        return options(
+            view, label, path, [(choice, term(name, choice, view.language)) for choice in field.choices], key
+        )
     if isinstance(field, PerPlayerField):
-        return ft.Column([w.text(label, 16, bold=True),
-                          *(number(view, player, (*path, player), field.each, f"{key}-{w.slug(player)}")
-                            for player in players)], spacing=4, key=key)
+        return ft.Column(
+            [
+                w.text(label, 16, bold=True),
+                *(number(view, player, (*path, player), field.each, f"{key}-{w.slug(player)}") for player in players),
+            ],
+            spacing=4,
+            key=key,
+        )
     if isinstance(field, TextField):
         # Each keystroke kept and the form drawn again (with exactly the text sent: the cursor
         # stays), so Record always says what the rules make of the words shown.
-        return ft.TextField(label=label, value=str(view.draft_get(path, "")), max_length=field.high, key=key,
-                            on_change=lambda e: view.act.draft_set(path, e.control.value))
+        return ft.TextField(
+            label=label,
+            value=str(view.draft_get(path, "")),
+            max_length=field.high,
+            key=key,
+            on_change=lambda e: view.act.draft_set(path, e.control.value),
+        )
     return w.text(label, 16, key=key)  # a kind of field forms do not know yet: the rules say what is missing
 
 
 def options(view: View, label: str, path: tuple[str, ...], choices: list[tuple[Any, str]], key: str) -> ft.Control:
     chosen = view.draft_get(path, None)
-    buttons = [w.choice(words, value == chosen, functools.partial(view.act.draft_set, path, value),
-                        key=f"{key}-{w.slug(str(value))}") for value, words in choices]
+    buttons = [
+        w.choice(
+            words,
+            value == chosen,
+            functools.partial(view.act.draft_set, path, value),
+            key=f"{key}-{w.slug(str(value))}",
+        )
+        for value, words in choices
+    ]
     return ft.Column([w.text(label, 16, bold=True), ft.Row(buttons, wrap=True)], spacing=4, key=key)
 
 
@@ -146,5 +185,8 @@ def number(view: View, label: str, path: tuple[str, ...], field: IntField, key: 
 def result(view: View) -> ft.Control:
     """The standings, best first (a finished game's detail)."""
     assert view.session is not None
-    return ft.Column([w.text(ranked(view, s), 18, key=f"rank-{w.slug(s.player)}") for s in view.session.standings()],
-                     spacing=6, key="result")
+    return ft.Column(
+        [w.text(ranked(view, s), 18, key=f"rank-{w.slug(s.player)}") for s in view.session.standings()],
+        spacing=6,
+        key="result",
+    )

@@ -54,9 +54,14 @@ def build(view: View) -> ft.Control:
     assert session is not None
     state: GreatPlainsState = session.state
     # As tall as the taller panel, both of them (stretching needs the row's own height: intrinsic).
-    body: list[ft.Control] = [ft.Row([tribe_panel(view, state, player) for player in state.players],
-                                     vertical_alignment=ft.CrossAxisAlignment.STRETCH, intrinsic_height=True,
-                                     key="tribes")]
+    body: list[ft.Control] = [
+        ft.Row(
+            [tribe_panel(view, state, player) for player in state.players],
+            vertical_alignment=ft.CrossAxisAlignment.STRETCH,
+            intrinsic_height=True,
+            key="tribes",
+        )
+    ]
     if state.over and not w.is_wide(view):
         body = []  # the result gives every figure once: the panels above it said each score twice more
     beside: list[ft.Control] = [scoring(view, state)]
@@ -80,8 +85,15 @@ def scoring_done(view: View, state: GreatPlainsState) -> ft.Control:
     label = w.t(view, "ui.great_plains.scoring_done")
     event = {"type": "scoring_done"}
     if state.scoring and not state.zones:
-        return w.action(label, lambda: None, key="scoring-done", primary=True, view=view,
-                        refusal=w.t(view, "ui.great_plains.no_zone_yet"), overrule=event)
+        return w.action(
+            label,
+            lambda: None,
+            key="scoring-done",
+            primary=True,
+            view=view,
+            refusal=w.t(view, "ui.great_plains.no_zone_yet"),
+            overrule=event,
+        )
     return w.event_button(view, label, event, key="scoring-done", primary=True)
 
 
@@ -92,8 +104,7 @@ def sheet(view: View) -> ft.DialogControl | None:
         return w.log_panel(view)
     if view.ui.panel == "zone":
         return zone_panel(view, state)
-    if view.ui.panel == "amend_zone" and state.scoring and 1 <= int(view.ui.draft.get("zone", 0)) <= len(
-            state.zones):
+    if view.ui.panel == "amend_zone" and state.scoring and 1 <= int(view.ui.draft.get("zone", 0)) <= len(state.zones):
         return zone_panel(view, state, amending=int(view.ui.draft["zone"]))
     return None
 
@@ -145,18 +156,29 @@ def tribe_panel(view: View, state: GreatPlainsState, player: str) -> ft.Control:
         line_a, key_a = w.t(view, "ui.great_plains.caves", placed=state.caves[seat], total=CAVES), f"caves-{key}"
         line_b, key_b = points, f"points-{key}"
     return ft.Container(
-        ft.Column([
-            one_line(w.t(view, "ui.great_plains.playing", tribe=tribe_name) if current else tribe_name, 18,
-                     bold=True, colour=colour),
-            one_line(player, 16),
-            w.big_number(big, key=big_key),
-            one_line(small, 13),
-            one_line(line_a, 14, key=key_a),
-            one_line(line_b, 16, bold=True, key=key_b),
-            *spirit_buttons,
-        ], spacing=2, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
+        ft.Column(
+            [
+                one_line(
+                    w.t(view, "ui.great_plains.playing", tribe=tribe_name) if current else tribe_name,
+                    18,
+                    bold=True,
+                    colour=colour,
+                ),
+                one_line(player, 16),
+                w.big_number(big, key=big_key),
+                one_line(small, 13),
+                one_line(line_a, 14, key=key_a),
+                one_line(line_b, 16, bold=True, key=key_b),
+                *spirit_buttons,
+            ],
+            spacing=2,
+            horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
+        ),
         # One border width for both: a thicker one for the player to play moved what is inside.
-        border=ft.Border.all(2, colour), border_radius=12, padding=10, expand=True,
+        border=ft.Border.all(2, colour),
+        border_radius=12,
+        padding=10,
+        expand=True,
         bgcolor=ft.Colors.with_opacity(0.10, colour) if current else None,
         key=f"tribe-{key}",
     )
@@ -173,19 +195,34 @@ def turn_area(view: View, state: GreatPlainsState) -> ft.Control:
     elif not state.zones:  # at the last token: words, nothing to tap under the finger that placed it
         content = w.text(w.t(view, "ui.great_plains.scoring_hint"), 15, key="scoring-hint")
     else:
-        zones = [w.action(zone_line(view, state, number, zone), functools.partial(open_amend_zone, view, state, number),
-                          key=f"zone-{number}", describe=w.t(view, "ui.great_plains.amend_tip", number=number))
-                 for number, zone in enumerate(state.zones, start=1)]
-        content = ft.Column([w.text(w.t(view, "ui.great_plains.amend_hint"), 13, colour=w.QUIET, key="amend-hint"),
-                             *zones], spacing=4, scroll=ft.ScrollMode.AUTO, key="zones",
-                            horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+        zones = [
+            w.action(
+                zone_line(view, state, number, zone),
+                functools.partial(open_amend_zone, view, state, number),
+                key=f"zone-{number}",
+                describe=w.t(view, "ui.great_plains.amend_tip", number=number),
+            )
+            for number, zone in enumerate(state.zones, start=1)
+        ]
+        content = ft.Column(
+            [w.text(w.t(view, "ui.great_plains.amend_hint"), 13, colour=w.QUIET, key="amend-hint"), *zones],
+            spacing=4,
+            scroll=ft.ScrollMode.AUTO,
+            key="zones",
+            horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
+        )
     return ft.Container(content, height=TURN_AREA_HEIGHT, key="turn-area")
 
 
 def open_amend_zone(view: View, state: GreatPlainsState, number: int) -> None:
     counted = state.zones[number - 1]
-    view.act.open_panel("amend_zone", zone=number, spaces=counted.spaces, water=counted.water,
-                        tokens=dict(zip(state.players, counted.tokens, strict=True)))
+    view.act.open_panel(
+        "amend_zone",
+        zone=number,
+        spaces=counted.spaces,
+        water=counted.water,
+        tokens=dict(zip(state.players, counted.tokens, strict=True)),
+    )
 
 
 def turn_actions(view: View, state: GreatPlainsState) -> ft.Control:
@@ -195,28 +232,59 @@ def turn_actions(view: View, state: GreatPlainsState) -> ft.Control:
         # the sixth cave the spot tapped six times still places (it was "+ Eagle", taken with
         # the first token, when the cave button filled the whole turn area).
         placed = sum(state.caves)
-        return ft.Column(horizontal_alignment=ft.CrossAxisAlignment.STRETCH, spacing=6, controls=[
-            w.event_button(view, w.t(view, "ui.great_plains.place_cave", number=placed + 1, player=player),
-                           {"type": "place_cave", "player": player}, key="place-cave", primary=True),
-            w.text(w.t(view, "ui.great_plains.caves_first"), 13, key="caves-first"),
-        ])
+        return ft.Column(
+            horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
+            spacing=6,
+            controls=[
+                w.event_button(
+                    view,
+                    w.t(view, "ui.great_plains.place_cave", number=placed + 1, player=player),
+                    {"type": "place_cave", "player": player},
+                    key="place-cave",
+                    primary=True,
+                ),
+                w.text(w.t(view, "ui.great_plains.caves_first"), 13, key="caves-first"),
+            ],
+        )
     supply = dict(zip(SPIRITS, state.supply, strict=True))
     spirit_row = [
-        w.event_button(view, w.t(view, "ui.great_plains.token_spirit" if supply[spirit] else
-                                  "ui.great_plains.token_spirit_none", spirit=name(spirit, view.language)),
-                       {"type": "place_token", "player": player, "spirit": spirit}, key=f"token-{spirit}",
-                       expand=True)
+        w.event_button(
+            view,
+            w.t(
+                view,
+                "ui.great_plains.token_spirit" if supply[spirit] else "ui.great_plains.token_spirit_none",
+                spirit=name(spirit, view.language),
+            ),
+            {"type": "place_token", "player": player, "spirit": spirit},
+            key=f"token-{spirit}",
+            expand=True,
+        )
         for spirit in SPIRITS
     ]
-    return ft.Column(horizontal_alignment=ft.CrossAxisAlignment.STRETCH, controls=[
-        w.event_button(view, w.t(view, "ui.great_plains.place_token", player=player), {"type": "place_token",
-                                                                                         "player": player},
-                       key="place-token", primary=True),
-        w.text(w.t(view, "ui.great_plains.on_spirit"), 13),
-        ft.Row(spirit_row),
-        w.text(w.t(view, "ui.great_plains.supply",
-                   spirits=", ".join(f"{name(s, view.language)} {supply[s]}" for s in SPIRITS)), 13, key="supply"),
-    ], spacing=6)
+    return ft.Column(
+        horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
+        controls=[
+            w.event_button(
+                view,
+                w.t(view, "ui.great_plains.place_token", player=player),
+                {"type": "place_token", "player": player},
+                key="place-token",
+                primary=True,
+            ),
+            w.text(w.t(view, "ui.great_plains.on_spirit"), 13),
+            ft.Row(spirit_row),
+            w.text(
+                w.t(
+                    view,
+                    "ui.great_plains.supply",
+                    spirits=", ".join(f"{name(s, view.language)} {supply[s]}" for s in SPIRITS),
+                ),
+                13,
+                key="supply",
+            ),
+        ],
+        spacing=6,
+    )
 
 
 def zone_line(view: View, state: GreatPlainsState, number: int, zone: Zone) -> str:
@@ -225,8 +293,9 @@ def zone_line(view: View, state: GreatPlainsState, number: int, zone: Zone) -> s
         outcome = w.t(view, "ui.great_plains.zone_tie")
     else:
         winner = state.players[zone.winner_seat]
-        outcome = w.t(view, "ui.great_plains.zone_won", tribe=name(state.tribe(winner), view.language),
-                      points=zone.points)
+        outcome = w.t(
+            view, "ui.great_plains.zone_won", tribe=name(state.tribe(winner), view.language), points=zone.points
+        )
     message_id = "ui.great_plains.zone_line_water" if zone.water else "ui.great_plains.zone_line"
     return w.t(view, message_id, number=number, spaces=zone.spaces, water=zone.water, score=score, outcome=outcome)
 
@@ -234,20 +303,26 @@ def zone_line(view: View, state: GreatPlainsState, number: int, zone: Zone) -> s
 def scoring(view: View, state: GreatPlainsState) -> ft.Control:
     assert view.session is not None
     order = " – ".join(name(state.tribe(player), view.language) for player in state.players)
-    heading: list[ft.Control] = [w.text(w.t(view, "ui.great_plains.scoring", order=order), 17, bold=True,
-                                        expand=True)]
+    heading: list[ft.Control] = [w.text(w.t(view, "ui.great_plains.scoring", order=order), 17, bold=True, expand=True)]
     if not state.over:
         # Beside the heading, from the first cave on: whole on a phone (under the totals it was
         # cut to 38 px by the fold), and a zone added grows the list below, never moves it.
-        heading.append(w.action(w.t(view, "ui.great_plains.add_zone"),
-                                lambda: view.act.open_panel("zone", spaces=1, water=0, tokens={}), key="add-zone"))
+        heading.append(
+            w.action(
+                w.t(view, "ui.great_plains.add_zone"),
+                lambda: view.act.open_panel("zone", spaces=1, water=0, tokens={}),
+                key="add-zone",
+            )
+        )
     rows: list[ft.Control] = [ft.Row(heading, vertical_alignment=ft.CrossAxisAlignment.CENTER)]
     if state.over:  # while the table counts, the panels give the points and the turn's room the zones
         totals = " · ".join(f"{name(state.tribe(p), view.language)} {state.points_of(p)}" for p in state.players)
         rows.append(w.big_number(totals, key="totals"))
         rows.append(winner(view, state))
-        rows.extend(w.text(zone_line(view, state, number, zone), 15, key=f"zone-{number}")
-                    for number, zone in enumerate(state.zones, start=1))
+        rows.extend(
+            w.text(zone_line(view, state, number, zone), 15, key=f"zone-{number}")
+            for number, zone in enumerate(state.zones, start=1)
+        )
     return ft.Column(rows, spacing=6)
 
 
@@ -262,21 +337,33 @@ def winner(view: View, state: GreatPlainsState) -> ft.Control:
     standings = view.session.standings()
     winners = [s.player for s in standings if s.winner]
     if len(winners) == 1:
-        headline = w.t(view, "ui.great_plains.wins", player=winners[0],
-                       tribe=name(state.tribe(winners[0]), view.language),
-                       score=f"{standings[0].score}–{standings[1].score}")
+        headline = w.t(
+            view,
+            "ui.great_plains.wins",
+            player=winners[0],
+            tribe=name(state.tribe(winners[0]), view.language),
+            score=f"{standings[0].score}–{standings[1].score}",
+        )
     else:
         headline = w.t(view, "ui.great_plains.share", players=w.names(view, winners))
     lines: list[ft.Control] = w.present(w.text(headline, 20, bold=True, key="winner"), w.stopped_line(view))
-    lines.extend(w.text(line, 15, key="tie-break") for line in tie_lines(
-        standings, lambda score: w.t(view, "ui.points", count=score), w.t(view, "ui.great_plains.more_spirits"),
-        lambda s: w.t(view, "ui.spirits", count=s.detail["spirits"]), view.language))
+    lines.extend(
+        w.text(line, 15, key="tie-break")
+        for line in tie_lines(
+            standings,
+            lambda score: w.t(view, "ui.points", count=score),
+            w.t(view, "ui.great_plains.more_spirits"),
+            lambda s: w.t(view, "ui.spirits", count=s.detail["spirits"]),
+            view.language,
+        )
+    )
     # Looked back on later (a finished game's detail) there is no Undo: the game is opened first.
     missed = "ui.great_plains.zone_missed_later" if view.ui.screen == "detail" else "ui.great_plains.zone_missed"
     lines.append(w.text(w.t(view, missed), 13, colour=w.QUIET, key="zone-missed"))
     lines.append(w.rules_button(view, "end", key="rules-end"))
-    return ft.Container(ft.Column(lines, spacing=4), border=ft.Border.all(2, ft.Colors.PRIMARY), padding=12,
-                        border_radius=10)
+    return ft.Container(
+        ft.Column(lines, spacing=4), border=ft.Border.all(2, ft.Colors.PRIMARY), padding=12, border_radius=10
+    )
 
 
 def zone_panel(view: View, state: GreatPlainsState, amending: int | None = None) -> ft.DialogControl:
@@ -287,36 +374,86 @@ def zone_panel(view: View, state: GreatPlainsState, amending: int | None = None)
     tokens: dict[str, int] = dict(draft.get("tokens") or {})
     # One tap a number for the common zone (chips), any other typed: at most 6 taps in all.
     rows: list[ft.Control] = [
-        w.count_picker(view, w.t(view, "ui.great_plains.spaces"), ("spaces",), ZONE_SPACES, key="zone-spaces",
-                       low=1, high=MAX_SPACES, default=1),
-        w.count_picker(view, w.t(view, "ui.great_plains.water"), ("water",), ZONE_WATER, key="zone-water", low=0,
-                       high=MAX_WATER, default=0),
+        w.count_picker(
+            view,
+            w.t(view, "ui.great_plains.spaces"),
+            ("spaces",),
+            ZONE_SPACES,
+            key="zone-spaces",
+            low=1,
+            high=MAX_SPACES,
+            default=1,
+        ),
+        w.count_picker(
+            view,
+            w.t(view, "ui.great_plains.water"),
+            ("water",),
+            ZONE_WATER,
+            key="zone-water",
+            low=0,
+            high=MAX_WATER,
+            default=0,
+        ),
     ]
     for player in state.players:
         tribe = state.tribe(player)
-        rows.append(w.count_picker(view, w.t(view, "ui.great_plains.tribe_tokens", tribe=name(tribe, view.language)),
-                                   ("tokens", player), ZONE_TOKENS, key=f"zone-{tribe}", low=0, high=TOKENS, default=0,
-                                   colour=tribe_colour(view, tribe)))
+        rows.append(
+            w.count_picker(
+                view,
+                w.t(view, "ui.great_plains.tribe_tokens", tribe=name(tribe, view.language)),
+                ("tokens", player),
+                ZONE_TOKENS,
+                key=f"zone-{tribe}",
+                low=0,
+                high=TOKENS,
+                default=0,
+                colour=tribe_colour(view, tribe),
+            )
+        )
     counts = tuple(tokens.get(player, 0) for player in state.players)
     preview = Zone(spaces, water, counts)
     if preview.winner_seat is None:
-        rows.append(w.text(w.t(view, "ui.great_plains.preview_tie", score=f"{counts[0]}–{counts[1]}"), 15,
-                           key="zone-preview"))
+        rows.append(
+            w.text(w.t(view, "ui.great_plains.preview_tie", score=f"{counts[0]}–{counts[1]}"), 15, key="zone-preview")
+        )
     else:
         winner = state.players[preview.winner_seat]
-        rows.append(w.text(w.t(view, "ui.great_plains.preview_win", tribe=name(state.tribe(winner), view.language),
-                               player=winner, points=preview.points), 15, bold=True, key="zone-preview"))
-    event: dict[str, Any] = {"type": "zone", "spaces": spaces, "water": water,
-                             "tokens": {player: tokens.get(player, 0) for player in state.players}}
+        rows.append(
+            w.text(
+                w.t(
+                    view,
+                    "ui.great_plains.preview_win",
+                    tribe=name(state.tribe(winner), view.language),
+                    player=winner,
+                    points=preview.points,
+                ),
+                15,
+                bold=True,
+                key="zone-preview",
+            )
+        )
+    event: dict[str, Any] = {
+        "type": "zone",
+        "spaces": spaces,
+        "water": water,
+        "tokens": {player: tokens.get(player, 0) for player in state.players},
+    }
     title, save = w.t(view, "ui.great_plains.zone_title"), w.t(view, "ui.great_plains.zone_save")
     if amending:
         event = {**event, "type": "amend_zone", "zone": amending}
         title = w.t(view, "ui.great_plains.amend_title", number=amending)
         save = w.t(view, "ui.great_plains.amend_save", number=amending)
     # A resting icon: a refusal swaps it for its mark and the button keeps its size.
-    return w.sheet(view, title, rows, key="zone-panel",
-                   footer=[w.rules_button(view, "zone", key="rules-zone"),
-                           w.event_button(view, save, event, key="zone-save", primary=True, icon=ft.Icons.CHECK)])
+    return w.sheet(
+        view,
+        title,
+        rows,
+        key="zone-panel",
+        footer=[
+            w.rules_button(view, "zone", key="rules-zone"),
+            w.event_button(view, save, event, key="zone-save", primary=True, icon=ft.Icons.CHECK),
+        ],
+    )
 
 
 # --- set-up ---------------------------------------------------------------------------
@@ -336,14 +473,20 @@ def setup(view: View, draft: dict[str, Any]) -> list[ft.Control]:
         return [w.text(w.t(view, "ui.new.great_plains.add_two"), 14)]
     # Each player's choices share their row, and the draw has a row of its own: a player added
     # (or a name's tick) moves none of them sideways.
-    draw = ft.OutlinedButton(w.t(view, "ui.new.great_plains.draw"), key="first-random", icon=ft.Icons.CASINO,
-                             height=w.BUTTON_HEIGHT,
-                             on_click=lambda _: draw_first(view, players))
-    return [w.text(w.t(view, "ui.new.great_plains.fox"), 15, bold=True),
-            ft.Row(player_choice(view, draft, "fox", "ui.new.great_plains.is_fox"), spacing=6),
-            w.text(w.t(view, "ui.new.great_plains.who_first"), 15, bold=True),
-            ft.Row(player_choice(view, draft, "first", "ui.new.great_plains.first"), spacing=6),
-            ft.Row([draw])]
+    draw = ft.OutlinedButton(
+        w.t(view, "ui.new.great_plains.draw"),
+        key="first-random",
+        icon=ft.Icons.CASINO,
+        height=w.BUTTON_HEIGHT,
+        on_click=lambda _: draw_first(view, players),
+    )
+    return [
+        w.text(w.t(view, "ui.new.great_plains.fox"), 15, bold=True),
+        ft.Row(player_choice(view, draft, "fox", "ui.new.great_plains.is_fox"), spacing=6),
+        w.text(w.t(view, "ui.new.great_plains.who_first"), 15, bold=True),
+        ft.Row(player_choice(view, draft, "first", "ui.new.great_plains.first"), spacing=6),
+        ft.Row([draw]),
+    ]
 
 
 def draw_first(view: View, players: list[str]) -> None:
@@ -358,7 +501,13 @@ def player_choice(view: View, draft: dict[str, Any], option: str, label_id: str)
     current = draft.get(option) if draft.get(option) in players else players[0]
     buttons: list[ft.Control] = []
     for player in players:
-        buttons.append(w.choice(w.t(view, label_id, player=player), player == current,
-                                functools.partial(view.act.draft_set, (option,), player),
-                                key=f"{option}-{w.slug(player)}", expand=True))
+        buttons.append(
+            w.choice(
+                w.t(view, label_id, player=player),
+                player == current,
+                functools.partial(view.act.draft_set, (option,), player),
+                key=f"{option}-{w.slug(player)}",
+                expand=True,
+            )
+        )
     return buttons

@@ -65,8 +65,9 @@ def build(view: View) -> ft.Control:
         return w.screen(view, header, body, footer, key=f"game-{session.id}", beside=[], log=log_context(view))
     body = [target_bar(view, state), *player_cards(view, state)]
     footer = [end_turn_button(view, state), w.undo_strip(view)]
-    return w.screen(view, header, body, footer, key=f"game-{session.id}", beside=[turn_actions(view, state)],
-                    log=log_context(view))
+    return w.screen(
+        view, header, body, footer, key=f"game-{session.id}", beside=[turn_actions(view, state)], log=log_context(view)
+    )
 
 
 def target_bar(view: View, state: HeartlandState) -> ft.Control:
@@ -75,30 +76,54 @@ def target_bar(view: View, state: HeartlandState) -> ft.Control:
     target = w.money(view, state.target)
     if state.final_round and not state.over:
         still = w.names(view, state.final_round_players)
-        message_id = "ui.heartland.final_round.one" if len(state.final_round_players) == 1 else (
-            "ui.heartland.final_round.many")
+        message_id = (
+            "ui.heartland.final_round.one" if len(state.final_round_players) == 1 else ("ui.heartland.final_round.many")
+        )
         return ft.Container(
-            ft.Column([
-                one_line(w.t(view, message_id, players=still), 16, bold=True, key="final-round"),
-                one_line(w.t(view, "ui.heartland.reached", player=state.triggered_by, target=target), 13),
-            ], spacing=0, alignment=ft.MainAxisAlignment.CENTER),
-            border=ft.Border.all(2, ft.Colors.PRIMARY), padding=ft.Padding.symmetric(horizontal=10, vertical=2),
-            border_radius=8, height=TARGET_BAR_HEIGHT, key="target-bar",
+            ft.Column(
+                [
+                    one_line(w.t(view, message_id, players=still), 16, bold=True, key="final-round"),
+                    one_line(w.t(view, "ui.heartland.reached", player=state.triggered_by, target=target), 13),
+                ],
+                spacing=0,
+                alignment=ft.MainAxisAlignment.CENTER,
+            ),
+            border=ft.Border.all(2, ft.Colors.PRIMARY),
+            padding=ft.Padding.symmetric(horizontal=10, vertical=2),
+            border_radius=8,
+            height=TARGET_BAR_HEIGHT,
+            key="target-bar",
         )
     leader = max(state.trucks, key=lambda truck: truck.money)
     source = w.t(view, f"ui.heartland.source.{state.target_rule}")
-    line = w.t(view, "ui.heartland.target", target=target, source=source, player=leader.player,
-               money=w.money(view, leader.money))
-    return ft.Container(ft.Column([
-        one_line(line, 15, key="target"),
-        ft.ProgressBar(value=min(1.0, leader.money / state.target), height=8),
-    ], spacing=6, alignment=ft.MainAxisAlignment.CENTER), height=TARGET_BAR_HEIGHT, key="target-bar")
-
+    line = w.t(
+        view,
+        "ui.heartland.target",
+        target=target,
+        source=source,
+        player=leader.player,
+        money=w.money(view, leader.money),
+    )
+    return ft.Container(
+        ft.Column(
+            [
+                one_line(line, 15, key="target"),
+                ft.ProgressBar(value=min(1.0, leader.money / state.target), height=8),
+            ],
+            spacing=6,
+            alignment=ft.MainAxisAlignment.CENTER,
+        ),
+        height=TARGET_BAR_HEIGHT,
+        key="target-bar",
+    )
 
 
 def cargo_text(view: View, truck: Truck) -> str:
-    loads = [w.t(view, "ui.heartland.load_of", count=count, good=good)
-             for good, count in zip(GOODS, truck.cargo, strict=True) if count]
+    loads = [
+        w.t(view, "ui.heartland.load_of", count=count, good=good)
+        for good, count in zip(GOODS, truck.cargo, strict=True)
+        if count
+    ]
     return ", ".join(loads) if loads else w.t(view, "ui.heartland.empty_truck")
 
 
@@ -109,14 +134,38 @@ def player_cards(view: View, state: HeartlandState) -> list[ft.Control]:
     assert state.current_player is not None
     current = state.truck(state.current_player)
     key = w.slug(current.player)
-    corrections = ft.Row([
-        ft.TextButton(w.t(view, "ui.heartland.correct_money"), key=f"adjust-{key}", height=w.TARGET,
-                      on_click=lambda _: view.act.open_panel("adjust", player=current.player)),
-        ft.TextButton(w.t(view, "ui.heartland.correct_cargo"), key=f"correct-cargo-{key}", height=w.TARGET,
-                      on_click=lambda _: view.act.open_panel("cargo", player=current.player)),
-    ], spacing=0, key="corrections")
-    return [*(_memo_card(view, truck, truck.player == state.current_player, state.players, state.capacity,
-                         key=f"memo-card-{w.slug(truck.player)}") for truck in state.trucks), corrections]
+    corrections = ft.Row(
+        [
+            ft.TextButton(
+                w.t(view, "ui.heartland.correct_money"),
+                key=f"adjust-{key}",
+                height=w.TARGET,
+                on_click=lambda _: view.act.open_panel("adjust", player=current.player),
+            ),
+            ft.TextButton(
+                w.t(view, "ui.heartland.correct_cargo"),
+                key=f"correct-cargo-{key}",
+                height=w.TARGET,
+                on_click=lambda _: view.act.open_panel("cargo", player=current.player),
+            ),
+        ],
+        spacing=0,
+        key="corrections",
+    )
+    return [
+        *(
+            _memo_card(
+                view,
+                truck,
+                truck.player == state.current_player,
+                state.players,
+                state.capacity,
+                key=f"memo-card-{w.slug(truck.player)}",
+            )
+            for truck in state.trucks
+        ),
+        corrections,
+    ]
 
 
 @ft.component
@@ -139,26 +188,40 @@ def player_card(view: View, truck: Truck, current: bool, players: tuple[str, ...
     name: list[ft.Control] = [one_line(truck.player, 18, bold=True, colour=colour)]
     if current:
         name.append(one_line(w.t(view, "ui.heartland.playing_now"), 13, key=f"now-{key}"))
-    details = ft.Row([ft.Container(one_line(cargo_text(view, truck), 14, key=f"cargo-{key}"), expand=True),
-                      one_line(load, 14, key=f"cubes-{key}")], spacing=8)
+    details = ft.Row(
+        [
+            ft.Container(one_line(cargo_text(view, truck), 14, key=f"cargo-{key}"), expand=True),
+            one_line(load, 14, key=f"cubes-{key}"),
+        ],
+        spacing=8,
+    )
     # Two targets on every card, whoever plays (section 4: any player, any time): the name
     # and cargo correct the cargo, the money corrects the money. The same on every card, so
     # the turn passing never turns one under a resting finger into another.
-    cargo = ft.Container(ft.Column([ft.Row(name, spacing=8), details], spacing=0,
-                                   alignment=ft.MainAxisAlignment.CENTER),
-                         expand=True, key=f"card-cargo-{key}",
-                         on_click=lambda _: view.act.open_panel("cargo", player=truck.player),
-                         tooltip=w.t(view, "ui.heartland.correct_cargo_of", player=truck.player))
-    money = ft.Container(w.big_number(w.money(view, truck.money), key=f"money-{key}"),
-                         alignment=ft.Alignment.CENTER_RIGHT, width=MONEY_WIDTH, key=f"card-money-{key}",
-                         on_click=lambda _: view.act.open_panel("adjust", player=truck.player),
-                         tooltip=w.t(view, "ui.heartland.correct_money_of", player=truck.player))
+    cargo = ft.Container(
+        ft.Column([ft.Row(name, spacing=8), details], spacing=0, alignment=ft.MainAxisAlignment.CENTER),
+        expand=True,
+        key=f"card-cargo-{key}",
+        on_click=lambda _: view.act.open_panel("cargo", player=truck.player),
+        tooltip=w.t(view, "ui.heartland.correct_cargo_of", player=truck.player),
+    )
+    money = ft.Container(
+        w.big_number(w.money(view, truck.money), key=f"money-{key}"),
+        alignment=ft.Alignment.CENTER_RIGHT,
+        width=MONEY_WIDTH,
+        key=f"card-money-{key}",
+        on_click=lambda _: view.act.open_panel("adjust", player=truck.player),
+        tooltip=w.t(view, "ui.heartland.correct_money_of", player=truck.player),
+    )
     return ft.Container(
         ft.Row([cargo, money], spacing=8, vertical_alignment=ft.CrossAxisAlignment.STRETCH),
         # One border width for all: a thicker one for the current player moved what is inside.
-        border=ft.Border.all(2, colour), border_radius=10, height=CARD_HEIGHT,
+        border=ft.Border.all(2, colour),
+        border_radius=10,
+        height=CARD_HEIGHT,
         bgcolor=ft.Colors.with_opacity(0.10, colour) if current else None,
-        padding=ft.Padding.symmetric(horizontal=12, vertical=4), key=f"card-{key}",
+        padding=ft.Padding.symmetric(horizontal=12, vertical=4),
+        key=f"card-{key}",
     )
 
 
@@ -172,31 +235,73 @@ def turn_actions(view: View, state: HeartlandState) -> ft.Control:
 
     rows: list[ft.Control] = [
         w.text(w.t(view, "ui.heartland.move"), 13, bold=True),
-        ft.Row([w.event_button(view, w.t(view, "ui.heartland.move_cash", spaces=n, cost=w.money(view, n)),
-                               move(n, "cash"), key=f"move-cash-{n}", expand=True)
-                for n in (1, 2, 3)]),
-        ft.Row([w.event_button(view, w.t(view, "ui.heartland.move_fuel", spaces=n), move(n, "fuel"),
-                               key=f"move-fuel-{n}", expand=True)
-                for n in (1, 2, 3)] + [w.event_button(view, w.t(view, "ui.heartland.tow"),
-                                                      {"type": "tow", "player": player}, key="tow", expand=True)]),
+        ft.Row(
+            [
+                w.event_button(
+                    view,
+                    w.t(view, "ui.heartland.move_cash", spaces=n, cost=w.money(view, n)),
+                    move(n, "cash"),
+                    key=f"move-cash-{n}",
+                    expand=True,
+                )
+                for n in (1, 2, 3)
+            ]
+        ),
+        ft.Row(
+            [
+                w.event_button(
+                    view,
+                    w.t(view, "ui.heartland.move_fuel", spaces=n),
+                    move(n, "fuel"),
+                    key=f"move-fuel-{n}",
+                    expand=True,
+                )
+                for n in (1, 2, 3)
+            ]
+            + [
+                w.event_button(
+                    view, w.t(view, "ui.heartland.tow"), {"type": "tow", "player": player}, key="tow", expand=True
+                )
+            ]
+        ),
         w.text(w.t(view, "ui.heartland.action"), 13, bold=True),
         ft.Row([load_button(view, state, player), unload_button(view, truck), discard_button(view, state, player)]),
     ]
     if state.alternate_routes:
         weigh = weigh_station_cost(truck)
         rows.append(w.text(w.t(view, "ui.heartland.road"), 13, bold=True))
-        rows.append(ft.Row([
-            w.event_button(view, w.t(view, "ui.heartland.toll", cost=w.money(view, 1)),
-                           {"type": "toll", "player": player}, key="toll", expand=True),
-            w.event_button(view, w.t(view, "ui.heartland.weigh_station", cost=w.money(view, weigh)),
-                           {"type": "weigh_station", "player": player}, key="weigh", expand=True),
-        ]))
+        rows.append(
+            ft.Row(
+                [
+                    w.event_button(
+                        view,
+                        w.t(view, "ui.heartland.toll", cost=w.money(view, 1)),
+                        {"type": "toll", "player": player},
+                        key="toll",
+                        expand=True,
+                    ),
+                    w.event_button(
+                        view,
+                        w.t(view, "ui.heartland.weigh_station", cost=w.money(view, weigh)),
+                        {"type": "weigh_station", "player": player},
+                        key="weigh",
+                        expand=True,
+                    ),
+                ]
+            )
+        )
     if state.truck_stops and truck.upgrade is None:
         # Any name and a $0 cost: asks only whether buying is possible at this point of the turn.
         refusal = view.check({"type": "buy_upgrade", "player": player, "name": "?", "cost": 0})
-        rows.append(w.action(w.t(view, "ui.heartland.buy_upgrade"), lambda: view.act.open_panel("upgrade", name="",
-                                                                                              cost=0), key="upgrade",
-                             refusal=refusal, view=view))
+        rows.append(
+            w.action(
+                w.t(view, "ui.heartland.buy_upgrade"),
+                lambda: view.act.open_panel("upgrade", name="", cost=0),
+                key="upgrade",
+                refusal=refusal,
+                view=view,
+            )
+        )
     return ft.Column(rows, spacing=6)
 
 
@@ -211,8 +316,14 @@ def end_turn_button(view: View, state: HeartlandState) -> ft.Control:
 
 def load_button(view: View, state: HeartlandState, player: str) -> ft.Control:
     refusal = view.check({"type": "load", "player": player, "good": "corn", "cubes": 1})
-    return w.action(w.t(view, "ui.heartland.load"), lambda: view.act.open_panel("load"), key="load", refusal=refusal,
-                    view=view, expand=True)
+    return w.action(
+        w.t(view, "ui.heartland.load"),
+        lambda: view.act.open_panel("load"),
+        key="load",
+        refusal=refusal,
+        view=view,
+        expand=True,
+    )
 
 
 def unload_button(view: View, truck: Truck) -> ft.Control:
@@ -221,9 +332,14 @@ def unload_button(view: View, truck: Truck) -> ft.Control:
         refusal: str | None = w.t(view, "ui.heartland.nothing_to_unload", player=truck.player)
     else:
         refusal = view.check({"type": "unload", "player": truck.player, "good": carried, "cubes": 1, "price": 1})
-    return w.action(w.t(view, "ui.heartland.unload"), lambda: view.act.open_panel("unload"), key="unload",
-                    refusal=refusal, view=view,
-                    expand=True)
+    return w.action(
+        w.t(view, "ui.heartland.unload"),
+        lambda: view.act.open_panel("unload"),
+        key="unload",
+        refusal=refusal,
+        view=view,
+        expand=True,
+    )
 
 
 def discard_button(view: View, state: HeartlandState, player: str) -> ft.Control:
@@ -233,10 +349,10 @@ def discard_button(view: View, state: HeartlandState, player: str) -> ft.Control
     if cost == 0:
         label = w.t(view, "ui.heartland.discard_free")
     else:
-        label = w.t(view, "ui.heartland.discard_forced" if forced else "ui.heartland.discard",
-                    cost=w.money(view, cost))
-    return w.event_button(view, label, {"type": "discard", "player": player, "forced": forced}, key="discard",
-                          expand=True)
+        label = w.t(view, "ui.heartland.discard_forced" if forced else "ui.heartland.discard", cost=w.money(view, cost))
+    return w.event_button(
+        view, label, {"type": "discard", "player": player, "forced": forced}, key="discard", expand=True
+    )
 
 
 # --- set-up ---------------------------------------------------------------------------
@@ -254,8 +370,9 @@ def setup_options(draft: dict[str, Any]) -> dict[str, Any]:
 
 def setup_summary(view: View, draft: dict[str, Any]) -> str:
     """New game's line above Start for what lies below the fold: the target and the variants on."""
-    target = draft["custom_target"] if draft["target"] == "custom" else TARGETS[draft["target"]].get(
-        len(draft["players"]))
+    target = (
+        draft["custom_target"] if draft["target"] == "custom" else TARGETS[draft["target"]].get(len(draft["players"]))
+    )
     shown = w.money(view, target) if target is not None else w.t(view, "ui.new.heartland.by_count")
     return w.t(view, "ui.new.heartland.summary", target=shown, count=sum(bool(draft.get(name)) for name in SWITCHES))
 
@@ -274,24 +391,40 @@ def setup(view: View, draft: dict[str, Any]) -> list[ft.Control]:
     for rule in ("rulebook", "blog", "custom"):
         label = w.t(view, f"ui.new.heartland.{rule}", value=value(rule))
         chosen = draft["target"] == rule
-        choices.append(w.choice(label, chosen, functools.partial(view.act.set_draft, target=rule),
-                                key=f"target-{rule}"))
+        choices.append(
+            w.choice(label, chosen, functools.partial(view.act.set_draft, target=rule), key=f"target-{rule}")
+        )
     # One under the other, full width: three in a row wrapped "Rulebook $40" beside its tick, and
     # the row changed height as players were added (its value changing), moving what was below.
-    controls: list[ft.Control] = [w.text(w.t(view, "ui.new.heartland.target"), 15, bold=True),
-                                  ft.Column(choices, spacing=6, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)]
+    controls: list[ft.Control] = [
+        w.text(w.t(view, "ui.new.heartland.target"), 15, bold=True),
+        ft.Column(choices, spacing=6, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
+    ]
     if draft["target"] == "custom":
-        controls.append(w.count_picker(view, w.t(view, "ui.new.heartland.custom_target"), ("custom_target",),
-                                       CUSTOM_TARGETS, key="custom-target", low=1, high=MAX_TARGET, default=40,
-                                       chip_label=lambda value: w.money(view, value)))
+        controls.append(
+            w.count_picker(
+                view,
+                w.t(view, "ui.new.heartland.custom_target"),
+                ("custom_target",),
+                CUSTOM_TARGETS,
+                key="custom-target",
+                low=1,
+                high=MAX_TARGET,
+                default=40,
+                chip_label=lambda value: w.money(view, value),
+            )
+        )
     for name in SWITCHES:
         # A row a finger can hit anywhere along, 48 px tall like every other target.
-        switch = ft.Switch(label=w.t(view, f"ui.new.heartland.{name}"), value=bool(draft.get(name)),
-                           key=f"option-{name}", height=w.TARGET,
-                           on_change=lambda e, name=name: view.act.set_draft(**{name: bool(e.control.value)}))
+        switch = ft.Switch(
+            label=w.t(view, f"ui.new.heartland.{name}"),
+            value=bool(draft.get(name)),
+            key=f"option-{name}",
+            height=w.TARGET,
+            on_change=lambda e, name=name: view.act.set_draft(**{name: bool(e.control.value)}),
+        )
         controls.append(ft.Container(switch, height=w.TARGET, alignment=ft.Alignment.CENTER_LEFT))
     return controls
-
 
 
 # --- sheets -----------------------------------------------------------------------------
@@ -327,14 +460,24 @@ def load_panel(view: View, state: HeartlandState) -> ft.DialogControl:
     rows: list[ft.Control] = [w.text(w.t(view, "ui.heartland.room", player=player, count=room), 14)]
     for good in GOODS:
         buttons = [
-            w.event_button(view, str(count), {"type": "load", "player": player, "good": good, "cubes": count},
-                           key=f"load-{good}-{count}", compact=True)
+            w.event_button(
+                view,
+                str(count),
+                {"type": "load", "player": player, "good": good, "cubes": count},
+                key=f"load-{good}-{count}",
+                compact=True,
+            )
             for count in range(1, max(1, room) + 1)
         ]
         rows.append(w.text(good_name(view, good), 16, bold=True))
         rows.append(ft.Row(buttons, wrap=True, spacing=w.CHIP_SPACING, run_spacing=w.CHIP_SPACING))
-    return w.sheet(view, w.t(view, "ui.heartland.load_title", player=player), rows, key="load-panel",
-                   footer=[w.rules_button(view, "load", key="rules-load")])
+    return w.sheet(
+        view,
+        w.t(view, "ui.heartland.load_title", player=player),
+        rows,
+        key="load-panel",
+        footer=[w.rules_button(view, "load", key="rules-load")],
+    )
 
 
 def last_price(view: View, good: str) -> int | None:
@@ -355,13 +498,30 @@ def unload_panel(view: View, state: HeartlandState) -> ft.DialogControl:
     carried = [good for good in GOODS if truck.carried(good)]
     suggestions = {good: last_price(view, good) for good in carried}
     rows: list[ft.Control] = [
-        ft.Row([w.text(w.t(view, "ui.heartland.price_hint"), 14, expand=True),
-                w.number_field(view, w.t(view, "ui.heartland.price_typed"), ("price",), key="price-typed", low=1,
-                               high=MAX_TYPED_PRICE)], vertical_alignment=ft.CrossAxisAlignment.CENTER),
-        w.chips(view, range(1, MAX_PRICE + 1), chosen, functools.partial(w.pick_number, view, ("price",)),
-                key="price", label=functools.partial(w.money, view),
-                describe=lambda price: w.t(view, "ui.heartland.per_cube", price=w.money(view, price)),
-                suggested=next((price for price in suggestions.values() if price), None) if chosen is None else None),
+        ft.Row(
+            [
+                w.text(w.t(view, "ui.heartland.price_hint"), 14, expand=True),
+                w.number_field(
+                    view,
+                    w.t(view, "ui.heartland.price_typed"),
+                    ("price",),
+                    key="price-typed",
+                    low=1,
+                    high=MAX_TYPED_PRICE,
+                ),
+            ],
+            vertical_alignment=ft.CrossAxisAlignment.CENTER,
+        ),
+        w.chips(
+            view,
+            range(1, MAX_PRICE + 1),
+            chosen,
+            functools.partial(w.pick_number, view, ("price",)),
+            key="price",
+            label=functools.partial(w.money, view),
+            describe=lambda price: w.t(view, "ui.heartland.per_cube", price=w.money(view, price)),
+            suggested=next((price for price in suggestions.values() if price), None) if chosen is None else None,
+        ),
     ]
     for good in carried:
         price = chosen or suggestions[good]
@@ -369,26 +529,44 @@ def unload_panel(view: View, state: HeartlandState) -> ft.DialogControl:
         if not price:
             heading = w.t(view, "ui.heartland.price_first", good=name)
         else:
-            heading = w.t(view, "ui.heartland.price" if chosen else "ui.heartland.price_last", good=name,
-                          price=w.money(view, price))
+            heading = w.t(
+                view,
+                "ui.heartland.price" if chosen else "ui.heartland.price_last",
+                good=name,
+                price=w.money(view, price),
+            )
         rows.append(w.text(heading, 16, bold=True, key=f"price-{good}"))
         buttons = [unload_count(view, player, good, count, price) for count in range(1, truck.carried(good) + 1)]
         rows.append(ft.Row(buttons, wrap=True, spacing=w.CHIP_SPACING, run_spacing=w.CHIP_SPACING))
-    return w.sheet(view, w.t(view, "ui.heartland.unload_title", player=player), rows, key="unload-panel",
-                   footer=[w.rules_button(view, "unload", key="rules-unload")])
+    return w.sheet(
+        view,
+        w.t(view, "ui.heartland.unload_title", player=player),
+        rows,
+        key="unload-panel",
+        footer=[w.rules_button(view, "unload", key="rules-unload")],
+    )
 
 
 def unload_count(view: View, player: str, good: str, count: int, price: int | None) -> ft.Control:
     """Unload `count` cubes at the price shown, or at one typed since the sheet was drawn."""
     key = f"unload-{good}-{count}"
     if not price:
-        return w.action(str(count), lambda: None, key=key, view=view,
-                        refusal=w.t(view, "ui.heartland.tap_price_first", good=good_name(view, good)))
+        return w.action(
+            str(count),
+            lambda: None,
+            key=key,
+            view=view,
+            refusal=w.t(view, "ui.heartland.tap_price_first", good=good_name(view, good)),
+        )
 
     event = {"type": "unload", "player": player, "good": good, "cubes": count, "price": price}
-    return w.event_button(view, w.t(view, "ui.heartland.unload_count", count=count,
-                                     earned=w.money(view, count * price)), event, key=key,
-                          after=functools.partial(view.act.remember_habit, f"heartland.price.{good}", price))
+    return w.event_button(
+        view,
+        w.t(view, "ui.heartland.unload_count", count=count, earned=w.money(view, count * price)),
+        event,
+        key=key,
+        after=functools.partial(view.act.remember_habit, f"heartland.price.{good}", price),
+    )
 
 
 CORRECTIONS = (*range(-10, 0), *range(1, 11))
@@ -406,13 +584,25 @@ def adjust_panel(view: View, state: HeartlandState) -> ft.DialogControl:
     note = draft.get("note", w.t(view, "ui.heartland.correction"))
     rows: list[ft.Control] = [
         w.text(w.t(view, "ui.heartland.adjust_hint", player=player, money=w.money(view, held)), 14),
-        w.count_picker(view, w.t(view, "ui.heartland.amount"), ("amount",),
-                       [value for value in CORRECTIONS if value >= -held], key="adjust", low=-held,
-                       high=MAX_CORRECTION, default=0, chip_label=lambda value: f"{value:+d}",
-                       describe=lambda value: w.t(view, "ui.heartland.adjust_amount", amount=f"{value:+d}",
-                                                    dollars=abs(value))),
-        ft.TextField(label=w.t(view, "ui.heartland.why"), value=note, key="adjust-note", max_length=60,
-                     on_change=lambda e: view.act.set_draft(quiet=True, note=e.control.value)),
+        w.count_picker(
+            view,
+            w.t(view, "ui.heartland.amount"),
+            ("amount",),
+            [value for value in CORRECTIONS if value >= -held],
+            key="adjust",
+            low=-held,
+            high=MAX_CORRECTION,
+            default=0,
+            chip_label=lambda value: f"{value:+d}",
+            describe=lambda value: w.t(view, "ui.heartland.adjust_amount", amount=f"{value:+d}", dollars=abs(value)),
+        ),
+        ft.TextField(
+            label=w.t(view, "ui.heartland.why"),
+            value=note,
+            key="adjust-note",
+            max_length=60,
+            on_change=lambda e: view.act.set_draft(quiet=True, note=e.control.value),
+        ),
     ]
     event = {"type": "adjust", "player": player, "amount": amount, "note": note}
     change = ("+" if amount >= 0 else "") + w.money(view, amount)
@@ -422,8 +612,9 @@ def adjust_panel(view: View, state: HeartlandState) -> ft.DialogControl:
         view.act.apply(dict(event, note=view.ui.draft.get("note", note)), tapped="adjust-save")
 
     save = w.action(label, record, key="adjust-save", primary=True, view=view, refusal=view.check(event))
-    return w.sheet(view, w.t(view, "ui.heartland.correct_money_of", player=player), rows, key="adjust-panel",
-                   footer=[save])
+    return w.sheet(
+        view, w.t(view, "ui.heartland.correct_money_of", player=player), rows, key="adjust-panel", footer=[save]
+    )
 
 
 CARGO_CORRECTIONS = (-4, -3, -2, -1, 1, 2, 3, 4)
@@ -438,29 +629,71 @@ def cargo_panel(view: View, state: HeartlandState) -> ft.DialogControl:
     truck = state.truck(player)
     chosen_good, cubes = draft.get("good"), int(draft.get("cubes", 0))
     note = draft.get("note", w.t(view, "ui.heartland.correction"))
-    rows: list[ft.Control] = [w.text(w.t(view, "ui.heartland.cargo_hint", player=player,
-                                         cargo=cargo_text(view, truck), cubes=truck.cubes,
-                                         capacity=state.capacity), 14)]
+    rows: list[ft.Control] = [
+        w.text(
+            w.t(
+                view,
+                "ui.heartland.cargo_hint",
+                player=player,
+                cargo=cargo_text(view, truck),
+                cubes=truck.cubes,
+                capacity=state.capacity,
+            ),
+            14,
+        )
+    ]
     for good in GOODS:
-        typed = w.number_field(view, w.t(view, "ui.number.other"), ("typed_cubes", good), key=f"cargo-{good}-typed",
-                               low=-MAX_CARGO_CORRECTION, high=MAX_CARGO_CORRECTION,
-                               on_number=functools.partial(type_cargo, view, good),
-                               spoken=w.t(view, "ui.number.other_for", what=good_name(view, good)))
-        rows.append(ft.Row([w.text(w.t(view, "ui.heartland.on_truck", good=good_name(view, good),
-                                       count=truck.carried(good)), 15, bold=True, key=f"carried-{good}", expand=True),
-                            typed], vertical_alignment=ft.CrossAxisAlignment.CENTER))
+        typed = w.number_field(
+            view,
+            w.t(view, "ui.number.other"),
+            ("typed_cubes", good),
+            key=f"cargo-{good}-typed",
+            low=-MAX_CARGO_CORRECTION,
+            high=MAX_CARGO_CORRECTION,
+            on_number=functools.partial(type_cargo, view, good),
+            spoken=w.t(view, "ui.number.other_for", what=good_name(view, good)),
+        )
+        rows.append(
+            ft.Row(
+                [
+                    w.text(
+                        w.t(view, "ui.heartland.on_truck", good=good_name(view, good), count=truck.carried(good)),
+                        15,
+                        bold=True,
+                        key=f"carried-{good}",
+                        expand=True,
+                    ),
+                    typed,
+                ],
+                vertical_alignment=ft.CrossAxisAlignment.CENTER,
+            )
+        )
         values = [value for value in CARGO_CORRECTIONS if truck.carried(good) + value >= 0]
-        rows.append(w.chips(view, values, cubes if good == chosen_good else None,
-                            functools.partial(pick_cargo, view, good), key=f"cargo-{good}",
-                            label=lambda value: f"{value:+d}",
-                            describe=functools.partial(cargo_words, view, good)))
-    rows.append(ft.TextField(label=w.t(view, "ui.heartland.why"), value=note, key="cargo-note", max_length=60,
-                             on_change=lambda e: view.act.set_draft(quiet=True, note=e.control.value)))
-    event = {"type": "correct_cargo", "player": player, "good": chosen_good or GOODS[0], "cubes": cubes,
-             "note": note}
+        rows.append(
+            w.chips(
+                view,
+                values,
+                cubes if good == chosen_good else None,
+                functools.partial(pick_cargo, view, good),
+                key=f"cargo-{good}",
+                label=lambda value: f"{value:+d}",
+                describe=functools.partial(cargo_words, view, good),
+            )
+        )
+    rows.append(
+        ft.TextField(
+            label=w.t(view, "ui.heartland.why"),
+            value=note,
+            key="cargo-note",
+            max_length=60,
+            on_change=lambda e: view.act.set_draft(quiet=True, note=e.control.value),
+        )
+    )
+    event = {"type": "correct_cargo", "player": player, "good": chosen_good or GOODS[0], "cubes": cubes, "note": note}
     if chosen_good and cubes:
-        label = w.t(view, "ui.heartland.cargo_save", player=player, change=f"{cubes:+d}",
-                    cubes=abs(cubes), good=chosen_good)
+        label = w.t(
+            view, "ui.heartland.cargo_save", player=player, change=f"{cubes:+d}", cubes=abs(cubes), good=chosen_good
+        )
     else:
         label = w.t(view, "ui.heartland.save")
 
@@ -469,8 +702,9 @@ def cargo_panel(view: View, state: HeartlandState) -> ft.DialogControl:
 
     refusal = w.t(view, "ui.heartland.cargo_first") if not (chosen_good and cubes) else None
     save = w.action(label, record, key="cargo-save", primary=True, view=view, refusal=refusal)
-    return w.sheet(view, w.t(view, "ui.heartland.correct_cargo_of", player=player), rows, key="cargo-panel",
-                   footer=[save])
+    return w.sheet(
+        view, w.t(view, "ui.heartland.correct_cargo_of", player=player), rows, key="cargo-panel", footer=[save]
+    )
 
 
 def pick_cargo(view: View, good: str, cubes: int) -> None:
@@ -502,11 +736,24 @@ def upgrade_panel(view: View, state: HeartlandState) -> ft.DialogControl:
     cost = int(draft.get("cost", 0))
     rows: list[ft.Control] = [
         w.text(w.t(view, "ui.heartland.upgrade_hint"), 14),
-        ft.TextField(label=w.t(view, "ui.heartland.upgrade_name"), value=draft.get("name", ""), key="upgrade-name",
-                     max_length=30,
-                     on_change=lambda e: view.act.set_draft(quiet=True, name=e.control.value)),
-        w.count_picker(view, w.t(view, "ui.heartland.cost"), ("cost",), UPGRADE_COSTS, key="upgrade-cost", low=0,
-                       high=MAX_TYPED_PRICE, default=0, chip_label=functools.partial(w.money, view)),
+        ft.TextField(
+            label=w.t(view, "ui.heartland.upgrade_name"),
+            value=draft.get("name", ""),
+            key="upgrade-name",
+            max_length=30,
+            on_change=lambda e: view.act.set_draft(quiet=True, name=e.control.value),
+        ),
+        w.count_picker(
+            view,
+            w.t(view, "ui.heartland.cost"),
+            ("cost",),
+            UPGRADE_COSTS,
+            key="upgrade-cost",
+            low=0,
+            high=MAX_TYPED_PRICE,
+            default=0,
+            chip_label=functools.partial(w.money, view),
+        ),
     ]
 
     def buy() -> None:
@@ -516,9 +763,21 @@ def upgrade_panel(view: View, state: HeartlandState) -> ft.DialogControl:
             return
         view.act.apply({"type": "buy_upgrade", "player": player, "name": name, "cost": cost}, tapped="upgrade-buy")
 
-    return w.sheet(view, w.t(view, "ui.heartland.upgrade_title", player=player), rows, key="upgrade-panel",
-                   footer=[w.action(w.t(view, "ui.heartland.buy_for", cost=w.money(view, cost)), buy,
-                                    key="upgrade-buy", primary=True, view=view)])
+    return w.sheet(
+        view,
+        w.t(view, "ui.heartland.upgrade_title", player=player),
+        rows,
+        key="upgrade-panel",
+        footer=[
+            w.action(
+                w.t(view, "ui.heartland.buy_for", cost=w.money(view, cost)),
+                buy,
+                key="upgrade-buy",
+                primary=True,
+                view=view,
+            )
+        ],
+    )
 
 
 # --- the end ----------------------------------------------------------------------------
@@ -527,32 +786,53 @@ def upgrade_panel(view: View, state: HeartlandState) -> ft.DialogControl:
 def end_screen(view: View, state: HeartlandState) -> ft.Control:
     assert view.session is not None
     standings = view.session.standings()
-    cards: list[ft.Control] = w.present(w.text(w.t(view, "ui.heartland.final_standings"), 20, bold=True,
-                                               key="final-standings"),
-                                        w.stopped_line(view))
+    cards: list[ft.Control] = w.present(
+        w.text(w.t(view, "ui.heartland.final_standings"), 20, bold=True, key="final-standings"), w.stopped_line(view)
+    )
     for standing in standings:
         detail = standing.detail
         colour = w.player_colour(view, state.players, standing.player)
         lines: list[ft.Control] = [
-            ft.Row([
-                w.text(ranked(view, standing), 20, bold=True, colour=colour, key=f"rank-{w.slug(standing.player)}"),
-                w.big_number(w.money(view, standing.score), key=f"final-{w.slug(standing.player)}"),
-            ], alignment=ft.MainAxisAlignment.SPACE_BETWEEN),
+            ft.Row(
+                [
+                    w.text(ranked(view, standing), 20, bold=True, colour=colour, key=f"rank-{w.slug(standing.player)}"),
+                    w.big_number(w.money(view, standing.score), key=f"final-{w.slug(standing.player)}"),
+                ],
+                alignment=ft.MainAxisAlignment.SPACE_BETWEEN,
+            ),
             w.text(w.t(view, "ui.heartland.money", money=w.money(view, detail["money"])), 15),
         ]
         for line in detail["penalty_lines"]:
-            lines.append(w.text(w.t(view, "ui.heartland.penalty_line", good=good_name(view, line["good"]),
-                                    cubes=w.t(view, "ui.cubes", count=line["cubes"]),
-                                    each=w.money(view, line["each"]), total=w.money(view, line["total"])), 15))
+            lines.append(
+                w.text(
+                    w.t(
+                        view,
+                        "ui.heartland.penalty_line",
+                        good=good_name(view, line["good"]),
+                        cubes=w.t(view, "ui.cubes", count=line["cubes"]),
+                        each=w.money(view, line["each"]),
+                        total=w.money(view, line["total"]),
+                    ),
+                    15,
+                )
+            )
         if not detail["penalty_lines"]:
             lines.append(w.text(w.t(view, "ui.heartland.no_penalty"), 15))
-        cards.append(ft.Container(ft.Column(lines, spacing=2), border=ft.Border.all(2, colour), border_radius=10,
-                                  padding=10))
-    for line in tie_lines(standings, functools.partial(w.money, view), w.t(view, "ui.heartland.fewer_cubes"),
-                          lambda s: w.t(view, "ui.cubes", count=s.detail["cubes"]), view.language):
+        cards.append(
+            ft.Container(ft.Column(lines, spacing=2), border=ft.Border.all(2, colour), border_radius=10, padding=10)
+        )
+    for line in tie_lines(
+        standings,
+        functools.partial(w.money, view),
+        w.t(view, "ui.heartland.fewer_cubes"),
+        lambda s: w.t(view, "ui.cubes", count=s.detail["cubes"]),
+        view.language,
+    ):
         cards.append(w.text(line, 15, key="tie-break"))
-    penalties = ", ".join(w.t(view, "ui.heartland.penalty_of", good=good_name(view, good), cost=w.money(view, cost))
-                          for good, cost in PENALTY_PER_CUBE.items())
+    penalties = ", ".join(
+        w.t(view, "ui.heartland.penalty_of", good=good_name(view, good), cost=w.money(view, cost))
+        for good, cost in PENALTY_PER_CUBE.items()
+    )
     cards.append(w.text(w.t(view, "ui.heartland.penalties", penalties=penalties), 12, colour=w.QUIET))
     cards.append(w.rules_button(view, "end", key="rules-end"))
     return ft.Column(cards, spacing=8)

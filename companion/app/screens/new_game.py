@@ -89,17 +89,31 @@ def build(view: View) -> ft.Control:
     back = w.icon_button(ft.Icons.ARROW_BACK, w.t(view, "ui.back_home"), view.act.go_home, key="back")
     header: list[ft.Control] = [ft.Row([back, w.text(w.t(view, "ui.new.title"), 20, bold=True)])]
     options = options_editor(view, draft)
-    body: list[ft.Control] = [game_picker(view, draft), players_editor(view, draft),
-                              ft.Column(options, spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
-                                        key=ft.ScrollKey(OPTIONS_KEY))]  # type: ignore[call-arg]  # flet types it without fields
+    body: list[ft.Control] = [
+        game_picker(view, draft),
+        players_editor(view, draft),
+        ft.Column(
+            options,
+            spacing=10,
+            horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
+            key=ft.ScrollKey(OPTIONS_KEY),  # type: ignore[call-arg]  # flet types it without fields
+        ),
+    ]
     why_not = problem(draft, view.language)
     footer: list[ft.Control] = []
     if why_not:
         footer.append(w.text(why_not, 14, key="setup-problem"))
     footer.append(options_hint(view, draft))  # under the problem, which comes and goes: it stays put
-    footer.append(w.action(w.t(view, "ui.new.start"), lambda: view.act.start_game(draft["game"], draft["players"],
-                                                                                options_of(draft)),
-                           key="start", primary=True, refusal=why_not, view=view))
+    footer.append(
+        w.action(
+            w.t(view, "ui.new.start"),
+            lambda: view.act.start_game(draft["game"], draft["players"], options_of(draft)),
+            key="start",
+            primary=True,
+            refusal=why_not,
+            view=view,
+        )
+    )
     if w.is_wide(view):
         # The game and its players beside the game's options (a game without options: the
         # players beside the game); Start under them at the right. The picker stays put either way.
@@ -113,14 +127,21 @@ def game_picker(view: View, draft: dict[str, Any]) -> ft.Control:
     buttons = []
     for game_id, game in GAMES.items():
         chosen = draft["game"] == game_id
-        players = (w.t(view, "ui.new.players_exact", count=game.min_players) if game.min_players == game.max_players
-                   else w.t(view, "ui.new.players_range", low=game.min_players, high=game.max_players))
+        players = (
+            w.t(view, "ui.new.players_exact", count=game.min_players)
+            if game.min_players == game.max_players
+            else w.t(view, "ui.new.players_range", low=game.min_players, high=game.max_players)
+        )
         label = f"{game.title} · {players}"
-        buttons.append(w.choice(label, chosen, functools.partial(view.act.set_draft, game=game_id),
-                                key=f"game-{game_id}"))
+        buttons.append(
+            w.choice(label, chosen, functools.partial(view.act.set_draft, game=game_id), key=f"game-{game_id}")
+        )
     # Full width: a tick appearing on the chosen one resizes nothing.
-    return ft.Column([w.text(w.t(view, "ui.new.game"), 15, bold=True), *buttons], spacing=6,
-                     horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+    return ft.Column(
+        [w.text(w.t(view, "ui.new.game"), 15, bold=True), *buttons],
+        spacing=6,
+        horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
+    )
 
 
 def options_hint(view: View, draft: dict[str, Any]) -> ft.Control:
@@ -134,8 +155,14 @@ def options_hint(view: View, draft: dict[str, Any]) -> ft.Control:
         if body is not None:
             await body.scroll_to(scroll_key=OPTIONS_KEY, duration=300)
 
-    return ft.TextButton(words, icon=ft.Icons.ARROW_DOWNWARD, key="options-hint", height=w.TARGET, on_click=show,
-                         tooltip=w.t(view, "ui.new.options_below"))
+    return ft.TextButton(
+        words,
+        icon=ft.Icons.ARROW_DOWNWARD,
+        key="options-hint",
+        height=w.TARGET,
+        on_click=show,
+        tooltip=w.t(view, "ui.new.options_below"),
+    )
 
 
 def scrolling_body(control: ft.Control) -> ft.Column | None:
@@ -162,12 +189,22 @@ def players_editor(view: View, draft: dict[str, Any]) -> ft.Control:
         add()
         await event.control.focus()  # Enter leaves the keyboard up for the next name
 
-    rows.append(ft.Row([
-        ft.TextField(label=w.t(view, "ui.new.player_name"), value=draft["name"], key="player-name", expand=True,
-                     max_length=MAX_NAME_LENGTH,
-                     on_change=lambda e: view.act.set_draft(quiet=True, name=e.control.value), on_submit=submitted),
-        ft.FilledButton(w.t(view, "ui.new.add"), on_click=add, key="add-player", height=w.BUTTON_HEIGHT),
-    ]))
+    rows.append(
+        ft.Row(
+            [
+                ft.TextField(
+                    label=w.t(view, "ui.new.player_name"),
+                    value=draft["name"],
+                    key="player-name",
+                    expand=True,
+                    max_length=MAX_NAME_LENGTH,
+                    on_change=lambda e: view.act.set_draft(quiet=True, name=e.control.value),
+                    on_submit=submitted,
+                ),
+                ft.FilledButton(w.t(view, "ui.new.add"), on_click=add, key="add-player", height=w.BUTTON_HEIGHT),
+            ]
+        )
+    )
     playing = {name_key(player) for player in players}
     known = view.data.known_players()[:12]
     if known:
@@ -183,9 +220,15 @@ def players_editor(view: View, draft: dict[str, Any]) -> ft.Control:
 def known_chip(view: View, name: str, playing: bool) -> ft.Control:
     """A name played before: one tap adds it. Its icon (+, then a tick once playing) is always
     there, so picking it never widens it and the chips after it stay put."""
-    chip = w.action(name, functools.partial(add_player, view, name), key=f"known-{w.slug(name)}", view=view,
-                    chosen=playing, describe=w.t(view, "ui.new.playing" if playing else "ui.new.add_known", name=name),
-                    refusal=w.t(view, "ui.new.already_playing", name=name) if playing else None)
+    chip = w.action(
+        name,
+        functools.partial(add_player, view, name),
+        key=f"known-{w.slug(name)}",
+        view=view,
+        chosen=playing,
+        describe=w.t(view, "ui.new.playing" if playing else "ui.new.add_known", name=name),
+        refusal=w.t(view, "ui.new.already_playing", name=name) if playing else None,
+    )
     if isinstance(chip, ft.OutlinedButton) and chip.icon is None:
         chip.icon = ft.Icons.ADD
     return chip
@@ -201,9 +244,20 @@ def random_first(view: View, draft: dict[str, Any]) -> list[ft.Control]:
         seat = players.index(drawn)
         view.act.set_draft(players=[*players[seat:], *players[:seat]], drawn=drawn, colours=colours_of(draft))
 
-    controls: list[ft.Control] = [ft.Row([ft.OutlinedButton(
-        w.t(view, "ui.new.random_first"), icon=ft.Icons.CASINO, key="random-first", height=w.BUTTON_HEIGHT,
-        tooltip=w.t(view, "ui.new.random_first.tip"), on_click=lambda _: draw())])]
+    controls: list[ft.Control] = [
+        ft.Row(
+            [
+                ft.OutlinedButton(
+                    w.t(view, "ui.new.random_first"),
+                    icon=ft.Icons.CASINO,
+                    key="random-first",
+                    height=w.BUTTON_HEIGHT,
+                    tooltip=w.t(view, "ui.new.random_first.tip"),
+                    on_click=lambda _: draw(),
+                )
+            ]
+        )
+    ]
     if draft.get("drawn") == players[0]:
         controls.append(w.text(w.t(view, "ui.new.drawn", player=players[0]), 14, key="drawn"))
     return controls
@@ -212,24 +266,41 @@ def random_first(view: View, draft: dict[str, Any]) -> list[ft.Control]:
 def player_row(view: View, players: list[str], seat: int, name: str) -> ft.Control:
     draft = draft_of(view)
     place = w.colour_place(draft["game"], players, options_of(draft), name)  # the colour the game will give them
+
     def moved(offset: int) -> None:
         order = list(players)
         order[seat], order[seat + offset] = order[seat + offset], order[seat]
         view.act.set_draft(players=order)
 
     key = w.slug(name)
-    return ft.Row([
-        colour_button(view, draft, name, theme.seat_colour(place, dark=view.dark)),
-        # The name takes what the buttons leave and wraps: a long one never pushes them off screen.
-        ft.Container(w.text(f"{seat + 1}. {name}", 17, key=f"seat-{seat + 1}"), expand=True),
-        w.icon_button(ft.Icons.ARROW_UPWARD, w.t(view, "ui.new.up", name=name), lambda: moved(-1), key=f"up-{key}",
-                      disabled=seat == 0),
-        w.icon_button(ft.Icons.ARROW_DOWNWARD, w.t(view, "ui.new.down", name=name), lambda: moved(1),
-                      key=f"down-{key}",
-                      disabled=seat == len(players) - 1),
-        w.icon_button(ft.Icons.CLOSE, w.t(view, "ui.new.remove", name=name),
-                      lambda: view.act.set_draft(players=[p for p in players if p != name]), key=f"remove-{key}"),
-    ], key=f"player-{key}")
+    return ft.Row(
+        [
+            colour_button(view, draft, name, theme.seat_colour(place, dark=view.dark)),
+            # The name takes what the buttons leave and wraps: a long one never pushes them off screen.
+            ft.Container(w.text(f"{seat + 1}. {name}", 17, key=f"seat-{seat + 1}"), expand=True),
+            w.icon_button(
+                ft.Icons.ARROW_UPWARD,
+                w.t(view, "ui.new.up", name=name),
+                lambda: moved(-1),
+                key=f"up-{key}",
+                disabled=seat == 0,
+            ),
+            w.icon_button(
+                ft.Icons.ARROW_DOWNWARD,
+                w.t(view, "ui.new.down", name=name),
+                lambda: moved(1),
+                key=f"down-{key}",
+                disabled=seat == len(players) - 1,
+            ),
+            w.icon_button(
+                ft.Icons.CLOSE,
+                w.t(view, "ui.new.remove", name=name),
+                lambda: view.act.set_draft(players=[p for p in players if p != name]),
+                key=f"remove-{key}",
+            ),
+        ],
+        key=f"player-{key}",
+    )
 
 
 def colour_button(view: View, draft: dict[str, Any], name: str, shade: str) -> ft.Control:
@@ -243,9 +314,16 @@ def colour_button(view: View, draft: dict[str, Any], name: str, shade: str) -> f
         view.act.set_draft(colours={**colours_of(now), name: next_colour(now, name)})
 
     words = w.t(view, "ui.new.colour", name=name, colour=w.t(view, f"term.colour.{colour}"))
-    return ft.IconButton(ft.Icons.CIRCLE, icon_color=shade, tooltip=words, key=f"colour-{w.slug(name)}",
-                         on_click=lambda _: pick(), width=w.TARGET, height=w.TARGET,
-                         size_constraints=ft.BoxConstraints(min_width=w.TARGET, min_height=w.TARGET))
+    return ft.IconButton(
+        ft.Icons.CIRCLE,
+        icon_color=shade,
+        tooltip=words,
+        key=f"colour-{w.slug(name)}",
+        on_click=lambda _: pick(),
+        width=w.TARGET,
+        height=w.TARGET,
+        size_constraints=ft.BoxConstraints(min_width=w.TARGET, min_height=w.TARGET),
+    )
 
 
 def add_player(view: View, raw: str) -> None:

@@ -32,15 +32,32 @@ def sheet(view: View) -> ft.DialogControl | None:
             words = "– " + line[2:] if line.startswith("- ") else line  # the web font has no bullet
             body.append(ft.Text(words, size=15, key=f"rules-text-{number}-{line_number}"))
     others = [section for section in reference.sections(game_id, view.language) if section.id != shown.id]
-    body.append(ft.Row([
-        ft.TextButton(section.title, key=f"rules-{section.id}", height=w.TARGET,
-                      on_click=lambda _, section_id=section.id: view.act.set_draft(section=section_id))
-        for section in others
-    ], wrap=True, spacing=0, run_spacing=0, key="rules-sections"))
+    body.append(
+        ft.Row(
+            [
+                ft.TextButton(
+                    section.title,
+                    key=f"rules-{section.id}",
+                    height=w.TARGET,
+                    on_click=lambda _, section_id=section.id: view.act.set_draft(section=section_id),
+                )
+                for section in others
+            ],
+            wrap=True,
+            spacing=0,
+            run_spacing=0,
+            key="rules-sections",
+        )
+    )
     footer: list[ft.Control] = []
     came_from: dict[str, Any] | None = draft.get("came_from")
     if came_from:
-        footer.append(ft.FilledButton(w.t(view, "ui.rules.back"), key="rules-back", height=w.TARGET,
-                                      on_click=lambda _: view.act.open_panel(came_from["panel"], **came_from["draft"])))
-    return w.sheet(view, w.t(view, "ui.rules.open", title=session.game.title), body, key="rules-panel",
-                   footer=footer)
+        footer.append(
+            ft.FilledButton(
+                w.t(view, "ui.rules.back"),
+                key="rules-back",
+                height=w.TARGET,
+                on_click=lambda _: view.act.open_panel(came_from["panel"], **came_from["draft"]),
+            )
+        )
+    return w.sheet(view, w.t(view, "ui.rules.open", title=session.game.title), body, key="rules-panel", footer=footer)

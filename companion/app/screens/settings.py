@@ -26,13 +26,21 @@ def build(view: View) -> ft.Control:
     choices: list[ft.Control] = [w.text(w.t(view, "ui.settings.language"), 15, bold=True)]
     device = w.t(view, "ui.settings.device", name=NAMES[view.device_language])
     for code, label in ((None, device), *((language, NAMES[language]) for language in LANGUAGES)):
-        choices.append(w.action(label, functools.partial(view.act.set_language, code),
-                                key=f"language-{code or 'device'}", chosen=chosen == code,
-                                describe=w.t(view, "ui.settings.language.tip", name=label) if code else None))
+        choices.append(
+            w.action(
+                label,
+                functools.partial(view.act.set_language, code),
+                key=f"language-{code or 'device'}",
+                chosen=chosen == code,
+                describe=w.t(view, "ui.settings.language.tip", name=label) if code else None,
+            )
+        )
     note = view.data.storage_note()  # the phone build: whether the browser may clear the games
     if note is not None:
-        choices += [w.text(w.t(view, "ui.settings.storage"), 15, bold=True),
-                    w.text(w.t(view, note[0], **note[1]), 14, key="storage-note")]
+        choices += [
+            w.text(w.t(view, "ui.settings.storage"), 15, bold=True),
+            w.text(w.t(view, note[0], **note[1]), 14, key="storage-note"),
+        ]
     choices += sync_section(view)
     return w.screen(view, header, choices, key="settings-screen")
 
@@ -56,45 +64,84 @@ def sync_section(view: View) -> list[ft.Control]:
         if status.progress is not None:
             stage, done, total = status.progress
             body.append(ft.ProgressBar(value=done / total if total else None, key="sync-progress-bar"))
-            body.append(w.text(w.t(view, f"ui.settings.sync.progress.{stage}", done=done, total=total), 14,
-                               key="sync-progress"))
+            body.append(
+                w.text(w.t(view, f"ui.settings.sync.progress.{stage}", done=done, total=total), 14, key="sync-progress")
+            )
         if status.fault is not None:
-            body.append(w.text(w.t(view, "ui.settings.sync.fault", reason=status.fault.text(view.language)), 14,
-                               colour=ft.Colors.ERROR, key="sync-fault"))
+            body.append(
+                w.text(
+                    w.t(view, "ui.settings.sync.fault", reason=status.fault.text(view.language)),
+                    14,
+                    colour=ft.Colors.ERROR,
+                    key="sync-fault",
+                )
+            )
         if not status.encrypted:
             body.append(w.text(w.t(view, "ui.settings.sync.not_encrypted"), 14, key="sync-not-encrypted"))
-        body.append(ft.Row([w.action(w.t(view, "ui.settings.sync.now"), view.act.sync.sync_now, key="sync-now",
-                                     expand=True),
-                            w.action(w.t(view, "ui.settings.sync.off"), view.act.sync.turn_off, key="sync-off",
-                                     expand=True)]))
+        body.append(
+            ft.Row(
+                [
+                    w.action(w.t(view, "ui.settings.sync.now"), view.act.sync.sync_now, key="sync-now", expand=True),
+                    w.action(w.t(view, "ui.settings.sync.off"), view.act.sync.turn_off, key="sync-off", expand=True),
+                ]
+            )
+        )
         settings = read_settings(view.data.store.folder)
         if settings is not None:
-            body += [w.text(w.t(view, "ui.settings.sync.link"), 14),
-                     ft.Text(setup_link(settings), size=13, selectable=True, key="sync-link")]
+            body += [
+                w.text(w.t(view, "ui.settings.sync.link"), 14),
+                ft.Text(setup_link(settings), size=13, selectable=True, key="sync-link"),
+            ]
     else:
         body.append(w.text(w.t(view, "ui.settings.sync.about"), 14, key="sync-about"))
-        body += [field(view, "sync_url", "ui.settings.sync.url", hint=w.t(view, "ui.settings.sync.url.hint")),
-                 field(view, "sync_database", "ui.settings.sync.database", hint="companion"),
-                 field(view, "sync_user", "ui.settings.sync.user"),
-                 ft.TextField(label=w.t(view, "ui.settings.sync.password"), password=True, key="sync-password",
-                              on_change=lambda event: view.act.sync.typed_password(event.control.value or "")),
-                 ft.Row([w.action(w.t(view, "ui.settings.sync.test"), view.act.sync.start_test, key="sync-test",
-                                  expand=True),
-                         w.action(w.t(view, "ui.settings.sync.on"), view.act.sync.start_turn_on, key="sync-on",
-                                  expand=True, primary=True)])]
+        body += [
+            field(view, "sync_url", "ui.settings.sync.url", hint=w.t(view, "ui.settings.sync.url.hint")),
+            field(view, "sync_database", "ui.settings.sync.database", hint="companion"),
+            field(view, "sync_user", "ui.settings.sync.user"),
+            ft.TextField(
+                label=w.t(view, "ui.settings.sync.password"),
+                password=True,
+                key="sync-password",
+                on_change=lambda event: view.act.sync.typed_password(event.control.value or ""),
+            ),
+            ft.Row(
+                [
+                    w.action(
+                        w.t(view, "ui.settings.sync.test"), view.act.sync.start_test, key="sync-test", expand=True
+                    ),
+                    w.action(
+                        w.t(view, "ui.settings.sync.on"),
+                        view.act.sync.start_turn_on,
+                        key="sync-on",
+                        expand=True,
+                        primary=True,
+                    ),
+                ]
+            ),
+        ]
     said = draft.get("sync_said")
     if draft.get("sync_busy"):
         body.append(ft.ProgressBar(key="sync-testing"))
     elif isinstance(said, dict):
-        body.append(w.text(message_of(said).text(view.language), 14, key="sync-said",
-                           colour=None if draft.get("sync_ok") else ft.Colors.ERROR))
+        body.append(
+            w.text(
+                message_of(said).text(view.language),
+                14,
+                key="sync-said",
+                colour=None if draft.get("sync_ok") else ft.Colors.ERROR,
+            )
+        )
     return body
 
 
 def field(view: View, name: str, label: str, hint: str | None = None) -> ft.Control:
-    return ft.TextField(label=w.t(view, label), value=str(view.ui.draft.get(name, "")), hint_text=hint,
-                        key=name.replace("_", "-"),
-                        on_change=lambda event: view.act.sync.typed(**{name: event.control.value or ""}))
+    return ft.TextField(
+        label=w.t(view, label),
+        value=str(view.ui.draft.get(name, "")),
+        hint_text=hint,
+        key=name.replace("_", "-"),
+        on_change=lambda event: view.act.sync.typed(**{name: event.control.value or ""}),
+    )
 
 
 def status_words(view: View, status: Any) -> str:

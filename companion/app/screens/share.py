@@ -34,27 +34,45 @@ def sheet(view: View) -> ft.DialogControl:
     body: list[ft.Control] = [
         w.text(w.t(view, "ui.share.stays"), 14, bold=True, key="share-stays"),
         w.text(w.t(view, "ui.share.hint"), 14),
-        ft.Container(ft.Image(src=qr_png(share.link), width=QR_SIZE, height=QR_SIZE, key="share-qr"),
-                     alignment=ft.Alignment.CENTER),
+        ft.Container(
+            ft.Image(src=qr_png(share.link), width=QR_SIZE, height=QR_SIZE, key="share-qr"),
+            alignment=ft.Alignment.CENTER,
+        ),
         ft.Text(share.url, size=18, weight=ft.FontWeight.BOLD, key="share-url"),
-        ft.Row([w.text(w.t(view, "ui.share.code"), 16),
-                ft.Text(display_code(share.code), size=w.BIG, weight=ft.FontWeight.BOLD, key="share-code")],
-               spacing=12),
+        ft.Row(
+            [
+                w.text(w.t(view, "ui.share.code"), 16),
+                ft.Text(display_code(share.code), size=w.BIG, weight=ft.FontWeight.BOLD, key="share-code"),
+            ],
+            spacing=12,
+        ),
         w.text(w.t(view, "ui.share.connected"), 16, bold=True),
         *guests(view, share),
     ]
-    stop = ft.FilledButton(w.t(view, "ui.share.stop"), key="share-stop", height=w.TARGET,
-                           on_click=lambda _: view.act.stop_sharing(), tooltip=w.t(view, "ui.share.stop.tip"))
+    stop = ft.FilledButton(
+        w.t(view, "ui.share.stop"),
+        key="share-stop",
+        height=w.TARGET,
+        on_click=lambda _: view.act.stop_sharing(),
+        tooltip=w.t(view, "ui.share.stop.tip"),
+    )
     return w.sheet(view, w.t(view, "ui.share"), body, key="share-sheet", footer=[stop])
 
 
 def ask(view: View) -> ft.DialogControl:
     """Before anything listens: what sharing does, and a start that is not the default (outlined)."""
-    body: list[ft.Control] = [w.text(w.t(view, "ui.share.off"), 16, bold=True, key="share-off"),
-                              w.text(w.t(view, "ui.share.ask"), 15, key="share-ask")]
-    start = ft.OutlinedButton(w.t(view, "ui.share.start"), key="share-start", height=w.TARGET,
-                              icon=ft.Icons.WIFI_TETHERING, on_click=lambda _: view.act.start_sharing(),
-                              tooltip=w.t(view, "ui.share.start.tip"))
+    body: list[ft.Control] = [
+        w.text(w.t(view, "ui.share.off"), 16, bold=True, key="share-off"),
+        w.text(w.t(view, "ui.share.ask"), 15, key="share-ask"),
+    ]
+    start = ft.OutlinedButton(
+        w.t(view, "ui.share.start"),
+        key="share-start",
+        height=w.TARGET,
+        icon=ft.Icons.WIFI_TETHERING,
+        on_click=lambda _: view.act.start_sharing(),
+        tooltip=w.t(view, "ui.share.start.tip"),
+    )
     return w.sheet(view, w.t(view, "ui.share"), body, key="share-sheet", footer=[start])
 
 
@@ -71,19 +89,31 @@ def guest_row(view: View, guest: Guest) -> ft.Control:
     role = w.t(view, "ui.share.keeps_score" if keeper else "ui.share.follows")
     label = w.t(view, "ui.share.stop_keeping" if keeper else "ui.share.let_keep", name=guest.name)
     button = ft.OutlinedButton(
-        label, key=f"{key}-role", height=w.TARGET,
+        label,
+        key=f"{key}-role",
+        height=w.TARGET,
         on_click=lambda _: view.act.set_guest_role(guest.id, VIEWER if keeper else SCOREKEEPER),
         tooltip=w.t(view, "ui.share.then_follows" if keeper else "ui.share.then_records", name=guest.name),
     )
-    return ft.Row([ft.Column([w.text(guest.name, 16, bold=True), w.text(role, 13, colour=w.QUIET)], spacing=0,
-                             expand=True), button], key=key)
+    return ft.Row(
+        [
+            ft.Column([w.text(guest.name, 16, bold=True), w.text(role, 13, colour=w.QUIET)], spacing=0, expand=True),
+            button,
+        ],
+        key=key,
+    )
 
 
 def stopped(view: View) -> ft.Control:
     """A phone's page once the host stopped sharing (or left the game)."""
-    column = ft.Column([
-        w.text(w.t(view, "ui.share.stopped"), 22, bold=True, key="share-stopped"),
-        w.text(w.t(view, "ui.share.ask_again"), 16),
-    ], spacing=12, horizontal_alignment=ft.CrossAxisAlignment.CENTER, alignment=ft.MainAxisAlignment.CENTER,
-        expand=True)
+    column = ft.Column(
+        [
+            w.text(w.t(view, "ui.share.stopped"), 22, bold=True, key="share-stopped"),
+            w.text(w.t(view, "ui.share.ask_again"), 16),
+        ],
+        spacing=12,
+        horizontal_alignment=ft.CrossAxisAlignment.CENTER,
+        alignment=ft.MainAxisAlignment.CENTER,
+        expand=True,
+    )
     return ft.SafeArea(ft.Container(column, padding=24, expand=True), expand=True, key="stopped")

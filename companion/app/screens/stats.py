@@ -27,17 +27,20 @@ from companion.text.numbers import fixed, whole
 if TYPE_CHECKING:
     from companion.app.view import View
 
-register(SOURCE_LANGUAGE, {
-    "ui.stats.not_counted": "Not counted: {what}",
-    "ui.stats.not_counted.stopped": "{count} stopped {count:game|games}",
-    "ui.stats.not_counted.left_out": "{count} {count:game|games} left out",
-    "ui.stats.current_streak": "Winning streak now: {count} · longest: {longest}",
-    "ui.stats.page": "Details",
-    "ui.stats.page.tip": "Everything about {player}",
-    "ui.stats.table.caption": "How many times the player of the row finished ahead of the player of the column "
-                              "(–: never at the same table).",
-    "ui.stats.table.never": "–",
-})
+register(
+    SOURCE_LANGUAGE,
+    {
+        "ui.stats.not_counted": "Not counted: {what}",
+        "ui.stats.not_counted.stopped": "{count} stopped {count:game|games}",
+        "ui.stats.not_counted.left_out": "{count} {count:game|games} left out",
+        "ui.stats.current_streak": "Winning streak now: {count} · longest: {longest}",
+        "ui.stats.page": "Details",
+        "ui.stats.page.tip": "Everything about {player}",
+        "ui.stats.table.caption": "How many times the player of the row finished ahead of the player of the column "
+        "(–: never at the same table).",
+        "ui.stats.table.never": "–",
+    },
+)
 
 PERIODS = ("all", "month", "year", "last_year")
 NAME_WIDTH = 96  # the head-to-head table's first column: a name, cut with "…" when longer
@@ -59,8 +62,10 @@ def reopen(act: Intents, place: dict[str, Any]) -> bool:
 
 def checked_filters(place: dict[str, Any]) -> dict[str, Any]:
     """The filters kept in a remembered place, any that no longer fit dropped."""
-    chosen = {"game": place.get("game") if place.get("game") in GAMES else None,
-              "period": place["period"] if _known_period(place.get("period")) else "all"}
+    chosen = {
+        "game": place.get("game") if place.get("game") in GAMES else None,
+        "period": place["period"] if _known_period(place.get("period")) else "all",
+    }
     for end in ("from", "to"):
         if chosen["period"] == RANGE and _day(place.get(end)) is not None:
             chosen[end] = place[end]
@@ -68,8 +73,9 @@ def checked_filters(place: dict[str, Any]) -> dict[str, Any]:
 
 
 def _known_period(period: Any) -> bool:
-    return isinstance(period, str) and (period in (*PERIODS, RANGE)
-                                        or (period.isdigit() and 1900 < int(period) < 10000))
+    return isinstance(period, str) and (
+        period in (*PERIODS, RANGE) or (period.isdigit() and 1900 < int(period) < 10000)
+    )
 
 
 def _day(value: Any) -> date | None:
@@ -129,8 +135,11 @@ def build(view: View) -> ft.Control:
     statistics = view.data.statistics(chosen["game"], since, until)
     back = w.icon_button(ft.Icons.ARROW_BACK, w.t(view, "ui.back_home"), view.act.go_home, key="back")
     header: list[ft.Control] = [ft.Row([back, w.text(w.t(view, "ui.stats"), 20, bold=True)])]
-    body: list[ft.Control] = [game_filter(view, chosen["game"]), period_filter(view, chosen["period"]),
-                              range_filter(view, chosen)]
+    body: list[ft.Control] = [
+        game_filter(view, chosen["game"]),
+        period_filter(view, chosen["period"]),
+        range_filter(view, chosen),
+    ]
     if not statistics.plays:
         body.append(w.text(w.t(view, "ui.stats.none"), 16, key="stats-none"))
         body.extend(not_counted(view, statistics))
@@ -138,13 +147,21 @@ def build(view: View) -> ft.Control:
     body.append(w.text(overview(view, statistics), 16, bold=True, key="stats-overview"))
     body.extend(not_counted(view, statistics))
     # Two cards a row in a wide window, one on a phone.
-    cards = ft.ResponsiveRow([ft.Container(player_card(view, statistics, player), col={"xs": 12, "md": 6})
-                              for player in statistics.players], spacing=10, run_spacing=10, key="stats-players")
+    cards = ft.ResponsiveRow(
+        [ft.Container(player_card(view, statistics, player), col={"xs": 12, "md": 6}) for player in statistics.players],
+        spacing=10,
+        run_spacing=10,
+        key="stats-players",
+    )
     table = head_to_head(view, statistics)
     if w.is_wide(view):
         # The filters, the overview and who beats whom beside the players' cards.
-        return wide.screen(view, header, [wide.column([*body, *table], key="body"),
-                                          wide.column([cards], key="stats-cards")], key="stats-screen")
+        return wide.screen(
+            view,
+            header,
+            [wide.column([*body, *table], key="body"), wide.column([cards], key="stats-cards")],
+            key="stats-screen",
+        )
     body.append(cards)
     body.extend(table)
     return w.screen(view, header, body, key="stats-screen")
@@ -153,9 +170,22 @@ def build(view: View) -> ft.Control:
 def game_filter(view: View, game: str | None) -> ft.Control:
     choices: list[tuple[str | None, str]] = [(None, w.t(view, "ui.stats.all_games"))]
     choices.extend((game_id, game.title) for game_id, game in GAMES.items())
-    return ft.Row([filter_button(view, label, game == game_id, f"stats-game-{game_id or 'all'}",
-                                 lambda game_id=game_id: choose(view, game=game_id))
-                   for game_id, label in choices], wrap=True, spacing=6, run_spacing=6, key="stats-games")
+    return ft.Row(
+        [
+            filter_button(
+                view,
+                label,
+                game == game_id,
+                f"stats-game-{game_id or 'all'}",
+                lambda game_id=game_id: choose(view, game=game_id),
+            )
+            for game_id, label in choices
+        ],
+        wrap=True,
+        spacing=6,
+        run_spacing=6,
+        key="stats-games",
+    )
 
 
 def period_filter(view: View, period: str) -> ft.Control:
@@ -163,10 +193,23 @@ def period_filter(view: View, period: str) -> ft.Control:
     choices = [(name, w.t(view, f"ui.stats.period.{name}")) for name in PERIODS]
     choices.extend((str(year), str(year)) for year in earlier_years(view))
     # An earlier year's button reads "2023": a screen reader says what it picks.
-    return ft.Row([filter_button(view, label, period == name, f"stats-period-{name}",
-                                 lambda name=name: choose(view, period=name, **{"from": None, "to": None}),
-                                 tip=w.t(view, "ui.stats.period.of_year", year=name) if name.isdigit() else None)
-                   for name, label in choices], wrap=True, spacing=6, run_spacing=6, key="stats-periods")
+    return ft.Row(
+        [
+            filter_button(
+                view,
+                label,
+                period == name,
+                f"stats-period-{name}",
+                lambda name=name: choose(view, period=name, **{"from": None, "to": None}),
+                tip=w.t(view, "ui.stats.period.of_year", year=name) if name.isdigit() else None,
+            )
+            for name, label in choices
+        ],
+        wrap=True,
+        spacing=6,
+        run_spacing=6,
+        key="stats-periods",
+    )
 
 
 def range_filter(view: View, chosen: dict[str, Any]) -> ft.Control:
@@ -177,11 +220,23 @@ def range_filter(view: View, chosen: dict[str, Any]) -> ft.Control:
         label = w.t(view, f"ui.stats.{end}", day=day.isoformat()) if day else w.t(view, f"ui.stats.{end}.none")
         # One kind of button, filled by its style once a day is picked; the two share the row,
         # so a day picked changes neither's place or size.
-        style = ft.ButtonStyle(color=ft.Colors.ON_PRIMARY if day else None, bgcolor=ft.Colors.PRIMARY if day else None,
-                               padding=ft.Padding.symmetric(horizontal=8, vertical=8))
-        buttons.append(ft.OutlinedButton(label, key=f"stats-{end}", height=w.TARGET, icon=ft.Icons.CALENDAR_MONTH,
-                                         tooltip=w.t(view, f"ui.stats.{end}.tip"), style=style, expand=True,
-                                         on_click=lambda _, end=end, day=day: pick_day(view, end, day)))
+        style = ft.ButtonStyle(
+            color=ft.Colors.ON_PRIMARY if day else None,
+            bgcolor=ft.Colors.PRIMARY if day else None,
+            padding=ft.Padding.symmetric(horizontal=8, vertical=8),
+        )
+        buttons.append(
+            ft.OutlinedButton(
+                label,
+                key=f"stats-{end}",
+                height=w.TARGET,
+                icon=ft.Icons.CALENDAR_MONTH,
+                tooltip=w.t(view, f"ui.stats.{end}.tip"),
+                style=style,
+                expand=True,
+                on_click=lambda _, end=end, day=day: pick_day(view, end, day),
+            )
+        )
     return ft.Row(buttons, spacing=6, key="stats-range")
 
 
@@ -199,8 +254,9 @@ def picked_day(view: View, end: str, value: Any) -> None:
     ends = {name: _day(chosen.get(name)) if chosen["period"] == RANGE else None for name in ("from", "to")}
     ends[end] = day
     if ends["from"] is not None and ends["to"] is not None and ends["to"] < ends["from"]:
-        view.act.show_notice(view.t("ui.stats.range.reversed", start=ends["from"].isoformat(),
-                                  end=ends["to"].isoformat()))
+        view.act.show_notice(
+            view.t("ui.stats.range.reversed", start=ends["from"].isoformat(), end=ends["to"].isoformat())
+        )
         return
     choose(view, period=RANGE, **{name: day.isoformat() if day else None for name, day in ends.items()})
 
@@ -216,12 +272,21 @@ def filter_button(view: View, label: str, picked: bool, key: str, on_tap: Any, t
     """A filter: the chosen one filled and ticked (not told by colour alone). Every filter has
     an icon, ticked or an empty ring, so choosing one changes no filter's width and the row
     stays where the finger is."""
-    style = ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=12, vertical=8),
-                           side=ft.BorderSide(1, ft.Colors.PRIMARY) if picked else None,
-                           color=ft.Colors.ON_PRIMARY if picked else None,
-                           bgcolor=ft.Colors.PRIMARY if picked else None)
-    return ft.OutlinedButton(content=label, icon=ft.Icons.CHECK_CIRCLE if picked else ft.Icons.RADIO_BUTTON_UNCHECKED,
-                             key=key, height=w.BUTTON_HEIGHT, style=style, on_click=lambda _: on_tap(), tooltip=tip)
+    style = ft.ButtonStyle(
+        padding=ft.Padding.symmetric(horizontal=12, vertical=8),
+        side=ft.BorderSide(1, ft.Colors.PRIMARY) if picked else None,
+        color=ft.Colors.ON_PRIMARY if picked else None,
+        bgcolor=ft.Colors.PRIMARY if picked else None,
+    )
+    return ft.OutlinedButton(
+        content=label,
+        icon=ft.Icons.CHECK_CIRCLE if picked else ft.Icons.RADIO_BUTTON_UNCHECKED,
+        key=key,
+        height=w.BUTTON_HEIGHT,
+        style=style,
+        on_click=lambda _: on_tap(),
+        tooltip=tip,
+    )
 
 
 def overview(view: View, statistics: Statistics) -> str:
@@ -230,18 +295,26 @@ def overview(view: View, statistics: Statistics) -> str:
         return played
     game = GAMES.get(statistics.game)
     unit = f"ui.stats.length.{game.length_unit if game else 'rounds'}"  # the game says what it counts
-    return w.t(view, "ui.stats.overview", plays=played,
-               length=w.t(view, unit, length=decimal(statistics.average_length, view.language)))
+    return w.t(
+        view,
+        "ui.stats.overview",
+        plays=played,
+        length=w.t(view, unit, length=decimal(statistics.average_length, view.language)),
+    )
 
 
 def not_counted(view: View, statistics: Statistics) -> list[ft.Control]:
     """The games of these filters that statistics leave out: stopped ones, and those the table left out."""
-    parts = [w.t(view, f"ui.stats.not_counted.{kind}", count=count)
-             for kind, count in (("stopped", statistics.stopped), ("left_out", statistics.left_out)) if count]
+    parts = [
+        w.t(view, f"ui.stats.not_counted.{kind}", count=count)
+        for kind, count in (("stopped", statistics.stopped), ("left_out", statistics.left_out))
+        if count
+    ]
     if not parts:
         return []
-    return [w.text(w.t(view, "ui.stats.not_counted", what=" · ".join(parts)), 14, colour=w.QUIET,
-                   key="stats-not-counted")]
+    return [
+        w.text(w.t(view, "ui.stats.not_counted", what=" · ".join(parts)), 14, colour=w.QUIET, key="stats-not-counted")
+    ]
 
 
 def score(view: View, statistics: Statistics, value: float) -> str:
@@ -259,25 +332,58 @@ def game_score(view: View, game: str | None, value: float) -> str:
 def player_card(view: View, statistics: Statistics, player: PlayerStats) -> ft.Control:
     slug = w.slug(player.name)
     lines: list[ft.Control] = [
-        ft.Row([
-            ft.Container(w.text(player.name, 18, bold=True, key=f"stats-name-{slug}"), expand=True),
-            ft.TextButton(w.t(view, "ui.stats.page"), key=f"page-{slug}", height=w.TARGET,
-                          tooltip=w.t(view, "ui.stats.page.tip", player=player.name),
-                          on_click=lambda _: open_player(view, player.name)),
-            ft.TextButton(w.t(view, "ui.stats.rename"), key=f"rename-{slug}", height=w.TARGET,
-                          tooltip=w.t(view, "ui.stats.rename.tip", player=player.name),
-                          on_click=lambda _: view.act.open_panel("rename", player=player.name, name=player.name)),
-        ]),
-        w.text(w.t(view, "ui.stats.record", plays=player.plays, wins=player.wins,
-                   percent=whole(player.win_rate * 100)), 15, key=f"stats-record-{slug}"),
+        ft.Row(
+            [
+                ft.Container(w.text(player.name, 18, bold=True, key=f"stats-name-{slug}"), expand=True),
+                ft.TextButton(
+                    w.t(view, "ui.stats.page"),
+                    key=f"page-{slug}",
+                    height=w.TARGET,
+                    tooltip=w.t(view, "ui.stats.page.tip", player=player.name),
+                    on_click=lambda _: open_player(view, player.name),
+                ),
+                ft.TextButton(
+                    w.t(view, "ui.stats.rename"),
+                    key=f"rename-{slug}",
+                    height=w.TARGET,
+                    tooltip=w.t(view, "ui.stats.rename.tip", player=player.name),
+                    on_click=lambda _: view.act.open_panel("rename", player=player.name, name=player.name),
+                ),
+            ]
+        ),
+        w.text(
+            w.t(view, "ui.stats.record", plays=player.plays, wins=player.wins, percent=whole(player.win_rate * 100)),
+            15,
+            key=f"stats-record-{slug}",
+        ),
     ]
     if player.average_score is not None and player.best_score is not None:
-        lines.append(w.text(w.t(view, "ui.stats.scores", average=score(view, statistics, player.average_score),
-                                best=score(view, statistics, player.best_score)), 15, key=f"stats-scores-{slug}"))
-    lines.append(w.text(w.t(view, "ui.stats.current_streak", count=player.current_streak,
-                            longest=player.longest_streak), 15, key=f"stats-streak-{slug}"))
-    return ft.Container(ft.Column(lines, spacing=2), border=ft.Border.all(1, ft.Colors.OUTLINE), border_radius=10,
-                        padding=ft.Padding.only(left=10, right=4, top=4, bottom=8), key=f"stats-player-{slug}")
+        lines.append(
+            w.text(
+                w.t(
+                    view,
+                    "ui.stats.scores",
+                    average=score(view, statistics, player.average_score),
+                    best=score(view, statistics, player.best_score),
+                ),
+                15,
+                key=f"stats-scores-{slug}",
+            )
+        )
+    lines.append(
+        w.text(
+            w.t(view, "ui.stats.current_streak", count=player.current_streak, longest=player.longest_streak),
+            15,
+            key=f"stats-streak-{slug}",
+        )
+    )
+    return ft.Container(
+        ft.Column(lines, spacing=2),
+        border=ft.Border.all(1, ft.Colors.OUTLINE),
+        border_radius=10,
+        padding=ft.Padding.only(left=10, right=4, top=4, bottom=8),
+        key=f"stats-player-{slug}",
+    )
 
 
 def open_player(view: View, name: str) -> None:
@@ -292,14 +398,30 @@ def head_to_head(view: View, statistics: Statistics) -> list[ft.Control]:
         return []
     short = short_names(names)
     header: list[ft.Control] = [ft.Container(width=NAME_WIDTH)]
-    header.extend(ft.Container(ft.Text(short[name], size=13, weight=ft.FontWeight.BOLD, max_lines=1,
-                                       tooltip=name, text_align=ft.TextAlign.CENTER, key=f"h2h-head-{w.slug(name)}"),
-                               width=CELL_WIDTH, alignment=ft.Alignment.CENTER) for name in names)
+    header.extend(
+        ft.Container(
+            ft.Text(
+                short[name],
+                size=13,
+                weight=ft.FontWeight.BOLD,
+                max_lines=1,
+                tooltip=name,
+                text_align=ft.TextAlign.CENTER,
+                key=f"h2h-head-{w.slug(name)}",
+            ),
+            width=CELL_WIDTH,
+            alignment=ft.Alignment.CENTER,
+        )
+        for name in names
+    )
     rows: list[ft.Control] = [ft.Row(header, spacing=0)]
     for first in names:
-        cells: list[ft.Control] = [ft.Container(
-            ft.Text(first, size=14, weight=ft.FontWeight.BOLD, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS),
-            width=NAME_WIDTH)]
+        cells: list[ft.Control] = [
+            ft.Container(
+                ft.Text(first, size=14, weight=ft.FontWeight.BOLD, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS),
+                width=NAME_WIDTH,
+            )
+        ]
         for second in names:
             cells.append(table_cell(view, statistics, first, second))
         rows.append(ft.Row(cells, spacing=0, height=36))
@@ -317,9 +439,13 @@ def table_cell(view: View, statistics: Statistics, first: str, second: str) -> f
     met = statistics.met.get(first, {}).get(second, 0)
     words = str(ahead) if met else w.t(view, "ui.stats.table.never")  # 0: met, never ahead (ties too)
     bold = ft.FontWeight.BOLD if ahead > behind else None
-    return ft.Container(ft.Text(words, size=15, weight=bold, key=key, text_align=ft.TextAlign.CENTER),
-                        width=CELL_WIDTH, height=32, alignment=ft.Alignment.CENTER,
-                        border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT))
+    return ft.Container(
+        ft.Text(words, size=15, weight=bold, key=key, text_align=ft.TextAlign.CENTER),
+        width=CELL_WIDTH,
+        height=32,
+        alignment=ft.Alignment.CENTER,
+        border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
+    )
 
 
 def short_names(names: list[str]) -> dict[str, str]:
@@ -336,12 +462,17 @@ def sheet(view: View) -> ft.DialogControl | None:
     if view.ui.panel != "rename":
         return None
     old = str(view.ui.draft.get("player", ""))
-    field = ft.TextField(label=w.t(view, "ui.stats.rename.new"), value=str(view.ui.draft.get("name", old)),
-                         key="rename-name", max_length=30,
-                         on_change=lambda event: view.act.set_draft(quiet=True, name=event.control.value or ""),
-                         on_submit=lambda _: rename(view))
-    confirm = ft.FilledButton(w.t(view, "ui.stats.rename"), key="rename-confirm", height=w.TARGET,
-                              on_click=lambda _: rename(view))
+    field = ft.TextField(
+        label=w.t(view, "ui.stats.rename.new"),
+        value=str(view.ui.draft.get("name", old)),
+        key="rename-name",
+        max_length=30,
+        on_change=lambda event: view.act.set_draft(quiet=True, name=event.control.value or ""),
+        on_submit=lambda _: rename(view),
+    )
+    confirm = ft.FilledButton(
+        w.t(view, "ui.stats.rename"), key="rename-confirm", height=w.TARGET, on_click=lambda _: rename(view)
+    )
     body: list[ft.Control] = [w.text(w.t(view, "ui.stats.rename.hint", player=old), 15), field]
     return w.sheet(view, w.t(view, "ui.stats.rename.title", player=old), body, key="rename-panel", footer=[confirm])
 
@@ -363,39 +494,87 @@ def archive_sheet(view: View) -> ft.DialogControl | None:
         return None
     draft = view.ui.draft
     body: list[ft.Control] = [w.text(w.t(view, "ui.archive.export"), 16, bold=True)]
-    body.append(ft.Row([
-        ft.OutlinedButton(w.t(view, "ui.archive.export_json"), key="export-json", height=w.TARGET,
-                          icon=ft.Icons.SAVE_ALT, on_click=lambda _: export(view, "json")),
-        ft.OutlinedButton(w.t(view, "ui.archive.export_csv"), key="export-csv", height=w.TARGET,
-                          icon=ft.Icons.TABLE_CHART_OUTLINED, on_click=lambda _: export(view, "csv")),
-        ft.OutlinedButton(w.t(view, "ui.archive.export_xlsx"), key="export-xlsx", height=w.TARGET,
-                          icon=ft.Icons.GRID_ON, on_click=lambda _: export(view, "xlsx")),
-        ft.OutlinedButton(w.t(view, "bgstats.export"), key="export-bgsplay", height=w.TARGET,
-                          tooltip=w.t(view, "bgstats.export.tip"), icon=ft.Icons.OPEN_IN_NEW,
-                          on_click=lambda _: export(view, "bgsplay")),
-    ], wrap=True, spacing=8, run_spacing=8))
+    body.append(
+        ft.Row(
+            [
+                ft.OutlinedButton(
+                    w.t(view, "ui.archive.export_json"),
+                    key="export-json",
+                    height=w.TARGET,
+                    icon=ft.Icons.SAVE_ALT,
+                    on_click=lambda _: export(view, "json"),
+                ),
+                ft.OutlinedButton(
+                    w.t(view, "ui.archive.export_csv"),
+                    key="export-csv",
+                    height=w.TARGET,
+                    icon=ft.Icons.TABLE_CHART_OUTLINED,
+                    on_click=lambda _: export(view, "csv"),
+                ),
+                ft.OutlinedButton(
+                    w.t(view, "ui.archive.export_xlsx"),
+                    key="export-xlsx",
+                    height=w.TARGET,
+                    icon=ft.Icons.GRID_ON,
+                    on_click=lambda _: export(view, "xlsx"),
+                ),
+                ft.OutlinedButton(
+                    w.t(view, "bgstats.export"),
+                    key="export-bgsplay",
+                    height=w.TARGET,
+                    tooltip=w.t(view, "bgstats.export.tip"),
+                    icon=ft.Icons.OPEN_IN_NEW,
+                    on_click=lambda _: export(view, "bgsplay"),
+                ),
+            ],
+            wrap=True,
+            spacing=8,
+            run_spacing=8,
+        )
+    )
     if "export" in view.data.progress:
         body.append(progress_line(view, "export"))
     if draft.get("saved"):
         body.append(w.text(w.t(view, "ui.archive.saved", path=draft["saved"]), 15, key="export-saved"))
-        body.append(ft.TextButton(w.t(view, "ui.archive.save_copy"), key="export-copy", height=w.TARGET,
-                                  icon=ft.Icons.DOWNLOAD,
-                                  on_click=lambda _: view.act.page.run_task(view.act.after.save_copy, draft["kind"])))
+        body.append(
+            ft.TextButton(
+                w.t(view, "ui.archive.save_copy"),
+                key="export-copy",
+                height=w.TARGET,
+                icon=ft.Icons.DOWNLOAD,
+                on_click=lambda _: view.act.page.run_task(view.act.after.save_copy, draft["kind"]),
+            )
+        )
     body.append(w.text(w.t(view, "ui.archive.import"), 16, bold=True))
-    body.append(ft.OutlinedButton(w.t(view, "ui.archive.pick"), key="import-pick", height=w.TARGET,
-                                  icon=ft.Icons.FILE_OPEN_OUTLINED,
-                                  on_click=lambda _: view.act.page.run_task(view.act.after.pick_and_import)))
+    body.append(
+        ft.OutlinedButton(
+            w.t(view, "ui.archive.pick"),
+            key="import-pick",
+            height=w.TARGET,
+            icon=ft.Icons.FILE_OPEN_OUTLINED,
+            on_click=lambda _: view.act.page.run_task(view.act.after.pick_and_import),
+        )
+    )
     for name in exported_archives(view):
-        body.append(ft.Row([
-            ft.Container(w.text(name, 14), expand=True),
-            ft.TextButton(w.t(view, "ui.archive.import"), key=f"import-file-{name}", height=w.TARGET,
-                          tooltip=w.t(view, "ui.archive.import_this.tip", name=name),
-                          on_click=lambda _, name=name: view.act.page.run_task(view.act.after.import_export, name)),
-        ]))
+        body.append(
+            ft.Row(
+                [
+                    ft.Container(w.text(name, 14), expand=True),
+                    ft.TextButton(
+                        w.t(view, "ui.archive.import"),
+                        key=f"import-file-{name}",
+                        height=w.TARGET,
+                        tooltip=w.t(view, "ui.archive.import_this.tip", name=name),
+                        on_click=lambda _, name=name: view.act.page.run_task(view.act.after.import_export, name),
+                    ),
+                ]
+            )
+        )
     importing = draft.get("importing")
     if isinstance(importing, list) and len(importing) == 2 and view.data.importing:  # (a reload's draft: gone)
-        body.append(w.text(w.t(view, "ui.archive.importing", name=importing[0], size=importing[1]), 15,
-                           key="import-busy"))
+        body.append(
+            w.text(w.t(view, "ui.archive.importing", name=importing[0], size=importing[1]), 15, key="import-busy")
+        )
     if "import" in view.data.progress:
         body.append(progress_line(view, "import"))
     if draft.get("report"):
@@ -406,12 +585,20 @@ def archive_sheet(view: View) -> ft.DialogControl | None:
         body.append(w.text(w.t(view, "ui.archive.no_backups"), 14, colour=w.QUIET, key="no-backups"))
     for backup in found:
         day = backup.day.isoformat()
-        body.append(ft.Row([
-            ft.Container(w.text(day, 15, key=f"backup-{backup.name}"), expand=True),
-            ft.TextButton(w.t(view, "ui.archive.restore"), key=f"restore-{backup.name}", height=w.TARGET,
-                          tooltip=w.t(view, "ui.archive.restore.tip", day=day),
-                          on_click=lambda _, name=backup.name: view.act.after.restore_backup(name)),
-        ]))
+        body.append(
+            ft.Row(
+                [
+                    ft.Container(w.text(day, 15, key=f"backup-{backup.name}"), expand=True),
+                    ft.TextButton(
+                        w.t(view, "ui.archive.restore"),
+                        key=f"restore-{backup.name}",
+                        height=w.TARGET,
+                        tooltip=w.t(view, "ui.archive.restore.tip", day=day),
+                        on_click=lambda _, name=backup.name: view.act.after.restore_backup(name),
+                    ),
+                ]
+            )
+        )
     return w.sheet(view, w.t(view, "ui.archive"), body, key="archive-panel")
 
 
@@ -430,8 +617,14 @@ def progress_line(view: View, work: str) -> ft.Control:
     else:
         words = w.t(view, f"ui.archive.progress.{stage}", done=done, total=total)
     exact = total > 0 and stage != "saving"
-    return ft.Column([ft.ProgressBar(value=done / total if exact else None, key=f"progress-bar-{work}"),
-                      w.text(words, 14, key=f"progress-{work}")], spacing=4, key=f"progress-{work}-line")
+    return ft.Column(
+        [
+            ft.ProgressBar(value=done / total if exact else None, key=f"progress-bar-{work}"),
+            w.text(words, 14, key=f"progress-{work}"),
+        ],
+        spacing=4,
+        key=f"progress-{work}-line",
+    )
 
 
 def exported_archives(view: View) -> list[str]:
@@ -446,29 +639,55 @@ SIDE_FILES = {"players.json": "players", "counted.json": "counted", "copies.json
 def report_lines(view: View, report: dict[str, Any]) -> list[ft.Control]:
     refused = report.get("refused") or []
     lines: list[ft.Control] = [
-        w.text(w.t(view, "ui.archive.report", imported=report.get("imported", 0),
-                   duplicates=report.get("duplicates", 0), refused=len(refused)), 15, bold=True,
-               key="import-report"),
+        w.text(
+            w.t(
+                view,
+                "ui.archive.report",
+                imported=report.get("imported", 0),
+                duplicates=report.get("duplicates", 0),
+                refused=len(refused),
+            ),
+            15,
+            bold=True,
+            key="import-report",
+        ),
     ]
     for case in REPORT_CASES:  # each game here that the file's differed from, by what became of it
-        lines.extend(w.text(w.t(view, f"ui.archive.{case}", game=said(view, game)), 14, key=f"{case}-{number}")
-                     for number, game in enumerate(report.get(case) or [], start=1))
+        lines.extend(
+            w.text(w.t(view, f"ui.archive.{case}", game=said(view, game)), 14, key=f"{case}-{number}")
+            for number, game in enumerate(report.get(case) or [], start=1)
+        )
     for case in TITLE_CASES:
-        lines.extend(w.text(w.t(view, f"ui.archive.{case}", game=said(view, game), title=other), 14,
-                            key=f"{case}-{number}")
-                     for number, (game, other) in enumerate(report.get(case) or [], start=1))
+        lines.extend(
+            w.text(w.t(view, f"ui.archive.{case}", game=said(view, game), title=other), 14, key=f"{case}-{number}")
+            for number, (game, other) in enumerate(report.get(case) or [], start=1)
+        )
     for number, (player, here, there) in enumerate(report.get("names_kept") or [], start=1):
-        lines.append(w.text(w.t(view, "ui.archive.name_kept", player=player, here=here, file=there), 14,
-                            key=f"name-kept-{number}"))
+        lines.append(
+            w.text(
+                w.t(view, "ui.archive.name_kept", player=player, here=here, file=there), 14, key=f"name-kept-{number}"
+            )
+        )
     for case, words in (("side", "side_restored"), ("taken", "side_taken")):
         for name, count in report.get(case) or []:  # a restore: what a damaged side file lost; an import: what came
             label = SIDE_FILES.get(name)
             if label is not None:
-                lines.append(w.text(w.t(view, f"ui.archive.{words}.{label}", count=count), 14,
-                                    key=f"{words.replace('_', '-')}-{label}"))
-    lines.extend(w.text(w.t(view, "ui.archive.refused", session=said(view, session), reason=said(view, reason)), 14,
-                        colour=ft.Colors.ERROR, key=f"refused-{number}")
-                 for number, (session, reason) in enumerate(refused, start=1))
+                lines.append(
+                    w.text(
+                        w.t(view, f"ui.archive.{words}.{label}", count=count),
+                        14,
+                        key=f"{words.replace('_', '-')}-{label}",
+                    )
+                )
+    lines.extend(
+        w.text(
+            w.t(view, "ui.archive.refused", session=said(view, session), reason=said(view, reason)),
+            14,
+            colour=ft.Colors.ERROR,
+            key=f"refused-{number}",
+        )
+        for number, (session, reason) in enumerate(refused, start=1)
+    )
     return lines
 
 

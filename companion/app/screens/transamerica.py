@@ -42,11 +42,16 @@ def build(view: View) -> ft.Control:
         ended = w.present(w.play_again(view), w.details_button(view), w.undo_strip(view))
         return w.screen(view, header, body, ended, key=f"game-{session.id}", beside=[], log=context)
     body = [countdown_row(view, state, player) for player in state.players]
-    body.append(w.text(w.t(view, "ui.transamerica.starter", number=state.round_number, player=state.starter), 16,
-                       key="starter"))
+    body.append(
+        w.text(w.t(view, "ui.transamerica.starter", number=state.round_number, player=state.starter), 16, key="starter")
+    )
     footer: list[ft.Control] = [
-        w.action(w.t(view, "ui.transamerica.end_round", number=state.round_number),
-                 lambda: open_end_round(view, state), key="end-round", primary=True),
+        w.action(
+            w.t(view, "ui.transamerica.end_round", number=state.round_number),
+            lambda: open_end_round(view, state),
+            key="end-round",
+            primary=True,
+        ),
         w.undo_strip(view),
     ]
     beside = [round_table(view, state)]
@@ -63,8 +68,11 @@ def sheet(view: View) -> ft.DialogControl | None:
         return w.log_panel(view, log_context(view))
     if view.ui.panel == "end_round" and not state.over:
         return end_round_panel(view, state)
-    if view.ui.panel == "amend_round" and not state.over and 1 <= int(view.ui.draft.get("round", 0)) <= len(
-            state.rounds):
+    if (
+        view.ui.panel == "amend_round"
+        and not state.over
+        and 1 <= int(view.ui.draft.get("round", 0)) <= len(state.rounds)
+    ):
         return end_round_panel(view, state, amending=int(view.ui.draft["round"]))
     return None
 
@@ -82,8 +90,16 @@ def pips(points: int, colour: str) -> ft.Control:
     """The 13-point track: a filled pip per point left."""
     left = max(0, min(STARTING_POINTS, points))
     return ft.Row(
-        [ft.Container(width=12, height=12, border_radius=6, bgcolor=colour if index < left else None,
-                      border=ft.Border.all(1.5, colour)) for index in range(STARTING_POINTS)],
+        [
+            ft.Container(
+                width=12,
+                height=12,
+                border_radius=6,
+                bgcolor=colour if index < left else None,
+                border=ft.Border.all(1.5, colour),
+            )
+            for index in range(STARTING_POINTS)
+        ],
         spacing=3,
     )
 
@@ -95,12 +111,19 @@ def countdown_row(view: View, state: TransAmericaState, player: str) -> ft.Contr
     key = w.slug(player)
     # The number right after the track, not across the screen from the name in a wide window.
     return ft.Container(
-        ft.Row([
-            ft.Column([w.text(player, 17, bold=True, colour=colour), pips(points, colour)], spacing=4),
-            ft.Container(w.big_number(str(points), key=f"points-{key}"), width=64, alignment=ft.Alignment.CENTER_RIGHT),
-            w.text(w.t(view, "ui.transamerica.close_to_zero") if warning else "", 13, bold=True, key=f"warn-{key}"),
-        ], spacing=12),
-        padding=ft.Padding.symmetric(horizontal=8, vertical=4), border_radius=8, key=f"row-{key}",
+        ft.Row(
+            [
+                ft.Column([w.text(player, 17, bold=True, colour=colour), pips(points, colour)], spacing=4),
+                ft.Container(
+                    w.big_number(str(points), key=f"points-{key}"), width=64, alignment=ft.Alignment.CENTER_RIGHT
+                ),
+                w.text(w.t(view, "ui.transamerica.close_to_zero") if warning else "", 13, bold=True, key=f"warn-{key}"),
+            ],
+            spacing=12,
+        ),
+        padding=ft.Padding.symmetric(horizontal=8, vertical=4),
+        border_radius=8,
+        key=f"row-{key}",
         border=ft.Border.all(2, ft.Colors.ERROR) if warning else None,
     )
 
@@ -110,18 +133,25 @@ def round_table(view: View, state: TransAmericaState, *, left: bool = True) -> f
     already shows beside each name."""
     if not state.rounds:
         return w.text(w.t(view, "ui.transamerica.no_round"), 14, colour=w.QUIET)
-    columns = [ft.DataColumn(label=ft.Text(w.t(view, "ui.transamerica.player")))] + [
-        ft.DataColumn(label=round_heading(view, state, number), numeric=True)
-        for number in range(1, len(state.rounds) + 1)
-    ] + ([ft.DataColumn(label=ft.Text(w.t(view, "ui.transamerica.left")), numeric=True)] if left else [])
+    columns = (
+        [ft.DataColumn(label=ft.Text(w.t(view, "ui.transamerica.player")))]
+        + [
+            ft.DataColumn(label=round_heading(view, state, number), numeric=True)
+            for number in range(1, len(state.rounds) + 1)
+        ]
+        + ([ft.DataColumn(label=ft.Text(w.t(view, "ui.transamerica.left")), numeric=True)] if left else [])
+    )
     rows = [
-        ft.DataRow([ft.DataCell(ft.Text(player))]
-                   + [ft.DataCell(ft.Text(f"-{losses[seat]}" if losses[seat] else "0")) for losses in state.rounds]
-                   + ([ft.DataCell(ft.Text(str(state.points[seat])))] if left else []))
+        ft.DataRow(
+            [ft.DataCell(ft.Text(player))]
+            + [ft.DataCell(ft.Text(f"-{losses[seat]}" if losses[seat] else "0")) for losses in state.rounds]
+            + ([ft.DataCell(ft.Text(str(state.points[seat])))] if left else [])
+        )
         for seat, player in enumerate(state.players)
     ]
-    return ft.Row([ft.DataTable(columns=columns, rows=rows, column_spacing=14, key="round-table")],
-                  scroll=ft.ScrollMode.AUTO)
+    return ft.Row(
+        [ft.DataTable(columns=columns, rows=rows, column_spacing=14, key="round-table")], scroll=ft.ScrollMode.AUTO
+    )
 
 
 def round_heading(view: View, state: TransAmericaState, number: int) -> ft.Control:
@@ -129,10 +159,15 @@ def round_heading(view: View, state: TransAmericaState, number: int) -> ft.Contr
     label = w.t(view, "ui.transamerica.round_column", number=number)
     if state.over:
         return ft.Text(label)
-    return ft.TextButton(label, key=f"amend-round-{number}", height=w.TARGET, width=w.TARGET,
-                         style=ft.ButtonStyle(padding=0),
-                         tooltip=w.t(view, "ui.transamerica.amend_tip", number=number),
-                         on_click=lambda _: open_amend_round(view, state, number))
+    return ft.TextButton(
+        label,
+        key=f"amend-round-{number}",
+        height=w.TARGET,
+        width=w.TARGET,
+        style=ft.ButtonStyle(padding=0),
+        tooltip=w.t(view, "ui.transamerica.amend_tip", number=number),
+        on_click=lambda _: open_amend_round(view, state, number),
+    )
 
 
 def open_end_round(view: View, state: TransAmericaState) -> None:
@@ -165,23 +200,48 @@ def end_round_panel(view: View, state: TransAmericaState, amending: int | None =
         key = w.slug(player)
         before = start[state.players.index(player)]
         after = before - missing[player]
-        rows.append(ft.Row([
-            w.text(player, 17, bold=True, colour=w.player_colour(view, state.players, player), expand=True),
-            w.text(w.t(view, "ui.transamerica.before_after", before=before, after=after), 15, bold=after <= 0,
-                   key=f"after-{key}"),
-            w.number_field(view, w.t(view, "ui.number.other"), ("missing", player), key=f"missing-{key}-typed",
-                           low=0, high=MAX_MISSING,
-                           spoken=w.t(view, "ui.number.other_for", what=w.t(view, "ui.transamerica.missed_by",
-                                                                               player=player))),
-        ], vertical_alignment=ft.CrossAxisAlignment.CENTER))
-        rows.append(w.chips(view, MISSING_CHIPS, missing[player],
-                            functools.partial(w.pick_number, view, ("missing", player)), key=f"missing-{key}",
-                            describe=functools.partial(misses, view, player)))
-    ends = [player for player, left in zip(state.players, points_left(state, number, missing), strict=True)
-            if left <= 0]
+        rows.append(
+            ft.Row(
+                [
+                    w.text(player, 17, bold=True, colour=w.player_colour(view, state.players, player), expand=True),
+                    w.text(
+                        w.t(view, "ui.transamerica.before_after", before=before, after=after),
+                        15,
+                        bold=after <= 0,
+                        key=f"after-{key}",
+                    ),
+                    w.number_field(
+                        view,
+                        w.t(view, "ui.number.other"),
+                        ("missing", player),
+                        key=f"missing-{key}-typed",
+                        low=0,
+                        high=MAX_MISSING,
+                        spoken=w.t(
+                            view, "ui.number.other_for", what=w.t(view, "ui.transamerica.missed_by", player=player)
+                        ),
+                    ),
+                ],
+                vertical_alignment=ft.CrossAxisAlignment.CENTER,
+            )
+        )
+        rows.append(
+            w.chips(
+                view,
+                MISSING_CHIPS,
+                missing[player],
+                functools.partial(w.pick_number, view, ("missing", player)),
+                key=f"missing-{key}",
+                describe=functools.partial(misses, view, player),
+            )
+        )
+    ends = [
+        player for player, left in zip(state.players, points_left(state, number, missing), strict=True) if left <= 0
+    ]
     if ends:
-        rows.append(w.text(w.t(view, "ui.transamerica.ends_game", players=w.names(view, ends)), 15, bold=True,
-                           key="ends-game"))
+        rows.append(
+            w.text(w.t(view, "ui.transamerica.ends_game", players=w.names(view, ends)), 15, bold=True, key="ends-game")
+        )
     if amending:
         event = {"type": "amend_round", "round": amending, "missing": missing}
         label, title = "ui.transamerica.save_amend", "ui.transamerica.amend_title"
@@ -189,17 +249,23 @@ def end_round_panel(view: View, state: TransAmericaState, amending: int | None =
         event = {"type": "end_round", "missing": missing}
         label, title = "ui.transamerica.save_round", "ui.transamerica.round_title"
     # A resting icon: a refusal swaps it for its mark and the button keeps its size.
-    save = w.event_button(view, w.t(view, label, number=number), event, key="save-round", primary=True,
-                          icon=ft.Icons.CHECK)
-    return w.sheet(view, w.t(view, title, number=number), rows,
-                   key="end-round-panel", footer=[w.rules_button(view, "end_round", key="rules-end-round"), save])
+    save = w.event_button(
+        view, w.t(view, label, number=number), event, key="save-round", primary=True, icon=ft.Icons.CHECK
+    )
+    return w.sheet(
+        view,
+        w.t(view, title, number=number),
+        rows,
+        key="end-round-panel",
+        footer=[w.rules_button(view, "end_round", key="rules-end-round"), save],
+    )
 
 
 def points_left(state: TransAmericaState, number: int, missing: dict[str, int]) -> tuple[int, ...]:
     """Everyone's points once round `number` is saved with these figures (a past round
     corrected reaches the points left through every round after it)."""
     losses = tuple(missing[player] for player in state.players)
-    rounds = (*state.rounds[:number - 1], losses, *state.rounds[number:])
+    rounds = (*state.rounds[: number - 1], losses, *state.rounds[number:])
     return points_after(state.players, rounds)[-1]
 
 
@@ -215,23 +281,45 @@ def winners(view: View, state: TransAmericaState) -> ft.Control:
     standings = view.session.standings()
     names = [standing.player for standing in standings if standing.winner]
     best = standings[0].score
-    headline = (w.t(view, "ui.transamerica.wins", player=names[0], count=best) if len(names) == 1
-                else w.t(view, "ui.transamerica.share", players=w.names(view, names), count=best))
+    headline = (
+        w.t(view, "ui.transamerica.wins", player=names[0], count=best)
+        if len(names) == 1
+        else w.t(view, "ui.transamerica.share", players=w.names(view, names), count=best)
+    )
     rows: list[ft.Control] = w.present(w.text(headline, 20, bold=True, key="winner"), w.stopped_line(view))
     for standing in standings:
         slug = w.slug(standing.player)
-        rows.append(ft.Row([
-            w.text(w.t(view, "ui.rank", ordinal=ordinal(standing.rank, view.language), player=standing.player), 18,
-                   bold=standing.winner,
-                   colour=w.player_colour(view, state.players, standing.player), key=f"rank-{slug}"),
-            w.big_number(str(standing.score), key=f"points-{slug}"),
-        ], alignment=ft.MainAxisAlignment.SPACE_BETWEEN))
+        rows.append(
+            ft.Row(
+                [
+                    w.text(
+                        w.t(view, "ui.rank", ordinal=ordinal(standing.rank, view.language), player=standing.player),
+                        18,
+                        bold=standing.winner,
+                        colour=w.player_colour(view, state.players, standing.player),
+                        key=f"rank-{slug}",
+                    ),
+                    w.big_number(str(standing.score), key=f"points-{slug}"),
+                ],
+                alignment=ft.MainAxisAlignment.SPACE_BETWEEN,
+            )
+        )
     for score in sorted({standing.score for standing in standings}, reverse=True):
         tied = [standing for standing in standings if standing.score == score]
         if len(tied) > 1:
-            rows.append(w.text(w.t(view, "ui.transamerica.tie", players=w.names(view, [s.player for s in tied]),
-                                   score=w.t(view, "ui.points", count=score),
-                                   ordinal=ordinal(tied[0].rank, view.language)), 15, key="tie-break"))
+            rows.append(
+                w.text(
+                    w.t(
+                        view,
+                        "ui.transamerica.tie",
+                        players=w.names(view, [s.player for s in tied]),
+                        score=w.t(view, "ui.points", count=score),
+                        ordinal=ordinal(tied[0].rank, view.language),
+                    ),
+                    15,
+                    key="tie-break",
+                )
+            )
     rows.append(round_table(view, state, left=False))
     rows.append(w.text(w.t(view, "ui.transamerica.about"), 13, colour=w.QUIET))
     rows.append(w.rules_button(view, "end", key="rules-end"))

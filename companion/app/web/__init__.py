@@ -33,7 +33,21 @@ from companion.app.web.serving import (
 )
 
 __all__ = [
-    "ASSETS_DIR", "FALLBACK_FONTS", "GUEST_COOKIE", "LOOPBACK", "NAME_COOKIE", "PATCHED_CLIENT", "RIVE_CDN",
-    "RIVE_LOCAL", "Address", "Door", "PortError", "ShareListener", "WindowShareListener", "create_app", "listen",
-    "serve", "server",
+    "ASSETS_DIR",
+    "FALLBACK_FONTS",
+    "GUEST_COOKIE",
+    "LOOPBACK",
+    "NAME_COOKIE",
+    "PATCHED_CLIENT",
+    "RIVE_CDN",
+    "RIVE_LOCAL",
+    "Address",
+    "Door",
+    "PortError",
+    "ShareListener",
+    "WindowShareListener",
+    "create_app",
+    "listen",
+    "serve",
+    "server",
 ]

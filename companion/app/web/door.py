@@ -84,20 +84,22 @@ def content_security_policy(addresses: Iterable[Address], *, forms: bool = False
     `forms`: the "enter the code" page posts its form to this server.
     """
     sockets = " ".join(sorted({f"ws://{address.netloc}" for address in addresses}))
-    return "; ".join([
-        "default-src 'self'",
-        "script-src 'self' 'wasm-unsafe-eval'",
-        "style-src 'self' 'unsafe-inline'",  # Flutter's engine writes its own <style> elements
-        "img-src 'self' data: blob:",
-        "font-src 'self' data:",
-        f"connect-src 'self' {sockets}",
-        "worker-src 'self' blob:",  # skwasm starts its render worker from a blob: URL
-        "manifest-src 'self'",
-        "object-src 'none'",
-        "base-uri 'self'",
-        "form-action 'self'" if forms else "form-action 'none'",
-        "frame-ancestors 'none'",
-    ])
+    return "; ".join(
+        [
+            "default-src 'self'",
+            "script-src 'self' 'wasm-unsafe-eval'",
+            "style-src 'self' 'unsafe-inline'",  # Flutter's engine writes its own <style> elements
+            "img-src 'self' data: blob:",
+            "font-src 'self' data:",
+            f"connect-src 'self' {sockets}",
+            "worker-src 'self' blob:",  # skwasm starts its render worker from a blob: URL
+            "manifest-src 'self'",
+            "object-src 'none'",
+            "base-uri 'self'",
+            "form-action 'self'" if forms else "form-action 'none'",
+            "frame-ancestors 'none'",
+        ]
+    )
 
 
 def security_headers(addresses: Sequence[Address], *, forms: bool = False) -> list[tuple[bytes, bytes]]:
@@ -119,8 +121,11 @@ def secured(send: Send, added: list[tuple[bytes, bytes]]) -> Send:
     async def send_with_headers(message: Message) -> None:
         if message["type"] == "http.response.start":
             # Flet adds `Access-Control-Allow-Origin: *`, which would let any site read our answers.
-            kept = [(k, v) for k, v in message.get("headers", [])
-                    if k.lower() != b"access-control-allow-origin" and k.lower() not in ours]
+            kept = [
+                (k, v)
+                for k, v in message.get("headers", [])
+                if k.lower() != b"access-control-allow-origin" and k.lower() not in ours
+            ]
             message["headers"] = kept + added
         await send(message)
 
@@ -179,8 +184,9 @@ class Door:
             return
         if scope["type"] == "websocket":
             address = client_address(scope)
-            receive, send = frames.guarded(receive, send, f"host {address}", f"the host's page at {address}",
-                                           self.session_owners)  # rule 7
+            receive, send = frames.guarded(
+                receive, send, f"host {address}", f"the host's page at {address}", self.session_owners
+            )  # rule 7
             try:
                 await self.app(scope, receive, send)
             except asyncio.CancelledError:
@@ -197,8 +203,11 @@ class Door:
         """Why this request is refused (rules 1 and 2), or None when it comes from a page of
         this server (of `addresses`, when given)."""
         addresses = addresses or self.addresses
-        hosts = self.hosts if addresses is self.addresses else frozenset().union(
-            *(address.host_headers() for address in addresses))
+        hosts = (
+            self.hosts
+            if addresses is self.addresses
+            else frozenset().union(*(address.host_headers() for address in addresses))
+        )
         origins = frozenset(address.origin for address in addresses)
         headers = Headers(scope=scope)
         served = " or ".join(address.url for address in addresses)
@@ -234,5 +243,4 @@ class Door:
     def shared(self, scope: Scope) -> bool:
         """Whether the request arrived on the local-network address of a share (now or before)."""
         server = scope.get("server")
-        return self.lan is not None and server is not None and (server[0], server[1]) == (self.lan.host,
-                                                                                          self.lan.port)
+        return self.lan is not None and server is not None and (server[0], server[1]) == (self.lan.host, self.lan.port)

@@ -50,22 +50,33 @@ FLET_FRAME, DATA_CHANNEL_FRAME = 0x00, 0x01
 NONE = type(None)
 # The fields of each body a page sends, and the types Flet's handlers can take.
 BODIES: dict[int, tuple[type, dict[str, tuple[type, ...]]]] = {
-    MessageAction.REGISTER_CLIENT.value: (RegisterClientRequestBody, {
-        "session_id": (str, NONE), "page_name": (str, NONE), "page": (dict,)}),
+    MessageAction.REGISTER_CLIENT.value: (
+        RegisterClientRequestBody,
+        {"session_id": (str, NONE), "page_name": (str, NONE), "page": (dict,)},
+    ),
     MessageAction.CONTROL_EVENT.value: (ControlEventBody, {"target": (int,), "name": (str,)}),
     MessageAction.UPDATE_CONTROL_PROPS.value: (UpdateControlPropsBody, {"id": (int,), "props": (dict,)}),
-    MessageAction.INVOKE_METHOD.value: (InvokeMethodResponseBody, {
-        "control_id": (int,), "call_id": (str,), "error": (str, NONE)}),
+    MessageAction.INVOKE_METHOD.value: (
+        InvokeMethodResponseBody,
+        {"control_id": (int,), "call_id": (str,), "error": (str, NONE)},
+    ),
 }
 REGISTER = MessageAction.REGISTER_CLIENT.value
 # Flet's loggers, and uvicorn's for a socket's handler that raised.
-FLET_LOGGERS = ("flet", "flet_web", "flet_web.fastapi", "flet_components", "flet_controls", "flet_object_patch",
-                "flet_transport", "uvicorn.error")
+FLET_LOGGERS = (
+    "flet",
+    "flet_web",
+    "flet_web.fastapi",
+    "flet_components",
+    "flet_controls",
+    "flet_object_patch",
+    "flet_transport",
+    "uvicorn.error",
+)
 
 # The phone whose socket is being served (owner, label): set by the join door around Flet's
 # handler, so that tasks Flet starts for that socket carry it too.
-serving_phone: contextvars.ContextVar[tuple[str, str] | None] = contextvars.ContextVar("serving_phone",
-                                                                                       default=None)
+serving_phone: contextvars.ContextVar[tuple[str, str] | None] = contextvars.ContextVar("serving_phone", default=None)
 
 
 class Complaints:
@@ -144,8 +155,11 @@ def problem_with(frame: Any, registered: bool) -> str | None:
     kind, types = BODIES[action]
     fields = {field.name: field for field in dataclasses.fields(kind)}
     unknown = [key for key in body if key not in fields]
-    missing = [name for name, field in fields.items() if name not in body and
-               field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING]
+    missing = [
+        name
+        for name, field in fields.items()
+        if name not in body and field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING
+    ]
     if unknown or missing:
         return f"fields {str(unknown or missing)[:60]} {'unknown' if unknown else 'missing'}"
     for name, allowed in types.items():

@@ -84,8 +84,13 @@ class JoinDoor:
             token = current_guest.set(guest.id)  # rule 8
             address = client_address(scope)
             owner, label = f"guest {guest.id} {address}", f"{guest.name}'s phone at {address}"
-            receive, send = frames.guarded(receive, send, owner, label,  # rule 9
-                                           self.door.session_owners)
+            receive, send = frames.guarded(
+                receive,
+                send,
+                owner,
+                label,  # rule 9
+                self.door.session_owners,
+            )
             frames.serving_phone.set((owner, label))
             try:
                 await self.door.app(scope, receive, send)
@@ -145,13 +150,26 @@ class JoinDoor:
             return self.code_page(headers, problem=error.message, token=token, name=name, status=status)
         answer = RedirectResponse("/", status_code=303)  # rule 5: the token leaves the address bar
         answer.set_cookie(GUEST_COOKIE, guest.id, httponly=True, samesite="strict", path="/")
-        answer.set_cookie(NAME_COOKIE, urllib.parse.quote(guest.name), max_age=NAME_COOKIE_AGE_S, httponly=True,
-                          samesite="strict", path="/")
+        answer.set_cookie(
+            NAME_COOKIE,
+            urllib.parse.quote(guest.name),
+            max_age=NAME_COOKIE_AGE_S,
+            httponly=True,
+            samesite="strict",
+            path="/",
+        )
         log.info("%s joined the shared game", guest.name)
         return answer
 
-    def code_page(self, headers: Headers, *, problem: str | Sentence | None = None, token: str = "",
-                  name: str | None = None, status: int = 200) -> Response:
+    def code_page(
+        self,
+        headers: Headers,
+        *,
+        problem: str | Sentence | None = None,
+        token: str = "",
+        name: str | None = None,
+        status: int = 200,
+    ) -> Response:
         """The "enter the code" page: the only page a phone sees before it joined, in the
         phone's language (its Accept-Language; English when it names none we speak).
         `problem` is a message id or a sentence (`companion.text.messages.Message`)."""
@@ -163,17 +181,24 @@ class JoinDoor:
             code_field = f'<input type="hidden" name="token" value="{html.escape(token)}">'
         else:
             intro = words("ui.join.intro_code")
-            code_field = (f'<label for="code">{html.escape(words("ui.share.code"), quote=False)}</label>\n      '
-                          '<input id="code" name="code" class="code" '
-                          'autocomplete="off" autocapitalize="characters" maxlength="12" required>')
+            code_field = (
+                f'<label for="code">{html.escape(words("ui.share.code"), quote=False)}</label>\n      '
+                '<input id="code" name="code" class="code" '
+                'autocomplete="off" autocapitalize="characters" maxlength="12" required>'
+            )
         said = problem.text(language) if isinstance(problem, Sentence) else words(problem) if problem else ""
         page = JOIN_PAGE.read_text(encoding="utf-8")
         text = functools.partial(html.escape, quote=False)
-        for slot, value in (("{lang}", language), ("{heading}", text(words("ui.join.heading"))),
-                            ("{your_name}", text(words("ui.join.your_name"))), ("{join}", text(words("ui.join.join"))),
-                            ("{intro}", text(intro)), ("{code_field}", code_field), ("{name}", html.escape(name)),
-                            ("{problem}", f'<p class="problem" role="alert">{html.escape(said)}</p>'
-                             if said else "")):
+        for slot, value in (
+            ("{lang}", language),
+            ("{heading}", text(words("ui.join.heading"))),
+            ("{your_name}", text(words("ui.join.your_name"))),
+            ("{join}", text(words("ui.join.join"))),
+            ("{intro}", text(intro)),
+            ("{code_field}", code_field),
+            ("{name}", html.escape(name)),
+            ("{problem}", f'<p class="problem" role="alert">{html.escape(said)}</p>' if said else ""),
+        ):
             page = page.replace(slot, value)
         return HTMLResponse(page, status_code=status, headers={"cache-control": "no-store"})
 

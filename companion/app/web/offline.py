@@ -47,8 +47,9 @@ FALLBACK_FONTS = {
     "notosans": "NotoSans-Regular.woff2",  # Latin with accents, Greek, Cyrillic
     "notocoloremoji": "NotoColorEmoji.woff2",
     # One subset of Noto Sans CJK SC (GB 2312, JIS X 0208 kanji, KS X 1001 hangul, kana).
-    **dict.fromkeys(("notosanssc", "notosanstc", "notosanshk", "notosansjp", "notosanskr"),
-                    "NotoSansCJK-Regular-subset.woff2"),
+    **dict.fromkeys(
+        ("notosanssc", "notosanstc", "notosanshk", "notosansjp", "notosanskr"), "NotoSansCJK-Regular-subset.woff2"
+    ),
 }
 _FALLBACK_FONT_PATH = re.compile(r"^/assets/fonts/([a-z0-9]+)/v\d+/[A-Za-z0-9_.-]+\.woff2$")
 

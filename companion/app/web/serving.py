@@ -49,8 +49,12 @@ LOOPBACK = "127.0.0.1"
 GRACEFUL_SHUTDOWN_S = 5
 # Flet reads these when the app is made; the page in companion/assets (and its policy)
 # only works with its own assets folder and the socket at /ws.
-FLET_OVERRIDES = ("FLET_ASSETS_DIR", "FLET_WEBSOCKET_HANDLER_ENDPOINT", "FLET_UPLOAD_DIR",
-                  "FLET_UPLOAD_HANDLER_ENDPOINT")
+FLET_OVERRIDES = (
+    "FLET_ASSETS_DIR",
+    "FLET_WEBSOCKET_HANDLER_ENDPOINT",
+    "FLET_UPLOAD_DIR",
+    "FLET_UPLOAD_HANDLER_ENDPOINT",
+)
 SHARE_STOP_GRACE_S = 0.5  # time for joined pages to draw "sharing stopped" before their sockets close
 
 
@@ -96,8 +100,13 @@ def _without_env(names: Iterable[str]) -> Iterator[None]:
         os.environ.update(saved)
 
 
-def create_app(main: Callable[[ft.Page], Any], addresses: Sequence[Address], *,
-               assets_dir: str | Path | None = None, sharing: Sharing | None = None) -> Door:
+def create_app(
+    main: Callable[[ft.Page], Any],
+    addresses: Sequence[Address],
+    *,
+    assets_dir: str | Path | None = None,
+    sharing: Sharing | None = None,
+) -> Door:
     """Flet's FastAPI app for `main`, named Companion, offline, behind a `Door` for `addresses`.
 
     Another `assets_dir` must hold the page of companion/assets (index.html, boot.js): Flet's
@@ -122,8 +131,9 @@ def create_app(main: Callable[[ft.Page], Any], addresses: Sequence[Address], *,
         )
     # FastAPI adds its documentation routes in its constructor; take them out (the Door
     # answers their paths with 404 rather than the app's page).
-    flet_app.router.routes = [route for route in flet_app.router.routes
-                              if getattr(route, "path", None) not in CLOSED_PATHS - {UPLOAD}]
+    flet_app.router.routes = [
+        route for route in flet_app.router.routes if getattr(route, "path", None) not in CLOSED_PATHS - {UPLOAD}
+    ]
     flet_app.openapi_url = flet_app.docs_url = flet_app.redoc_url = None
     door = Door(flet_app, addresses, answers=[OfflineClient(flet_web.get_package_web_dir()).answer])
     door.uploads = True
@@ -156,9 +166,15 @@ def server(app: Door, *, lifespan: bool = True) -> Any:
     return uvicorn.Server(config)
 
 
-def serve(main: Callable[[ft.Page], Any], sock: socket.socket, *, also: Sequence[Address] = (),
-          assets_dir: str | Path | None = None, sharing: Sharing | None = None,
-          on_started: Callable[[], None] | None = None) -> None:
+def serve(
+    main: Callable[[ft.Page], Any],
+    sock: socket.socket,
+    *,
+    also: Sequence[Address] = (),
+    assets_dir: str | Path | None = None,
+    sharing: Sharing | None = None,
+    on_started: Callable[[], None] | None = None,
+) -> None:
     """Serve `main` on the listening `sock` until interrupted (Ctrl-C, SIGTERM).
 
     The socket's own address is always allowed; `also` adds addresses this server is
@@ -179,6 +195,7 @@ def serve(main: Callable[[ft.Page], Any], sock: socket.socket, *, also: Sequence
 
 
 # --- the share listeners (rule 4) -------------------------------------------------------
+
 
 def _shared_socket(host: str, port: int) -> tuple[socket.socket, Address]:
     """A socket listening on the local-network address, and that address; ShareError in words."""
