@@ -21,7 +21,8 @@ from typing import Any
 from companion.store import Store
 from companion.sync import page_policy
 from companion.sync.couch import Couch, SyncError, Transport, default_transport, is_encrypted
-from companion.sync.engine import RoundReport, claim, read_state, server_key, sync_round
+from companion.sync.documents import read_state, server_key
+from companion.sync.engine import RoundReport, claim, sync_round
 from companion.sync.settings import (
     SyncSettings,
     forget,
