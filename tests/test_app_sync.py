@@ -122,3 +122,15 @@ async def test_sync_turned_off_forgets_the_server_and_the_password(
         assert not (tmp_path / "data" / sync_settings.SECRET).exists()
     finally:
         data.sync.stop()
+
+
+@table
+async def test_a_phone_coming_back_to_the_app_asks_for_a_round(tmp_path: Path) -> None:
+    from companion.sync.service import SyncStatus
+
+    data = AppData(Store(tmp_path / "data"))
+    async with Screen(make_main(data)) as screen:
+        data.sync.status = SyncStatus(on=True)  # set up (its rounds not started here)
+        assert not data.sync._wake.is_set()
+        screen.page.on_app_lifecycle_state_change(None)  # the app shown again
+        assert data.sync._wake.is_set()

@@ -51,6 +51,11 @@ register(
 )
 
 
+def backoff(failures: int) -> float:
+    """How long to wait after this many faults in a row (5 s, 10 s… up to 5 minutes)."""
+    return BACKOFF_S[min(failures, len(BACKOFF_S)) - 1]
+
+
 @dataclass(frozen=True)
 class SyncStatus:
     """What Settings shows of sync."""
@@ -180,7 +185,7 @@ class SyncService:
     def _rounds(self) -> None:
         failures = 0
         while not self._stopped.is_set():
-            wait = IDLE_S if failures == 0 else BACKOFF_S[min(failures, len(BACKOFF_S)) - 1]
+            wait = IDLE_S if failures == 0 else backoff(failures)
             if self._wake.wait(timeout=wait) and not self._from_feed.is_set():
                 time.sleep(SETTLE_S)  # taps in a row go in one round
             self._wake.clear()
@@ -199,7 +204,7 @@ class SyncService:
         failures = 0
         assert self._page_wake is not None
         while not self._stopped.is_set():
-            wait = POLL_S if failures == 0 else BACKOFF_S[min(failures, len(BACKOFF_S)) - 1]
+            wait = POLL_S if failures == 0 else backoff(failures)
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self._page_wake.wait(), wait)
                 await asyncio.sleep(SETTLE_S)  # taps in a row go in one round
@@ -264,7 +269,7 @@ class SyncService:
             except Exception:  # noqa: BLE001 - the feed only wakes the rounds: any fault, wait and try again
                 failures += 1
                 since = None
-                self._stopped.wait(BACKOFF_S[min(failures, len(BACKOFF_S)) - 1])
+                self._stopped.wait(backoff(failures))
 
     # --- helpers ---
 
