@@ -477,8 +477,10 @@ def test_the_phone_syncs_with_a_desktop_data_folder_through_couchdb(
             "The app may reach this server only once it starts again: tap Turn sync on, and this page will "
             "say whether it answered.",
         )
-        tap(ui, "Turn sync on")  # kept, and the app starts again allowed to reach it
-        ui.page.wait_for_load_state("load")
+        # Kept, and the app starts again allowed to reach it: semantics are enabled on the new page,
+        # not on the old one before it goes (which left the new one without them).
+        with ui.page.expect_navigation(timeout=60_000):
+            tap(ui, "Turn sync on")
         ui.enable_semantics()
         ui.wait_for_text(
             re.compile(rf"^Syncing with 127\.0\.0\.1:{couch_server.port}/{database}: last synced "), timeout_ms=90_000
@@ -502,5 +504,7 @@ def test_the_phone_syncs_with_a_desktop_data_folder_through_couchdb(
                     assert {tuple(summary.players) for summary in store.sessions()} == {("Kim", "Lou"), ("Ann", "Bob")}
                     break
             assert time.monotonic() < deadline, "the phone's game did not reach the desktop"
-            time.sleep(1)
+            # Not time.sleep: each request of the phone waits for this process's route handler
+            # (phone.py), which runs only while Playwright is called.
+            ui.page.wait_for_timeout(1000)
         assert phone.refused == [], phone.refused  # the site and the sync server, nothing else
