@@ -43,7 +43,7 @@ nothing is sent again), and it follows again from its socket's next drop. A scor
 tap still acts only on a version its own browser confirmed. Input sheets are modal dialogs
 with Close and the confirm button pinned at the bottom; a refusal shows in a fixed slot with
 "Record anyway" when the table may overrule it. From 900 px (`widgets.WIDE`: a desktop
-window, a tablet) a game's screen stands in three columns (`widgets.screen(...,
+window, a tablet) a game's screen stands in three columns (`layout.screen(...,
 beside=...)`); Home, New game, the statistics, a player's page and a finished game's detail
 stand in columns of their own (`wide.py`), each as tall as the window, and a sheet is a
 centred dialog 600 px wide. The layout is chosen by width alone (so it is part of a phone's

@@ -6,7 +6,7 @@ import flet as ft
 from app_helpers import last_act, log_line, notice, pick_count, playing, redo_tip, refused, table, undo_tip
 from flet_harness import Screen
 
-from companion.app.widgets import is_filled
+from companion.app.inputs import is_filled
 
 PLAYERS = ["Léa", "Tom"]  # Léa plays Fox (the first player, by default)
 

@@ -19,8 +19,8 @@ from app_helpers import last_act, log_lines, memory_app, notice, refused, start_
 from flet_harness import Screen
 
 from companion.app.data import AppData
+from companion.app.inputs import is_filled
 from companion.app.main import make_main
-from companion.app.widgets import is_filled
 
 NBSP = "\u00a0"
 

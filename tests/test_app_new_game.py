@@ -7,7 +7,7 @@ import flet as ft
 from app_helpers import add_players, app_screen, memory_app, notice, start_game, table
 from flet_harness import Screen
 
-from companion.app.widgets import is_filled
+from companion.app.inputs import is_filled
 
 
 def seats(screen: Screen) -> list[str]:

@@ -8,8 +8,8 @@ import flet as ft
 import pytest
 from app_helpers import app_screen, last_act, memory_app, notice, playing, set_up, table
 
+from companion.app.inputs import is_filled
 from companion.app.screens import great_plains
-from companion.app.widgets import is_filled
 
 AGAINST = " — recorded against the rule: "
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from app_helpers import last_act, log_lines, notice, pick_count, playing, redo_tip, refused, table, undo_tip
 from flet_harness import Screen
 
-from companion.app.widgets import is_filled
+from companion.app.inputs import is_filled
 
 PLAYERS = ["Ann", "Bob", "Eve"]
 

@@ -19,10 +19,10 @@ from flet_harness import Screen, wait_for
 
 from companion.app import share
 from companion.app.data import AppData
+from companion.app.inputs import is_filled
 from companion.app.main import make_main
 from companion.app.share import SCOREKEEPER, Guest, Sharing
 from companion.app.shell import VIEWER_REFUSAL
-from companion.app.widgets import is_filled
 
 STALE = "This game changed on another screen; nothing was recorded."
 STOPPED = "The host stopped sharing this game."

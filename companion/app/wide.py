@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 import flet as ft
 
+from companion.app import layout
 from companion.app import widgets as w
 
 if TYPE_CHECKING:
@@ -79,4 +80,4 @@ def screen(
                 alignment=ft.MainAxisAlignment.END,
             )
         )
-    return w.frame(view, parts, key, full_width=True)
+    return layout.frame(view, parts, key, full_width=True)

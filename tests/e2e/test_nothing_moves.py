@@ -1,6 +1,6 @@
 """Nothing moves under the finger: a whole game of each title in Chromium at 412×915, and one
 title in each desktop window (Great Plains at 1280×800, Heartland at 1920×1080: every title's
-screen stands in the same columns there, `widgets.screen`), from Home to the end screen
+screen stands in the same columns there, `layout.screen`), from Home to the end screen
 (Great Plains: caves, tokens, a spirit used, a refusal shown and dismissed, zones picked chip
 by chip, one corrected), with every button's box read before and after every tap
 (`finger.Finger`, which also defines the one movement allowed: a list growing below the

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 
 from companion.aftergame import stats
-from companion.app import dates, wide
+from companion.app import dates, layout, wide
 from companion.app import widgets as w
 from companion.app.intents import REOPEN, Intents
 from companion.app.screens import home, rules
@@ -72,7 +72,7 @@ def build(view: View) -> ft.Control:
     header: list[ft.Control]
     if session is None:
         header = [ft.Row([back, w.text(w.t(view, "ui.detail.title"), 20, bold=True)])]
-        return w.screen(view, header, [w.text(problem or "", 16, key="detail-problem")], key="detail-screen")
+        return layout.screen(view, header, [w.text(problem or "", 16, key="detail-problem")], key="detail-screen")
     summary = next((s for s in view.data.finished() if s.id == session_id), None)
     title = home.title_of(summary, view.language) if summary is not None else session.game.title
     header = [

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import flet as ft
 
-from companion.app import widgets as w
+from companion.app import sheets
 from companion.app.screens import detail, generic, home, new_game, player, rules, settings, share, stats
 from companion.app.screens.registry import GAME_SCREENS, game_screen
 
@@ -56,7 +56,7 @@ def build(view: View) -> ft.Control:
 def sheet(view: View) -> ft.DialogControl | None:
     """The open input sheet as a dialog over the screen, or None."""
     if view.ui.screen == "game" and view.session is not None and view.ui.panel == "stop":
-        return w.stop_panel(view)
+        return sheets.stop_panel(view)
     if view.ui.screen == "game" and view.session is not None and view.ui.panel == "share":
         return share.sheet(view)
     if view.ui.screen == "game" and view.session is not None and view.ui.panel == "rules":

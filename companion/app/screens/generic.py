@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
+from companion.app import inputs, layout, sheets
 from companion.app import widgets as w
 from companion.app.ties import ordinal
 from companion.rules.base import (
@@ -61,9 +62,9 @@ def build(view: View) -> ft.Control:
                 key="record-row",
             )
         )
-    body.extend(w.log_lines(view))
+    body.extend(layout.log_lines(view))
     header = [w.top_bar(view, session.game.title)]
-    return w.screen(view, header, body, [w.undo_strip(view)], key=f"game-{session.id}")
+    return layout.screen(view, header, body, [w.undo_strip(view)], key=f"game-{session.id}")
 
 
 def ranked(view: View, standing: Standing) -> str:
@@ -74,7 +75,7 @@ def ranked(view: View, standing: Standing) -> str:
 
 def sheet(view: View) -> ft.DialogControl | None:
     if view.ui.panel == "log":
-        return w.log_panel(view)
+        return sheets.log_panel(view)
     if view.ui.panel == "event":
         return event_form(view)
     return None
@@ -106,7 +107,7 @@ def event_form(view: View) -> ft.DialogControl:
     kind = session.game.events.get(kind_name)
     values = view.ui.draft.get("values")
     if kind is None or not isinstance(values, dict):  # a draft no form of this game wrote: nothing to offer
-        return w.sheet(view, w.t(view, "ui.generic.unknown"), [], key="event-panel")
+        return sheets.sheet(view, w.t(view, "ui.generic.unknown"), [], key="event-panel")
     rows: list[ft.Control] = []
     for name, field in kind.fields.items():
         label = session.game.field_label(kind_name, name).text(view.language)
@@ -116,7 +117,7 @@ def event_form(view: View) -> ft.DialogControl:
         **{name: value for name, value in values.items() if not (name in kind.optional and value in ("", None))},
     }
     title = session.game.event_label(kind_name).text(view.language)
-    return w.sheet(
+    return sheets.sheet(
         view,
         title,
         rows,
@@ -165,7 +166,7 @@ def field_input(view: View, label: str, name: str, field: FieldCheck, players: t
 def options(view: View, label: str, path: tuple[str, ...], choices: list[tuple[Any, str]], key: str) -> ft.Control:
     chosen = view.draft_get(path, None)
     buttons = [
-        w.choice(
+        inputs.choice(
             words,
             value == chosen,
             functools.partial(view.act.draft_set, path, value),
@@ -179,7 +180,7 @@ def options(view: View, label: str, path: tuple[str, ...], choices: list[tuple[A
 def number(view: View, label: str, path: tuple[str, ...], field: IntField, key: str) -> ft.Control:
     high = field.high if field.high is not None else NO_HIGH
     values = list(range(field.low, min(high, field.low + CHIPS - 1) + 1))
-    return w.count_picker(view, label, path, values, key=key, low=field.low, high=high, default=field.low)
+    return inputs.count_picker(view, label, path, values, key=key, low=field.low, high=high, default=field.low)
 
 
 def result(view: View) -> ft.Control:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
-from companion.app import theme
+from companion.app import inputs, layout, sheets, theme
 from companion.app import widgets as w
 from companion.app.ties import tie_lines
 from companion.app.widgets import one_line
@@ -76,7 +76,7 @@ def build(view: View) -> ft.Control:
         # There from the first cave (muted, saying why, until the last token): its coming would
         # shrink the page above it under the finger.
         footer.insert(0, scoring_done(view, state))
-    return w.screen(view, header, body, footer, key=f"game-{session.id}", beside=beside)
+    return layout.screen(view, header, body, footer, key=f"game-{session.id}", beside=beside)
 
 
 def scoring_done(view: View, state: GreatPlainsState) -> ft.Control:
@@ -101,7 +101,7 @@ def sheet(view: View) -> ft.DialogControl | None:
     assert view.session is not None
     state: GreatPlainsState = view.session.state
     if view.ui.panel == "log":
-        return w.log_panel(view)
+        return sheets.log_panel(view)
     if view.ui.panel == "zone":
         return zone_panel(view, state)
     if view.ui.panel == "amend_zone" and state.scoring and 1 <= int(view.ui.draft.get("zone", 0)) <= len(state.zones):
@@ -374,7 +374,7 @@ def zone_panel(view: View, state: GreatPlainsState, amending: int | None = None)
     tokens: dict[str, int] = dict(draft.get("tokens") or {})
     # One tap a number for the common zone (chips), any other typed: at most 6 taps in all.
     rows: list[ft.Control] = [
-        w.count_picker(
+        inputs.count_picker(
             view,
             w.t(view, "ui.great_plains.spaces"),
             ("spaces",),
@@ -384,7 +384,7 @@ def zone_panel(view: View, state: GreatPlainsState, amending: int | None = None)
             high=MAX_SPACES,
             default=1,
         ),
-        w.count_picker(
+        inputs.count_picker(
             view,
             w.t(view, "ui.great_plains.water"),
             ("water",),
@@ -398,7 +398,7 @@ def zone_panel(view: View, state: GreatPlainsState, amending: int | None = None)
     for player in state.players:
         tribe = state.tribe(player)
         rows.append(
-            w.count_picker(
+            inputs.count_picker(
                 view,
                 w.t(view, "ui.great_plains.tribe_tokens", tribe=name(tribe, view.language)),
                 ("tokens", player),
@@ -444,7 +444,7 @@ def zone_panel(view: View, state: GreatPlainsState, amending: int | None = None)
         title = w.t(view, "ui.great_plains.amend_title", number=amending)
         save = w.t(view, "ui.great_plains.amend_save", number=amending)
     # A resting icon: a refusal swaps it for its mark and the button keeps its size.
-    return w.sheet(
+    return sheets.sheet(
         view,
         title,
         rows,
@@ -502,7 +502,7 @@ def player_choice(view: View, draft: dict[str, Any], option: str, label_id: str)
     buttons: list[ft.Control] = []
     for player in players:
         buttons.append(
-            w.choice(
+            inputs.choice(
                 w.t(view, label_id, player=player),
                 player == current,
                 functools.partial(view.act.draft_set, (option,), player),

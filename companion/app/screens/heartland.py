@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
+from companion.app import inputs, layout, sheets
 from companion.app import widgets as w
 from companion.app.ties import ordinal, tie_lines
 from companion.app.widgets import one_line
@@ -62,10 +63,10 @@ def build(view: View) -> ft.Control:
     if state.over:  # only the result: no target bar, no actions
         body: list[ft.Control] = [end_screen(view, state)]
         footer = w.present(w.play_again(view), w.details_button(view), w.undo_strip(view))
-        return w.screen(view, header, body, footer, key=f"game-{session.id}", beside=[], log=log_context(view))
+        return layout.screen(view, header, body, footer, key=f"game-{session.id}", beside=[], log=log_context(view))
     body = [target_bar(view, state), *player_cards(view, state)]
     footer = [end_turn_button(view, state), w.undo_strip(view)]
-    return w.screen(
+    return layout.screen(
         view, header, body, footer, key=f"game-{session.id}", beside=[turn_actions(view, state)], log=log_context(view)
     )
 
@@ -392,7 +393,7 @@ def setup(view: View, draft: dict[str, Any]) -> list[ft.Control]:
         label = w.t(view, f"ui.new.heartland.{rule}", value=value(rule))
         chosen = draft["target"] == rule
         choices.append(
-            w.choice(label, chosen, functools.partial(view.act.set_draft, target=rule), key=f"target-{rule}")
+            inputs.choice(label, chosen, functools.partial(view.act.set_draft, target=rule), key=f"target-{rule}")
         )
     # One under the other, full width: three in a row wrapped "Rulebook $40" beside its tick, and
     # the row changed height as players were added (its value changing), moving what was below.
@@ -402,7 +403,7 @@ def setup(view: View, draft: dict[str, Any]) -> list[ft.Control]:
     ]
     if draft["target"] == "custom":
         controls.append(
-            w.count_picker(
+            inputs.count_picker(
                 view,
                 w.t(view, "ui.new.heartland.custom_target"),
                 ("custom_target",),
@@ -434,7 +435,7 @@ def sheet(view: View) -> ft.DialogControl | None:
     assert view.session is not None
     state: HeartlandState = view.session.state
     builders = {
-        "log": lambda: w.log_panel(view, log_context(view)),
+        "log": lambda: sheets.log_panel(view, log_context(view)),
         "load": lambda: load_panel(view, state),
         "unload": lambda: unload_panel(view, state),
         "adjust": lambda: adjust_panel(view, state),
@@ -451,7 +452,7 @@ def round_of(state: HeartlandState) -> int:
 
 def log_context(view: View) -> Callable[[int], str]:
     """Line `number` of the log -> "round 3": the round of the state before the event."""
-    return w.round_context(view, round_of, "ui.heartland.log_round")
+    return layout.round_context(view, round_of, "ui.heartland.log_round")
 
 
 def load_panel(view: View, state: HeartlandState) -> ft.DialogControl:
@@ -471,7 +472,7 @@ def load_panel(view: View, state: HeartlandState) -> ft.DialogControl:
         ]
         rows.append(w.text(good_name(view, good), 16, bold=True))
         rows.append(ft.Row(buttons, wrap=True, spacing=w.CHIP_SPACING, run_spacing=w.CHIP_SPACING))
-    return w.sheet(
+    return sheets.sheet(
         view,
         w.t(view, "ui.heartland.load_title", player=player),
         rows,
@@ -501,7 +502,7 @@ def unload_panel(view: View, state: HeartlandState) -> ft.DialogControl:
         ft.Row(
             [
                 w.text(w.t(view, "ui.heartland.price_hint"), 14, expand=True),
-                w.number_field(
+                inputs.number_field(
                     view,
                     w.t(view, "ui.heartland.price_typed"),
                     ("price",),
@@ -512,11 +513,11 @@ def unload_panel(view: View, state: HeartlandState) -> ft.DialogControl:
             ],
             vertical_alignment=ft.CrossAxisAlignment.CENTER,
         ),
-        w.chips(
+        inputs.chips(
             view,
             range(1, MAX_PRICE + 1),
             chosen,
-            functools.partial(w.pick_number, view, ("price",)),
+            functools.partial(inputs.pick_number, view, ("price",)),
             key="price",
             label=functools.partial(w.money, view),
             describe=lambda price: w.t(view, "ui.heartland.per_cube", price=w.money(view, price)),
@@ -538,7 +539,7 @@ def unload_panel(view: View, state: HeartlandState) -> ft.DialogControl:
         rows.append(w.text(heading, 16, bold=True, key=f"price-{good}"))
         buttons = [unload_count(view, player, good, count, price) for count in range(1, truck.carried(good) + 1)]
         rows.append(ft.Row(buttons, wrap=True, spacing=w.CHIP_SPACING, run_spacing=w.CHIP_SPACING))
-    return w.sheet(
+    return sheets.sheet(
         view,
         w.t(view, "ui.heartland.unload_title", player=player),
         rows,
@@ -584,7 +585,7 @@ def adjust_panel(view: View, state: HeartlandState) -> ft.DialogControl:
     note = draft.get("note", w.t(view, "ui.heartland.correction"))
     rows: list[ft.Control] = [
         w.text(w.t(view, "ui.heartland.adjust_hint", player=player, money=w.money(view, held)), 14),
-        w.count_picker(
+        inputs.count_picker(
             view,
             w.t(view, "ui.heartland.amount"),
             ("amount",),
@@ -612,7 +613,7 @@ def adjust_panel(view: View, state: HeartlandState) -> ft.DialogControl:
         view.act.apply(dict(event, note=view.ui.draft.get("note", note)), tapped="adjust-save")
 
     save = w.action(label, record, key="adjust-save", primary=True, view=view, refusal=view.check(event))
-    return w.sheet(
+    return sheets.sheet(
         view, w.t(view, "ui.heartland.correct_money_of", player=player), rows, key="adjust-panel", footer=[save]
     )
 
@@ -643,7 +644,7 @@ def cargo_panel(view: View, state: HeartlandState) -> ft.DialogControl:
         )
     ]
     for good in GOODS:
-        typed = w.number_field(
+        typed = inputs.number_field(
             view,
             w.t(view, "ui.number.other"),
             ("typed_cubes", good),
@@ -670,7 +671,7 @@ def cargo_panel(view: View, state: HeartlandState) -> ft.DialogControl:
         )
         values = [value for value in CARGO_CORRECTIONS if truck.carried(good) + value >= 0]
         rows.append(
-            w.chips(
+            inputs.chips(
                 view,
                 values,
                 cubes if good == chosen_good else None,
@@ -702,7 +703,7 @@ def cargo_panel(view: View, state: HeartlandState) -> ft.DialogControl:
 
     refusal = w.t(view, "ui.heartland.cargo_first") if not (chosen_good and cubes) else None
     save = w.action(label, record, key="cargo-save", primary=True, view=view, refusal=refusal)
-    return w.sheet(
+    return sheets.sheet(
         view, w.t(view, "ui.heartland.correct_cargo_of", player=player), rows, key="cargo-panel", footer=[save]
     )
 
@@ -743,7 +744,7 @@ def upgrade_panel(view: View, state: HeartlandState) -> ft.DialogControl:
             max_length=30,
             on_change=lambda e: view.act.set_draft(quiet=True, name=e.control.value),
         ),
-        w.count_picker(
+        inputs.count_picker(
             view,
             w.t(view, "ui.heartland.cost"),
             ("cost",),
@@ -763,7 +764,7 @@ def upgrade_panel(view: View, state: HeartlandState) -> ft.DialogControl:
             return
         view.act.apply({"type": "buy_upgrade", "player": player, "name": name, "cost": cost}, tapped="upgrade-buy")
 
-    return w.sheet(
+    return sheets.sheet(
         view,
         w.t(view, "ui.heartland.upgrade_title", player=player),
         rows,

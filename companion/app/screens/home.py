@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 
 from companion.aftergame import stats as stats_of
-from companion.app import dates, wide
+from companion.app import dates, layout, wide
 from companion.app import widgets as w
 from companion.app.screens import stats
 from companion.app.screens.registry import game_screen
@@ -133,9 +133,9 @@ def build(view: View) -> ft.Control:
 
 
 def lazy_screen(view: View, header: list[ft.Control], items: list[ft.Control], footer: list[ft.Control]) -> ft.Control:
-    """`widgets.screen` with a `ListView` for a body: Flutter builds only the cards in view."""
+    """`layout.screen` with a `ListView` for a body: Flutter builds only the cards in view."""
     listed = ft.ListView(items, expand=True, spacing=10, key="body")
-    return w.frame(view, [*header, listed, w.notice_box(view), *footer], "home")
+    return layout.frame(view, [*header, listed, w.notice_box(view), *footer], "home")
 
 
 def more(view: View, left: int, setting: str, shown: int, key: str, words: tuple[str, str]) -> list[ft.Control]:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
-from companion.app import theme, wide
+from companion.app import inputs, layout, theme, wide
 from companion.app import widgets as w
 from companion.app.screens.registry import game_screen
 from companion.rules import GAMES
@@ -120,7 +120,7 @@ def build(view: View) -> ft.Control:
         left, right = (body[:2], options) if options else (body[:1], body[1:2])
         columns = [wide.column(left, key="body"), wide.column(right, key="new-options")]
         return wide.screen(view, header, columns, footer, key="new-game-screen")
-    return w.screen(view, header, body, footer, key="new-game-screen")
+    return layout.screen(view, header, body, footer, key="new-game-screen")
 
 
 def game_picker(view: View, draft: dict[str, Any]) -> ft.Control:
@@ -134,7 +134,7 @@ def game_picker(view: View, draft: dict[str, Any]) -> ft.Control:
         )
         label = f"{game.title} · {players}"
         buttons.append(
-            w.choice(label, chosen, functools.partial(view.act.set_draft, game=game_id), key=f"game-{game_id}")
+            inputs.choice(label, chosen, functools.partial(view.act.set_draft, game=game_id), key=f"game-{game_id}")
         )
     # Full width: a tick appearing on the chosen one resizes nothing.
     return ft.Column(

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 
 from companion.aftergame.stats import GameRecord, PlayerPage, Rival
-from companion.app import dates, wide
+from companion.app import dates, layout, wide
 from companion.app import widgets as w
 from companion.app.intents import REOPEN, Intents
 from companion.app.screens import stats
@@ -82,7 +82,7 @@ def build(view: View) -> ft.Control:
                 key="player-screen",
             )
         body.extend(figures(view, page))
-    return w.screen(view, header, body, key="player-screen")
+    return layout.screen(view, header, body, key="player-screen")
 
 
 def back_to_stats(view: View) -> None:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
+from companion.app import sheets
 from companion.app import widgets as w
 from companion.text import reference
 
@@ -60,4 +61,6 @@ def sheet(view: View) -> ft.DialogControl | None:
                 on_click=lambda _: view.act.open_panel(came_from["panel"], **came_from["draft"]),
             )
         )
-    return w.sheet(view, w.t(view, "ui.rules.open", title=session.game.title), body, key="rules-panel", footer=footer)
+    return sheets.sheet(
+        view, w.t(view, "ui.rules.open", title=session.game.title), body, key="rules-panel", footer=footer
+    )

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
-from companion.app import dates
+from companion.app import dates, layout
 from companion.app import widgets as w
 from companion.app.after_intents import message_of
 from companion.app.intents import REOPEN
@@ -42,7 +42,7 @@ def build(view: View) -> ft.Control:
             w.text(w.t(view, note[0], **note[1]), 14, key="storage-note"),
         ]
     choices += sync_section(view)
-    return w.screen(view, header, choices, key="settings-screen")
+    return layout.screen(view, header, choices, key="settings-screen")
 
 
 def reopen(act: Any, place: dict[str, Any]) -> bool:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import flet as ft
 import segno
 
+from companion.app import sheets
 from companion.app import widgets as w
 from companion.app.share import SCOREKEEPER, VIEWER, Guest, Share, display_code
 
@@ -56,7 +57,7 @@ def sheet(view: View) -> ft.DialogControl:
         on_click=lambda _: view.act.stop_sharing(),
         tooltip=w.t(view, "ui.share.stop.tip"),
     )
-    return w.sheet(view, w.t(view, "ui.share"), body, key="share-sheet", footer=[stop])
+    return sheets.sheet(view, w.t(view, "ui.share"), body, key="share-sheet", footer=[stop])
 
 
 def ask(view: View) -> ft.DialogControl:
@@ -73,7 +74,7 @@ def ask(view: View) -> ft.DialogControl:
         on_click=lambda _: view.act.start_sharing(),
         tooltip=w.t(view, "ui.share.start.tip"),
     )
-    return w.sheet(view, w.t(view, "ui.share"), body, key="share-sheet", footer=[start])
+    return sheets.sheet(view, w.t(view, "ui.share"), body, key="share-sheet", footer=[start])
 
 
 def guests(view: View, share: Share) -> list[ft.Control]:

@@ -16,7 +16,7 @@ import flet as ft
 
 from companion.aftergame.archive import megabytes
 from companion.aftergame.stats import PlayerStats, Statistics
-from companion.app import wide
+from companion.app import layout, sheets, wide
 from companion.app import widgets as w
 from companion.app.after_intents import REPORT_CASES, TITLE_CASES, message_of
 from companion.app.intents import REOPEN, Intents
@@ -143,7 +143,7 @@ def build(view: View) -> ft.Control:
     if not statistics.plays:
         body.append(w.text(w.t(view, "ui.stats.none"), 16, key="stats-none"))
         body.extend(not_counted(view, statistics))
-        return w.screen(view, header, body, key="stats-screen")
+        return layout.screen(view, header, body, key="stats-screen")
     body.append(w.text(overview(view, statistics), 16, bold=True, key="stats-overview"))
     body.extend(not_counted(view, statistics))
     # Two cards a row in a wide window, one on a phone.
@@ -164,7 +164,7 @@ def build(view: View) -> ft.Control:
         )
     body.append(cards)
     body.extend(table)
-    return w.screen(view, header, body, key="stats-screen")
+    return layout.screen(view, header, body, key="stats-screen")
 
 
 def game_filter(view: View, game: str | None) -> ft.Control:
@@ -474,7 +474,9 @@ def sheet(view: View) -> ft.DialogControl | None:
         w.t(view, "ui.stats.rename"), key="rename-confirm", height=w.TARGET, on_click=lambda _: rename(view)
     )
     body: list[ft.Control] = [w.text(w.t(view, "ui.stats.rename.hint", player=old), 15), field]
-    return w.sheet(view, w.t(view, "ui.stats.rename.title", player=old), body, key="rename-panel", footer=[confirm])
+    return sheets.sheet(
+        view, w.t(view, "ui.stats.rename.title", player=old), body, key="rename-panel", footer=[confirm]
+    )
 
 
 def rename(view: View) -> None:
@@ -599,7 +601,7 @@ def archive_sheet(view: View) -> ft.DialogControl | None:
                 ]
             )
         )
-    return w.sheet(view, w.t(view, "ui.archive"), body, key="archive-panel")
+    return sheets.sheet(view, w.t(view, "ui.archive"), body, key="archive-panel")
 
 
 def export(view: View, kind: str) -> None:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
+from companion.app import inputs, layout, sheets
 from companion.app import widgets as w
 from companion.app.ties import ordinal
 from companion.rules.transamerica import GAME, STARTING_POINTS, TransAmericaState, points_after
@@ -40,7 +41,7 @@ def build(view: View) -> ft.Control:
     if state.over:  # only the result: the ranking, best first, and why
         body: list[ft.Control] = [winners(view, state)]
         ended = w.present(w.play_again(view), w.details_button(view), w.undo_strip(view))
-        return w.screen(view, header, body, ended, key=f"game-{session.id}", beside=[], log=context)
+        return layout.screen(view, header, body, ended, key=f"game-{session.id}", beside=[], log=context)
     body = [countdown_row(view, state, player) for player in state.players]
     body.append(
         w.text(w.t(view, "ui.transamerica.starter", number=state.round_number, player=state.starter), 16, key="starter")
@@ -57,7 +58,7 @@ def build(view: View) -> ft.Control:
     beside = [round_table(view, state)]
     if state.rounds:
         beside.append(w.text(w.t(view, "ui.transamerica.amend_hint"), 13, colour=w.QUIET, key="amend-hint"))
-    return w.screen(view, header, body, footer, key=f"game-{session.id}", beside=beside, log=context)
+    return layout.screen(view, header, body, footer, key=f"game-{session.id}", beside=beside, log=context)
 
 
 def sheet(view: View) -> ft.DialogControl | None:
@@ -65,7 +66,7 @@ def sheet(view: View) -> ft.DialogControl | None:
     assert session is not None
     state: TransAmericaState = session.state
     if view.ui.panel == "log":
-        return w.log_panel(view, log_context(view))
+        return sheets.log_panel(view, log_context(view))
     if view.ui.panel == "end_round" and not state.over:
         return end_round_panel(view, state)
     if (
@@ -83,7 +84,7 @@ def round_of(state: TransAmericaState) -> int:
 
 def log_context(view: View) -> Callable[[int], str]:
     """Line `number` of the log -> "round 3"."""
-    return w.round_context(view, round_of, "ui.transamerica.log_round")
+    return layout.round_context(view, round_of, "ui.transamerica.log_round")
 
 
 def pips(points: int, colour: str) -> ft.Control:
@@ -210,7 +211,7 @@ def end_round_panel(view: View, state: TransAmericaState, amending: int | None =
                         bold=after <= 0,
                         key=f"after-{key}",
                     ),
-                    w.number_field(
+                    inputs.number_field(
                         view,
                         w.t(view, "ui.number.other"),
                         ("missing", player),
@@ -226,11 +227,11 @@ def end_round_panel(view: View, state: TransAmericaState, amending: int | None =
             )
         )
         rows.append(
-            w.chips(
+            inputs.chips(
                 view,
                 MISSING_CHIPS,
                 missing[player],
-                functools.partial(w.pick_number, view, ("missing", player)),
+                functools.partial(inputs.pick_number, view, ("missing", player)),
                 key=f"missing-{key}",
                 describe=functools.partial(misses, view, player),
             )
@@ -252,7 +253,7 @@ def end_round_panel(view: View, state: TransAmericaState, amending: int | None =
     save = w.event_button(
         view, w.t(view, label, number=number), event, key="save-round", primary=True, icon=ft.Icons.CHECK
     )
-    return w.sheet(
+    return sheets.sheet(
         view,
         w.t(view, title, number=number),
         rows,
