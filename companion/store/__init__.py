@@ -12,8 +12,8 @@ TinyDB for real: every file the app saves (a game, the index) is written through
 table API; `JournalStorage` (`storage.py`) turns each write into an appended, checksummed
 record of what changed (`changes.py`: one write, one fsync), and a file holding records is
 rewritten whole and atomically once its game pauses (`compactor.py`, in the background) or
-after `COMPACT_EVERY` records. Rooms of one subject sit behind a thin `Store` (`store.py`,
-whose docstring lists them and the data folder's layout); the index takes put/drop records
+after `COMPACT_EVERY` records. Rooms of one subject sit behind a thin `Store` (`store.py`;
+the rooms and the data folder's layout are below); the index takes put/drop records
 too, so saving, renaming or deleting one game at 10,000 never rewrites the rest.
 
 Each index entry keeps the size and CRC-32 of the file it was worked out from, so a data
@@ -32,6 +32,83 @@ What is there only for large archives was measured with and without at 1,000 and
 games and kept where it pays, each in a module naming its figure: the index scanner
 (`index_file.py`), the list's shared texts (`shared.py`) and glibc's `mallopt`
 (`app/big_blocks.py`); pausing the garbage collector bought nothing and is gone.
+
+The data folder, the rooms, costs, damage and faults
+----------------------------------------------------
+
+Every session in TinyDB, one small file each, written through on every tap.
+
+Layout of a data folder::
+
+    index.json              TinyDB: table "sessions", one document per session, keyed by id
+                            (game, players, created, updated, title, is_over, winners, status,
+                            and once finished its result: scores, ranks, length; see results.py),
+                            then one appended record per entry added, replaced or removed
+    sessions/<id>.json      TinyDB: table "session", document "1": the whole session
+                            (format, game, players, options, events incl. redo tail,
+                            cursor, created, title), then one appended record per change
+                            since the file was last written whole
+    pending/<id>            empty marker: the index may lag behind this session file
+    quarantine/<name>       a damaged file, moved aside, and <name>.why.json saying why; or
+                            <id>.json.<digest>: a session file as it was when it opened with a
+                            loss (a record damaged or cut short), copied before any rewrite; or
+                            <side>.<digest>: a side file as it was when it read damaged
+    players.json, counted.json, copies.json
+                            the table's choices beside the games (companion/aftergame), each
+                            with its checksum (side_file.py)
+    titles.json             when each game's title was last changed (`TITLES`, written by `rename`)
+    locks/<id>.lock         OS lock held while a session is open for writing
+    locks/index.lock        OS lock held while the index is edited
+    locks/put.lock          OS lock held while sessions played elsewhere are written (`put_many`)
+    ui-state.json           the app's note of where it was (companion/app/ui_state.py)
+
+Every file has a `_meta` table `{"1": {"format": n, "kind": "index" | "session"}}` (a
+session file's also holds its document's checksum). Each opens with TinyDB and
+`JournalStorage` (storage.py), and once compacted with plain TinyDB. The rooms:
+
+    store.py        this facade: the public API, one lock, the rooms wired together
+    journal.py      the sessions open for play: each change written before it is made
+    index.py        the list of games: index.json as summaries, edited by records
+    repair.py       reading session files that may be damaged; the index brought in line
+    quarantine.py   damaged files set aside, with notes
+    side_file.py    the side files: checked, a damaged one kept aside and told
+    storage.py      the TinyDB storage: a write becomes a record of what changed (changes.py)
+    index_storage.py  the index's storage (entries never parsed but where a record touches them)
+    compactor.py    files rewritten whole in the background when idle
+    file_format.py  the bytes of a file; folders.py the disk (and memory) and its locks
+    listing.py      summaries; index_file.py the index read one entry at a time;
+    session_file.py what a session file must hold
+
+Cost: recording an event appends one record to that session's file (one write, one
+fdatasync); the first change after the file is read rewrites it whole (atomic + fsync), and
+a file holding `storage.COMPACT_SOON` records is rewritten in the background once the game
+pauses. The index changes when a session is created, finishes (or stops being finished
+through undo, or its winners change), is closed after changes (its status line), renamed
+or deleted: one appended record each, whatever the archive's size; a store holds it as
+compact summaries, never as the parsed file. `listing()` answers from those summaries and
+the sessions open here (no file looked at but the index's), which is what the home screen
+asks on every tap. `sessions()` also takes each session's "updated" time from its file's
+mtime (one stat each), so start-up never parses every session. Files without an index
+entry (a crash between the session file and the index entry of `new`, or an index rebuilt
+after damage), sessions with a `pending` marker (a crash between a session write and its
+index update) and entries whose status line is older than their file (the app stopped
+with the game open) are parsed and reconciled when found (repair.py). Entries saved by an
+earlier version have no status line: the first `peek` works it out and the next change of
+the index keeps it; finished ones have no result: the first `finished()` works them out
+and keeps them.
+
+Damage: a session file whose end cannot be read (a record damaged, or cut short by a power
+cut) or whose document fails its checksum opens with what can be read; the file as it was
+is copied to quarantine/ first and `SessionList.losses` says which game lost what. A damaged
+side file (`side_files`, side_file.py) reads what it can, is copied there too, and
+`SessionList.side_losses` says what it lost.
+
+Faults: every OSError ends as a `StoreError` whose sentence says what the disk refused
+(`check_usable()` tries the folder once, at start). A change the disk refuses changes
+nothing (an appended record that could not be flushed is cut off again); a change the
+disk has made visible (the rename of its file) stands whatever fails after it (the
+folder's fsync, the index: its pending marker lets the next listing repair it), so the
+app never says "not saved" of something that is.
 """
 
 from companion.store.errors import (

@@ -37,7 +37,14 @@ from companion.store.compactor import Compactor
 from companion.store.errors import SessionBusy, SessionClosed, Speaking, StoreError
 from companion.store.folders import Folder, Lock
 from companion.store.index import Index
-from companion.store.listing import SessionSummary, indexed_summary, same_summary, translated_lines
+from companion.store.listing import (
+    SESSION_ID,
+    SessionSummary,
+    indexed_summary,
+    new_session_id,
+    same_summary,
+    translated_lines,
+)
 from companion.store.results import FinalResult, final_result, result_doc
 from companion.store.session_file import outcome, session_file
 from companion.store.storage import JournalStorage
@@ -170,6 +177,19 @@ class Journal:
         entry.db.table("session").insert(
             Document({**session_doc, "created": entry.created, "title": entry.title}, doc_id=1)
         )
+
+    def put_file(
+        self, session: Session, wanted: str | None, created: float, title: str, updated: float | None, lock: Lock
+    ) -> tuple[str, Open]:
+        """A session played elsewhere, written whole under `wanted` when that name is free, else a new id."""
+        session_id = wanted if wanted is not None and SESSION_ID.fullmatch(wanted) else new_session_id()
+        while self._folder.exists(session_file(session_id)):
+            session_id = new_session_id()
+        entry = self.make_open(session, session_id, lock, created, title)
+        self.write_new(entry, session.to_dict())
+        if updated is not None and updated >= created:
+            entry.storage.set_mtime(int(updated * 1e9))
+        return session_id, entry
 
     def write_title(self, entry: Open) -> None:
         entry.db.table("session").update({"title": entry.title}, doc_ids=[1])

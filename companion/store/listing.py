@@ -24,6 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from companion.rules.base import name_key
 from companion.store.file_format import encode, holds_lone_surrogate, may_hold_lone_surrogate
 from companion.store.index_file import scan_index
 from companion.store.results import FinalResult, result_of
@@ -316,3 +317,16 @@ _GONE: Any = object()
 def same_summary(old: SessionSummary | None, new: SessionSummary) -> bool:
     """Summaries equal but for the updated time."""
     return old is not None and old._replace(updated=0.0) == new._replace(updated=0.0)
+
+
+def players_of(summaries: Iterable[SessionSummary]) -> list[str]:
+    """The players of these games in their order, each once (as names compare)."""
+    seen: set[str] = set()
+    names: list[str] = []
+    for summary in summaries:
+        for name in summary.players:
+            key = name_key(name)
+            if key not in seen:
+                seen.add(key)
+                names.append(name)
+    return names

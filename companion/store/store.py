@@ -1,77 +1,5 @@
-"""Every session in TinyDB, one small file each, written through on every tap.
-
-Layout of a data folder::
-
-    index.json              TinyDB: table "sessions", one document per session, keyed by id
-                            (game, players, created, updated, title, is_over, winners, status,
-                            and once finished its result: scores, ranks, length; see results.py),
-                            then one appended record per entry added, replaced or removed
-    sessions/<id>.json      TinyDB: table "session", document "1": the whole session
-                            (format, game, players, options, events incl. redo tail,
-                            cursor, created, title), then one appended record per change
-                            since the file was last written whole
-    pending/<id>            empty marker: the index may lag behind this session file
-    quarantine/<name>       a damaged file, moved aside, and <name>.why.json saying why; or
-                            <id>.json.<digest>: a session file as it was when it opened with a
-                            loss (a record damaged or cut short), copied before any rewrite; or
-                            <side>.<digest>: a side file as it was when it read damaged
-    players.json, counted.json, copies.json
-                            the table's choices beside the games (companion/aftergame), each
-                            with its checksum (side_file.py)
-    titles.json             when each game's title was last changed (`TITLES`, written by `rename`)
-    locks/<id>.lock         OS lock held while a session is open for writing
-    locks/index.lock        OS lock held while the index is edited
-    locks/put.lock          OS lock held while sessions played elsewhere are written (`put_many`)
-    ui-state.json           the app's note of where it was (companion/app/ui_state.py)
-
-Every file has a `_meta` table `{"1": {"format": n, "kind": "index" | "session"}}` (a
-session file's also holds its document's checksum). Each opens with TinyDB and
-`JournalStorage` (storage.py), and once compacted with plain TinyDB. The rooms:
-
-    store.py        this facade: the public API, one lock, the rooms wired together
-    journal.py      the sessions open for play: each change written before it is made
-    index.py        the list of games: index.json as summaries, edited by records
-    repair.py       reading session files that may be damaged; the index brought in line
-    quarantine.py   damaged files set aside, with notes
-    side_file.py    the side files: checked, a damaged one kept aside and told
-    storage.py      the TinyDB storage: a write becomes a record of what changed (changes.py)
-    index_storage.py  the index's storage (entries never parsed but where a record touches them)
-    compactor.py    files rewritten whole in the background when idle
-    file_format.py  the bytes of a file; folders.py the disk (and memory) and its locks
-    listing.py      summaries; index_file.py the index read one entry at a time;
-    session_file.py what a session file must hold
-
-Cost: recording an event appends one record to that session's file (one write, one
-fdatasync); the first change after the file is read rewrites it whole (atomic + fsync), and
-a file holding `storage.COMPACT_SOON` records is rewritten in the background once the game
-pauses. The index changes when a session is created, finishes (or stops being finished
-through undo, or its winners change), is closed after changes (its status line), renamed
-or deleted: one appended record each, whatever the archive's size; a store holds it as
-compact summaries, never as the parsed file. `listing()` answers from those summaries and
-the sessions open here (no file looked at but the index's), which is what the home screen
-asks on every tap. `sessions()` also takes each session's "updated" time from its file's
-mtime (one stat each), so start-up never parses every session. Files without an index
-entry (a crash between the session file and the index entry of `new`, or an index rebuilt
-after damage), sessions with a `pending` marker (a crash between a session write and its
-index update) and entries whose status line is older than their file (the app stopped
-with the game open) are parsed and reconciled when found (repair.py). Entries saved by an
-earlier version have no status line: the first `peek` works it out and the next change of
-the index keeps it; finished ones have no result: the first `finished()` works them out
-and keeps them.
-
-Damage: a session file whose end cannot be read (a record damaged, or cut short by a power
-cut) or whose document fails its checksum opens with what can be read; the file as it was
-is copied to quarantine/ first and `SessionList.losses` says which game lost what. A damaged
-side file (`side_files`, side_file.py) reads what it can, is copied there too, and
-`SessionList.side_losses` says what it lost.
-
-Faults: every OSError ends as a `StoreError` whose sentence says what the disk refused
-(`check_usable()` tries the folder once, at start). A change the disk refuses changes
-nothing (an appended record that could not be flushed is cut off again); a change the
-disk has made visible (the rename of its file) stands whatever fails after it (the
-folder's fsync, the index: its pending marker lets the next listing repair it), so the
-app never says "not saved" of something that is.
-"""
+"""The store's facade: its public API, one lock, and its rooms wired together (the data
+folder's layout, the rooms, what each change costs, damage and faults: the package's docstring)."""
 
 from __future__ import annotations
 
@@ -85,7 +13,6 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from companion.rules.base import name_key
 from companion.session import Session
 from companion.store.compactor import Compactor
 from companion.store.errors import (
@@ -98,11 +25,11 @@ from companion.store.errors import (
     os_reason,
     unwritable_folder,
 )
-from companion.store.folders import DiskFolder, Folder, Lock, MemoryFolder, Signature
+from companion.store.folders import DiskFolder, Folder, MemoryFolder, Signature
 from companion.store.index import INDEX_LOCK_TIMEOUT, Index, by_time
 from companion.store.index_storage import INDEX
 from companion.store.journal import LOCKS, PENDING, Journal, Open, close_all, closed_journal, deleted_journal
-from companion.store.listing import SESSION_ID, QuarantineNote, SessionList, SessionSummary, new_session_id
+from companion.store.listing import SESSION_ID, QuarantineNote, SessionList, SessionSummary, new_session_id, players_of
 from companion.store.quarantine import QUARANTINE, Quarantine
 from companion.store.repair import Repair
 from companion.store.results import FinalResult, final_result
@@ -540,15 +467,7 @@ class Store:
 
     def known_players(self) -> list[str]:
         """Player names of earlier sessions, most recently played first, each once (as names compare)."""
-        seen: set[str] = set()
-        names: list[str] = []
-        for summary in self.listing():  # the index as known: never a look at every file
-            for name in summary.players:
-                key = name_key(name)
-                if key not in seen:
-                    seen.add(key)
-                    names.append(name)
-        return names
+        return players_of(self.listing())  # the index as known: never a look at every file
 
     def finished(self) -> list[SessionSummary]:
         """Summaries of the finished games, newest first, each with its final result where it can be read.
@@ -602,7 +521,9 @@ class Store:
                 ids: list[str] = []
                 docs: dict[str, dict[str, Any]] = {}
                 for session, wanted, created, title, updated in sessions:
-                    session_id, entry = self._put_file(session, wanted, created, check_title(title), updated, lock)
+                    session_id, entry = self._journal.put_file(
+                        session, wanted, created, check_title(title), updated, lock
+                    )
                     docs[session_id] = self._journal.index_doc(session_id, entry)
                     ids.append(session_id)
                 if docs:
@@ -639,18 +560,6 @@ class Store:
                     self._journal.sync_index(session_id, entry, force=True)
             finally:
                 lock.release()
-
-    def _put_file(
-        self, session: Session, wanted: str | None, created: float, title: str, updated: float | None, lock: Lock
-    ) -> tuple[str, Open]:
-        session_id = wanted if wanted is not None and SESSION_ID.fullmatch(wanted) else new_session_id()
-        while self._folder.exists(session_file(session_id)):
-            session_id = new_session_id()
-        entry = self._journal.make_open(session, session_id, lock, created, title)
-        self._journal.write_new(entry, session.to_dict())
-        if updated is not None and updated >= created:
-            entry.storage.set_mtime(int(updated * 1e9))
-        return session_id, entry
 
     # ------------------------------------------------------------------ housekeeping
 
