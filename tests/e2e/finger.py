@@ -236,6 +236,9 @@ class Finger:
         self.ui.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         self.taps += 1
         self.ui.page.wait_for_function("() => document.activeElement && document.activeElement.tagName === 'INPUT'")
+        # Flutter sets a focused field's text and selection a moment later: a digit typed before
+        # that was lost now and then ("5" for 25). A finger takes that long between tap and key.
+        settle(self.ui, None)
         self.ui.page.keyboard.press("Control+A")  # what the field held (a default) goes with the typing
         mark = frames(self.ui)
         self.ui.page.keyboard.type(str(value))
