@@ -11,6 +11,9 @@ from typing import Any
 
 import pytest
 from app_helpers import add_players, app_screen, notice, table
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_conformance import play_randomly, table_for
 
 from companion import GAMES, RuleError, Session
 from companion.aftergame.bgstats import play_url as bgstats_play_url
@@ -198,8 +201,9 @@ def test_each_event_and_field_names_itself_in_words_or_by_its_name(tally_registe
     assert "gains" in TALLY.events["round"].fields and not TALLY.events["round"].fields["gains"].every
 
 
-@pytest.mark.parametrize("game_id", ["heartland", "transamerica", "great_plains"])
-def test_every_event_of_the_three_games_has_words_for_it_and_its_fields(game_id: str) -> None:
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_every_event_of_every_registered_game_has_words_for_it_and_its_fields(game_id: str) -> None:
+    """What a game brings besides its module: words for its events and fields in each language."""
     game = GAMES[game_id]
     for name, kind in game.all_events.items():
         assert kind.label, name
@@ -303,3 +307,16 @@ async def test_a_fourth_game_is_played_to_its_end_from_the_generic_screen_alone(
         assert not screen.exists("record-row")  # Bob reached 10: the game is over, nothing more to record
     (summary,) = data.sessions()
     assert summary.is_over and summary.winners == ("Bob",)
+
+
+@settings(
+    max_examples=10,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(data=st.data())
+def test_the_conformance_suite_plays_a_fourth_game_from_its_description(
+    tally_registered: None, data: st.DataObject
+) -> None:
+    """Registered, it is played like the three, by a table drawn from its description (no test edited)."""
+    play_randomly("tally", table_for("tally"), data)

@@ -15,6 +15,17 @@ from companion.text.messages import Listed, Message, Money
 LANGUAGES = ("en", "fr", "es")
 TABLES = {"heartland": ["Ann", "Bob", "Cy"], "transamerica": ["Ann", "Bob", "Cy"], "great_plains": ["Ann", "Inés"]}
 
+STOPPED = {
+    "heartland": "Ann, Bob and Cy shared the win ($5)",
+    "transamerica": "Ann, Bob and Cy shared the win with 13 points",
+    "great_plains": "Ann and Inés shared the win 0–0",
+}
+
+
+def seats(game_id: str) -> list[str]:
+    """A table for the game: the usual one here, else as few players as it takes (a game added later)."""
+    return TABLES.get(game_id) or ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"][: GAMES[game_id].min_players]
+
 
 def test_money_is_written_as_each_language_writes_it_inside_any_sentence() -> None:
     line = Message("heartland.status", {"player": "Ann", "money": Money(12), "target": Money(40)})
@@ -63,41 +74,42 @@ def test_a_spirit_taken_reads_with_its_own_article() -> None:
 
 
 def test_each_game_says_what_home_calls_it_and_what_its_scores_count() -> None:
-    assert [(game.home_title, game.unit, game.bgg_id, game.length_unit) for game in GAMES.values()] == [
-        ("Heartland", "money", 111417, "rounds"),
-        ("TransAmerica", "points", 2842, "rounds"),
-        ("Great Plains", "points", 330036, "zones"),
-    ]
+    facts = {game_id: (game.home_title, game.unit, game.bgg_id, game.length_unit) for game_id, game in GAMES.items()}
+    assert {game_id: facts[game_id] for game_id in ("heartland", "transamerica", "great_plains")} == {
+        "heartland": ("Heartland", "money", 111417, "rounds"),
+        "transamerica": ("TransAmerica", "points", 2842, "rounds"),
+        "great_plains": ("Great Plains", "points", 330036, "zones"),
+    }
+    assert all(unit in ("money", "points") for _, unit, _, _ in facts.values())  # what the words for a score know
 
 
-@pytest.mark.parametrize("game_id", list(TABLES))
+@pytest.mark.parametrize("game_id", list(GAMES))
 def test_each_game_has_a_status_line_in_every_language_from_its_first_state_to_its_stop(game_id: str) -> None:
     game = GAMES[game_id]
-    session = Session.new(game_id, TABLES[game_id])
+    session = Session.new(game_id, seats(game_id))
     playing = [game.status_line(session.state).text(language) for language in LANGUAGES]
     session.apply({"type": "end_game", "note": "rain"})
     stopped = [game.status_line(session.state).text(language) for language in LANGUAGES]
     assert len(set(playing)) == 3 and len(set(stopped)) == 3
-    assert stopped[0] in (
-        "Ann, Bob and Cy shared the win ($5)",
-        "Ann, Bob and Cy shared the win with 13 points",
-        "Ann and Inés shared the win 0–0",
-    )
+    assert " shared the win" in stopped[0]  # stopped before anyone scored: all of them, tied
+    assert stopped[0] == STOPPED.get(game_id, stopped[0])
     assert all(not line.startswith(game_id) for line in playing + stopped)
 
 
-@pytest.mark.parametrize("game_id", list(TABLES))
+@pytest.mark.parametrize("game_id", list(GAMES))
 def test_a_stopped_game_is_a_state_of_its_own_game_that_reads_as_finished(game_id: str) -> None:
     """So a game's screen shows a stopped game as a finished one, reading its state as always."""
     game = GAMES[game_id]
-    assert game.all_events["end_game"] is STOP_IN_PLACE
-    session = Session.new(game_id, TABLES[game_id])
+    session = Session.new(game_id, seats(game_id))
     before = type(session.state)
     session.apply({"type": "end_game", "note": "rain"})
     state = session.state
-    assert type(state) is before and not isinstance(state, Stopped)
-    assert state.over and game.current_player(state) is None and state.stopped == "rain"
-    assert game.stopped_note(state) == "rain" and game.is_over(state)
+    assert game.stopped_note(state) == "rain" and game.is_over(state) and game.current_player(state) is None
+    if game.all_events["end_game"] is STOP_IN_PLACE:  # the three: the game's own state says it
+        assert type(state) is before and not isinstance(state, Stopped)
+        assert state.over and state.stopped == "rain"
+    else:  # a game that leaves stopping to the default: its state, wrapped
+        assert isinstance(state, Stopped) and type(state.state) is before
 
 
 def test_each_reference_opens_each_place_at_one_of_its_own_sections() -> None:
