@@ -549,7 +549,7 @@ class Screen:
         """All controls of the current page tree, depth-first (views, overlay, dialogs, services).
 
         With ``visible_only``: the top view, the overlay and open dialogs, skipping
-        ``visible=False`` subtrees.
+        ``visible=False`` and fully transparent subtrees.
         """
         visited: set[int] = set()
         stack = list(reversed(self._roots(visible_only)))
@@ -558,7 +558,11 @@ class Screen:
             if id(c) in visited:
                 continue
             visited.add(id(c))
-            if visible_only and (not getattr(c, "visible", True) or not _is_open_dialog_or_not_dialog(c)):
+            if visible_only and (
+                not getattr(c, "visible", True)
+                or getattr(c, "opacity", None) == 0  # drawn transparent: nobody sees it (the text-size probe)
+                or not _is_open_dialog_or_not_dialog(c)
+            ):
                 continue
             yield c
             stack.extend(reversed(list(_direct_children(c, visited))))

@@ -174,6 +174,18 @@ async def test_a_phone_turned_dark_or_wide_follows_a_drawing_of_its_kind() -> No
 
 
 @table
+async def test_a_phone_set_to_large_text_follows_a_drawing_sized_for_its_text() -> None:
+    async with shared_heartland() as (table_, host, shared):
+        vera, walt = await watching(table_, shared, "Vera", "Walt")
+        assert Screen.shared_view(walt.page) is Screen.shared_view(vera.page)
+        await walt.event("probe", "size_change", {"w": 175.0, "h": 200.0})  # Walt's phone: text at 200 %
+        large = Screen.shared_view(walt.page)
+        assert large is not None and large is not Screen.shared_view(vera.page)
+        assert walt.find("undo-strip").height == 2 * vera.find("undo-strip").height
+        await host_moves(table_, host, shared, vera, walt)
+
+
+@table
 async def test_a_phone_whose_socket_comes_back_is_sent_the_shared_drawing_whole() -> None:
     async with shared_heartland() as (table_, host, shared):
         vera, walt = await watching(table_, shared, "Vera", "Walt")

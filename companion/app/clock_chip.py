@@ -72,6 +72,7 @@ def clock_chip(view: View) -> ft.Control | None:
         lambda: view.act.apply(
             {"type": "clock", "mark": "resume" if reading.paused else "pause"}, close_panel=False, tapped="clock"
         ),
+        view.text_scale,
     )
 
 
@@ -84,6 +85,7 @@ def TableClock(
     disabled: bool,
     language: str,
     on_tap: Callable[[], object],
+    text_scale: float = 1.0,  # its words grow with the device's text: so does the chip
 ) -> ft.Control:
     _, set_moment = ft.use_state(0.0)
 
@@ -103,8 +105,8 @@ def TableClock(
         words,
         icon=icon,
         key="clock",
-        width=WIDTH,
-        height=48,
+        width=round(WIDTH * text_scale),
+        height=round(48 * text_scale),
         disabled=disabled,
         tooltip=i18n.t(tip_id, language, hours=hours, minutes=minutes),
         on_click=lambda _: on_tap(),

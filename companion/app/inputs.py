@@ -51,10 +51,12 @@ def is_filled(button: ft.Control) -> bool:
     return style is not None and style.bgcolor == ft.Colors.PRIMARY
 
 
-def choice(label: str, chosen: bool, on_tap: Callable[[], None], *, key: str, expand: bool = False) -> ft.Control:
+def choice(
+    label: str, chosen: bool, on_tap: Callable[[], None], *, key: str, expand: bool = False, view: View | None = None
+) -> ft.Control:
     """One of a few options (a game, a target, a language): filled with a tick when chosen.
     `expand` shares a row's width among its options, so a tick or a label changing moves none."""
-    return w.action(label, on_tap, key=key, chosen=chosen, expand=expand)
+    return w.action(label, on_tap, key=key, chosen=chosen, expand=expand, view=view)
 
 
 def number_field(

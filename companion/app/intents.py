@@ -91,6 +91,13 @@ class Intents:
         self.look_again()
         self.state.changed()
 
+    def text_scale_seen(self, scale: float) -> None:
+        """The device's text size, as the page measured it: drawn again when it changed."""
+        scale = round(min(max(scale, 0.5), 4.0), 2)
+        if abs(scale - self.look.text_scale) >= 0.05:  # a sub-pixel wobble is not a new size
+            self.look.text_scale = scale
+            self.state.changed()
+
     def disconnected(self) -> None:
         self.state.connected = False
 

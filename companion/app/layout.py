@@ -47,7 +47,7 @@ def log_lines(view: View, context: Callable[[int], str] | None = None, *, prefix
             ft.TextButton(
                 w.t(view, "ui.log.older", count=total - shown),
                 key=f"{prefix}-older",
-                height=w.TARGET,
+                height=view.grown(w.TARGET),
                 on_click=lambda _: view.act.set_draft(log_all=True),
             )
         )

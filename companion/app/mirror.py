@@ -62,7 +62,7 @@ def _pack(value: Any) -> bytes:
 WATCHING = "watching"  # the lead's guest id: no phone has it (ids are random tokens); its glue says if it keeps score
 NO_QUEUE = object()
 
-Key = tuple[str, bool, bool, bool]  # language, dark, wide, keeps score
+Key = tuple[str, bool, bool, bool, float]  # language, dark, wide, keeps score, text size
 _FOLLOWING: weakref.WeakKeyDictionary[Session, Follower] = weakref.WeakKeyDictionary()
 
 
@@ -153,7 +153,7 @@ class Lead:
         self.session = Session(connection)
         page = self.page = self.session.page
         self.page_id = page._i
-        language, dark, wide, _ = key
+        language, dark, wide, _, _ = key
         page.width, page.height = (float(WIDE) if wide else 412.0), 915.0
         page.platform_brightness = ft.Brightness.DARK if dark else ft.Brightness.LIGHT
         # As a browser registering: the page mounted, and encoded once (what the next diff is taken against).
@@ -176,6 +176,7 @@ class Lead:
         )
         assert isinstance(app.act.share, WatchingGlue)
         app.act.share.writes = self.key[3]
+        app.act.look.text_scale = self.key[4]  # measured by the phones alike, not by this page (it has no screen)
         app.act.stale = SeenAtOnce(self.page, self)
         app.mount()
         app.act.resume()
@@ -276,7 +277,9 @@ class Follower:
 
     def key(self) -> Key:
         act = self.app.act
-        return act.look.language, act.look.dark, float(self.page.width or 412) >= WIDE, act.share.read_only() is None
+        wide = float(self.page.width or 412) >= WIDE
+        # Phones alike read the same text size too: a drawing sized for one cuts another's text.
+        return act.look.language, act.look.dark, wide, act.share.read_only() is None, act.look.text_scale
 
     # --- joining and leaving ---------------------------------------------------------------
 

@@ -31,7 +31,7 @@ def log_panel(view: View, context: Callable[[int], str] | None = None) -> ft.Dia
             ft.OutlinedButton(
                 w.t(view, "ui.stop"),
                 key="stop-game",
-                height=w.TARGET,
+                height=view.grown(w.TARGET),
                 on_click=lambda _: view.act.open_panel("stop", note=""),
                 tooltip=w.t(view, "ui.stop.tip"),
             )
@@ -56,7 +56,7 @@ def stop_panel(view: View) -> ft.DialogControl:
     confirm = ft.FilledButton(
         w.t(view, "ui.stop.confirm"),
         key="stop-confirm",
-        height=w.TARGET,
+        height=view.grown(w.TARGET),
         on_click=lambda _: stop(),
         style=ft.ButtonStyle(bgcolor=ft.Colors.ERROR, color=ft.Colors.ON_ERROR),
     )
@@ -82,7 +82,7 @@ SHEET_FRAME = 236  # the page's height a sheet's inputs leave: its margins, titl
 def sheet_height(view: View) -> float:
     """The height of a sheet's inputs: the page less the sheet's frame, whatever they hold, so
     the sheet never grows under the finger and its buttons stay where they are."""
-    tall = max(160.0, float(view.height or 915) - SHEET_FRAME)
+    tall = max(160.0, float(view.height or 915) - view.grown(SHEET_FRAME))
     return min(tall, SHEET_WIDE_HEIGHT) if w.is_wide(view) else tall
 
 
@@ -126,14 +126,14 @@ def sheet(
                 w.record_anyway(view),
             ]
         ),
-        height=NOTICE_SLOT_HEIGHT,
+        height=view.grown(NOTICE_SLOT_HEIGHT),
         alignment=ft.Alignment.CENTER_LEFT,
         key="sheet-notice",
     )
     close = ft.OutlinedButton(
         w.t(view, "ui.close"),
         key="panel-close",
-        height=w.TARGET,
+        height=view.grown(w.TARGET),
         on_click=lambda _: view.act.close_panel(),
         tooltip=w.t(view, "ui.close.tip"),
     )

@@ -10,7 +10,7 @@ new tree against the old one: nothing a tap did not change is sent again.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
@@ -62,6 +62,7 @@ def PageBody(state: PageState, act: Intents, screen: Draw, sheet: DrawSheet) -> 
         ft.use_context(THEME),
         float(act.page.width or 412),
         float(act.page.height or 915),
+        act.look.text_scale,
     )
     drawn = act.stale.drawing(state.session)
     shown = screen(view)
@@ -106,9 +107,26 @@ class PageApp:
             self.act.keep_guest_on_its_screens()
         self.language.localise_page(self.state.language)
         self.act.look_again()
-        if follow is not None and self.act.share.guest is not None and follow(self):
-            return
-        self.render_own()
+        if follow is None or self.act.share.guest is None or not follow(self):
+            self.render_own()
+        # After the first screen (a phone's first frame is its game): measured, it draws again if it must.
+        self.page.overlay.append(text_probe(self.act.text_scale_seen))
 
     def render_own(self) -> None:
         self.page.render(Root, self.act.look, self.act, self.screen, self.sheet)
+
+
+PROBE_PX = 100  # a line of this size is as many pixels high at 100 % text (line height 1)
+
+
+def text_probe(seen: Callable[[float], None]) -> ft.Control:
+    """An invisible line whose height tells the device's text size: Flet does not say it, and
+    the browser or the phone scales every text by it (a box sized for 100 % cuts its text)."""
+
+    def sized(event: ft.LayoutSizeChangeEvent[Any]) -> None:
+        if event.height > 0:
+            seen(event.height / PROBE_PX)
+
+    line = ft.Text("M", size=PROBE_PX, style=ft.TextStyle(height=1.0), opacity=0, on_size_change=sized, key="probe")
+    # Laid out off the screen: under no finger, and read by no screen reader (opacity 0).
+    return ft.Container(line, left=-4 * PROBE_PX, top=-4 * PROBE_PX, key="text-probe")

@@ -53,7 +53,10 @@ class Look:
 
     Apart from `PageState` so that a tap draws the page once: the root, subscribed to the
     page's state, drew the whole body a second time after the body had drawn itself (half
-    of every tap's time). Only a new language or theme changes it."""
+    of every tap's time). Only a new language, theme or text size changes it."""
 
     language: str = "en"
     dark: bool = False
+    # The device's text size (1.0: as designed; 2.0: a phone set to 200 %, or a browser's font
+    # size doubled), as the page measures it (shell.py): what holds text grows with it.
+    text_scale: float = 1.0

@@ -36,10 +36,25 @@ class View:
     width: float  # the page's size in logical pixels
     height: float
     session: Session | None  # the game shown: the one open for play, or one read to look back on
+    text_scale: float = 1.0  # the device's text size (state.Look); never below 1 here
 
     @classmethod
-    def of(cls, state: PageState, act: Intents, language: str, dark: bool, width: float, height: float) -> View:
-        return cls(state, act, language, dark, width, height, state.session)
+    def of(
+        cls,
+        state: PageState,
+        act: Intents,
+        language: str,
+        dark: bool,
+        width: float,
+        height: float,
+        text_scale: float = 1.0,
+    ) -> View:
+        return cls(state, act, language, dark, width, height, state.session, max(1.0, text_scale))
+
+    def grown(self, px: float) -> float:
+        """A size that holds text, grown as the device's text is (at 100 %: `px`): a line
+        at 200 % is cut by a box sized for 100 %."""
+        return px if self.text_scale == 1.0 else round(px * self.text_scale)
 
     def reading(self, session: Session) -> View:
         """This view with a finished game read from disk as its game (a detail's end screen)."""

@@ -174,8 +174,8 @@ def action(
         icon=ft.Icons.ERROR_OUTLINE if marked and not compact else (ft.Icons.CHECK if chosen and not compact else icon),
         on_click=tapped,
         key=key,
-        height=BUTTON_HEIGHT,
-        width=TARGET if compact else None,
+        height=BUTTON_HEIGHT if view is None else view.grown(BUTTON_HEIGHT),
+        width=(TARGET if view is None else view.grown(TARGET)) if compact else None,
         style=style,
         expand=expand or None,  # an explicit expand=False breaks layout inside a wrapping Row
         tooltip=refusal or describe,
@@ -222,7 +222,7 @@ def record_anyway(view: View) -> ft.Control:
     return ft.OutlinedButton(
         t(view, "ui.record_anyway"),
         key="record-anyway",
-        height=TARGET,
+        height=view.grown(TARGET),
         on_click=lambda _: view.act.record_anyway(),
         visible=view.ui.override is not None,
         tooltip=t(view, "ui.record_anyway.tip"),
@@ -260,7 +260,7 @@ def rules_button(view: View, place: str, *, key: str) -> ft.Control:
         t(view, "ui.rules"),
         icon=ft.Icons.MENU_BOOK_OUTLINED,
         key=key,
-        height=TARGET,
+        height=view.grown(TARGET),
         on_click=lambda _: open_rules(view, place),
     )
 
@@ -277,6 +277,12 @@ def rules_icon(view: View, place: str) -> ft.Control | None:
         lambda: open_rules(view, place),
         key="rules",
     )
+
+
+def turn_lines(view: View) -> int:
+    """Lines whose turn it is may take: one at the designed size; three from 150 % text, where
+    one line held a few letters ("Round 1 · B…") beside the clock."""
+    return 3 if view.text_scale >= 1.5 else 1
 
 
 def top_bar(view: View, title: str, subtitle: str | None = None, *, rules: str = "game") -> ft.Control:
@@ -330,7 +336,7 @@ def top_bar(view: View, title: str, subtitle: str | None = None, *, rules: str =
             icon_button(ft.Icons.MENU, t(view, "ui.log"), lambda: view.act.open_panel("log"), key="log"),
         ),
         spacing=0,
-        height=TARGET,
+        height=view.grown(TARGET),
         key="top-bar",
     )
     # Whose turn it is gets a line of its own with the clock: beside five icons on a phone it
@@ -340,7 +346,7 @@ def top_bar(view: View, title: str, subtitle: str | None = None, *, rules: str =
         size=14,
         weight=ft.FontWeight.W_600,
         key="subtitle",
-        max_lines=1,
+        max_lines=turn_lines(view),
         overflow=ft.TextOverflow.ELLIPSIS,
     )
     line = ft.Row(
@@ -348,7 +354,7 @@ def top_bar(view: View, title: str, subtitle: str | None = None, *, rules: str =
             ft.Container(turn, expand=True, alignment=ft.Alignment.CENTER_LEFT, padding=ft.Padding.only(left=8)),
             clock_chip(view),
         ),
-        height=TARGET,
+        height=view.grown(TARGET) * (1.5 if turn_lines(view) > 1 else 1),  # three lines of 14 px at 200 %
         spacing=0,
         key="turn-line",
     )
@@ -386,7 +392,7 @@ def undo_strip(view: View) -> ft.Control:
         t(view, "ui.undo"),
         on_click=lambda _: view.act.undo(tapped="undo-last"),
         key="undo-last",
-        height=TARGET,
+        height=view.grown(TARGET),
         disabled=not session.can_undo,
     )
     # Aligned, so the words take their own width (a test reads from it that they are whole).
@@ -395,7 +401,7 @@ def undo_strip(view: View) -> ft.Control:
             [ft.Container(last, expand=True, alignment=ft.Alignment.CENTER_LEFT), undo],
             vertical_alignment=ft.CrossAxisAlignment.CENTER,
         ),
-        height=STRIP_HEIGHT,
+        height=view.grown(STRIP_HEIGHT),
         key="undo-strip",
     )
 
@@ -439,7 +445,7 @@ def notice_box(view: View, *, key: str = "notice") -> ft.Control:
         expand=True,
         key=f"{key}-box",
     )
-    return ft.Container(box, height=NOTICE_HEIGHT, key=f"{key}-slot")
+    return ft.Container(box, height=view.grown(NOTICE_HEIGHT), key=f"{key}-slot")
 
 
 def stopped_line(view: View) -> ft.Control | None:
@@ -458,6 +464,7 @@ def play_again(view: View) -> ft.Control:
         key="play-again",
         primary=True,
         describe=t(view, "ui.play_again.tip", players=players),
+        view=view,
     )
 
 
@@ -471,7 +478,7 @@ def details_button(view: View) -> ft.Control | None:
         t(view, "ui.detail.show"),
         icon=ft.Icons.INSIGHTS,
         key="details",
-        height=TARGET,
+        height=view.grown(TARGET),
         on_click=lambda _: view.act.after.open_detail(session_id),
     )
 

@@ -55,6 +55,7 @@ def build(view: View) -> ft.Control:
                             values=defaults(session.game.events[kind], session.players),
                         ),
                         key=f"record-{kind}",
+                        view=view,
                     )
                     for kind in session.game.events
                 ],
@@ -171,6 +172,7 @@ def options(view: View, label: str, path: tuple[str, ...], choices: list[tuple[A
             value == chosen,
             functools.partial(view.act.draft_set, path, value),
             key=f"{key}-{w.slug(str(value))}",
+            view=view,
         )
         for value, words in choices
     ]

@@ -201,6 +201,7 @@ def turn_area(view: View, state: GreatPlainsState) -> ft.Control:
                 functools.partial(open_amend_zone, view, state, number),
                 key=f"zone-{number}",
                 describe=w.t(view, "ui.great_plains.amend_tip", number=number),
+                view=view,
             )
             for number, zone in enumerate(state.zones, start=1)
         ]
@@ -211,7 +212,7 @@ def turn_area(view: View, state: GreatPlainsState) -> ft.Control:
             key="zones",
             horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
         )
-    return ft.Container(content, height=TURN_AREA_HEIGHT, key="turn-area")
+    return ft.Container(content, height=view.grown(TURN_AREA_HEIGHT), key="turn-area")
 
 
 def open_amend_zone(view: View, state: GreatPlainsState, number: int) -> None:
@@ -312,6 +313,7 @@ def scoring(view: View, state: GreatPlainsState) -> ft.Control:
                 w.t(view, "ui.great_plains.add_zone"),
                 lambda: view.act.open_panel("zone", spaces=1, water=0, tokens={}),
                 key="add-zone",
+                view=view,
             )
         )
     rows: list[ft.Control] = [ft.Row(heading, vertical_alignment=ft.CrossAxisAlignment.CENTER)]
@@ -477,7 +479,7 @@ def setup(view: View, draft: dict[str, Any]) -> list[ft.Control]:
         w.t(view, "ui.new.great_plains.draw"),
         key="first-random",
         icon=ft.Icons.CASINO,
-        height=w.BUTTON_HEIGHT,
+        height=view.grown(w.BUTTON_HEIGHT),
         on_click=lambda _: draw_first(view, players),
     )
     return [
@@ -508,6 +510,7 @@ def player_choice(view: View, draft: dict[str, Any], option: str, label_id: str)
                 functools.partial(view.act.draft_set, (option,), player),
                 key=f"{option}-{w.slug(player)}",
                 expand=True,
+                view=view,
             )
         )
     return buttons

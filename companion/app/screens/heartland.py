@@ -92,7 +92,7 @@ def target_bar(view: View, state: HeartlandState) -> ft.Control:
             border=ft.Border.all(2, ft.Colors.PRIMARY),
             padding=ft.Padding.symmetric(horizontal=10, vertical=2),
             border_radius=8,
-            height=TARGET_BAR_HEIGHT,
+            height=view.grown(TARGET_BAR_HEIGHT),
             key="target-bar",
         )
     leader = max(state.trucks, key=lambda truck: truck.money)
@@ -114,7 +114,7 @@ def target_bar(view: View, state: HeartlandState) -> ft.Control:
             spacing=6,
             alignment=ft.MainAxisAlignment.CENTER,
         ),
-        height=TARGET_BAR_HEIGHT,
+        height=view.grown(TARGET_BAR_HEIGHT),
         key="target-bar",
     )
 
@@ -140,13 +140,13 @@ def player_cards(view: View, state: HeartlandState) -> list[ft.Control]:
             ft.TextButton(
                 w.t(view, "ui.heartland.correct_money"),
                 key=f"adjust-{key}",
-                height=w.TARGET,
+                height=view.grown(w.TARGET),
                 on_click=lambda _: view.act.open_panel("adjust", player=current.player),
             ),
             ft.TextButton(
                 w.t(view, "ui.heartland.correct_cargo"),
                 key=f"correct-cargo-{key}",
-                height=w.TARGET,
+                height=view.grown(w.TARGET),
                 on_click=lambda _: view.act.open_panel("cargo", player=current.player),
             ),
         ],
@@ -209,7 +209,7 @@ def player_card(view: View, truck: Truck, current: bool, players: tuple[str, ...
     money = ft.Container(
         w.big_number(w.money(view, truck.money), key=f"money-{key}"),
         alignment=ft.Alignment.CENTER_RIGHT,
-        width=MONEY_WIDTH,
+        width=view.grown(MONEY_WIDTH),
         key=f"card-money-{key}",
         on_click=lambda _: view.act.open_panel("adjust", player=truck.player),
         tooltip=w.t(view, "ui.heartland.correct_money_of", player=truck.player),
@@ -219,7 +219,7 @@ def player_card(view: View, truck: Truck, current: bool, players: tuple[str, ...
         # One border width for all: a thicker one for the current player moved what is inside.
         border=ft.Border.all(2, colour),
         border_radius=10,
-        height=CARD_HEIGHT,
+        height=view.grown(CARD_HEIGHT),
         bgcolor=ft.Colors.with_opacity(0.10, colour) if current else None,
         padding=ft.Padding.symmetric(horizontal=12, vertical=4),
         key=f"card-{key}",
@@ -393,7 +393,9 @@ def setup(view: View, draft: dict[str, Any]) -> list[ft.Control]:
         label = w.t(view, f"ui.new.heartland.{rule}", value=value(rule))
         chosen = draft["target"] == rule
         choices.append(
-            inputs.choice(label, chosen, functools.partial(view.act.set_draft, target=rule), key=f"target-{rule}")
+            inputs.choice(
+                label, chosen, functools.partial(view.act.set_draft, target=rule), key=f"target-{rule}", view=view
+            )
         )
     # One under the other, full width: three in a row wrapped "Rulebook $40" beside its tick, and
     # the row changed height as players were added (its value changing), moving what was below.
@@ -421,10 +423,10 @@ def setup(view: View, draft: dict[str, Any]) -> list[ft.Control]:
             label=w.t(view, f"ui.new.heartland.{name}"),
             value=bool(draft.get(name)),
             key=f"option-{name}",
-            height=w.TARGET,
+            height=view.grown(w.TARGET),
             on_change=lambda e, name=name: view.act.set_draft(**{name: bool(e.control.value)}),
         )
-        controls.append(ft.Container(switch, height=w.TARGET, alignment=ft.Alignment.CENTER_LEFT))
+        controls.append(ft.Container(switch, height=view.grown(w.TARGET), alignment=ft.Alignment.CENTER_LEFT))
     return controls
 
 

@@ -100,7 +100,10 @@ def build(view: View) -> ft.Control:
     header: list[ft.Control] = [
         ft.Row(
             [
-                ft.Container(w.text(w.t(view, "ui.app.title"), 24, bold=True), expand=True),
+                # The app's name grows less than the text it heads: at 200 % it broke as "Companio / n".
+                ft.Container(
+                    w.text(w.t(view, "ui.app.title"), round(24 / view.text_scale**0.5), bold=True), expand=True
+                ),
                 w.icon_button(
                     ft.Icons.INSIGHTS, w.t(view, "ui.stats"), lambda: stats.open_stats(view.act), key="stats"
                 ),
@@ -116,7 +119,7 @@ def build(view: View) -> ft.Control:
             ]
         )
     ]
-    footer = [w.action(w.t(view, "ui.home.new_game"), view.act.go_new_game, key="new-game", primary=True)]
+    footer = [w.action(w.t(view, "ui.home.new_game"), view.act.go_new_game, key="new-game", primary=True, view=view)]
     if w.is_wide(view) and listing:
         # Games in progress beside finished ones, each list as tall as the window. Each keeps
         # its side and its heading when it is empty (a search left none of it), so a keystroke

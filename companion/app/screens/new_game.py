@@ -134,7 +134,9 @@ def game_picker(view: View, draft: dict[str, Any]) -> ft.Control:
         )
         label = f"{game.title} · {players}"
         buttons.append(
-            inputs.choice(label, chosen, functools.partial(view.act.set_draft, game=game_id), key=f"game-{game_id}")
+            inputs.choice(
+                label, chosen, functools.partial(view.act.set_draft, game=game_id), key=f"game-{game_id}", view=view
+            )
         )
     # Full width: a tick appearing on the chosen one resizes nothing.
     return ft.Column(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import flet as ft
@@ -33,6 +34,7 @@ def build(view: View) -> ft.Control:
                 key=f"language-{code or 'device'}",
                 chosen=chosen == code,
                 describe=w.t(view, "ui.settings.language.tip", name=label) if code else None,
+                view=view,
             )
         )
     note = view.data.storage_note()  # the phone build: whether the browser may clear the games
@@ -79,11 +81,10 @@ def sync_section(view: View) -> list[ft.Control]:
         if not status.encrypted:
             body.append(w.text(w.t(view, "ui.settings.sync.not_encrypted"), 14, key="sync-not-encrypted"))
         body.append(
-            ft.Row(
-                [
-                    w.action(w.t(view, "ui.settings.sync.now"), view.act.sync.sync_now, key="sync-now", expand=True),
-                    w.action(w.t(view, "ui.settings.sync.off"), view.act.sync.turn_off, key="sync-off", expand=True),
-                ]
+            side_by_side(
+                view,
+                ("ui.settings.sync.now", view.act.sync.sync_now, "sync-now"),
+                ("ui.settings.sync.off", view.act.sync.turn_off, "sync-off"),
             )
         )
         settings = read_settings(view.data.store.folder)
@@ -104,19 +105,11 @@ def sync_section(view: View) -> list[ft.Control]:
                 key="sync-password",
                 on_change=lambda event: view.act.sync.typed_password(event.control.value or ""),
             ),
-            ft.Row(
-                [
-                    w.action(
-                        w.t(view, "ui.settings.sync.test"), view.act.sync.start_test, key="sync-test", expand=True
-                    ),
-                    w.action(
-                        w.t(view, "ui.settings.sync.on"),
-                        view.act.sync.start_turn_on,
-                        key="sync-on",
-                        expand=True,
-                        primary=True,
-                    ),
-                ]
+            side_by_side(
+                view,
+                ("ui.settings.sync.test", view.act.sync.start_test, "sync-test"),
+                ("ui.settings.sync.on", view.act.sync.start_turn_on, "sync-on"),
+                primary_second=True,
             ),
         ]
     said = draft.get("sync_said")
@@ -151,3 +144,19 @@ def status_words(view: View, status: Any) -> str:
         return w.t(view, "ui.settings.sync.status.never", server=status.server)
     when = f"{dates.day(status.last_ok, view.language)} {dates.at_time_of_day(status.last_ok, view.language)}"
     return w.t(view, "ui.settings.sync.status.ok", server=status.server, when=when)
+
+
+def side_by_side(
+    view: View,
+    first: tuple[str, Callable[[], None], str],
+    second: tuple[str, Callable[[], None], str],
+    *,
+    primary_second: bool = False,
+) -> ft.Control:
+    """Two buttons sharing a row: (words, what a tap does, key) each."""
+    return ft.Row(
+        [
+            w.action(w.t(view, words), on_tap, key=key, expand=True, primary=primary_second and number == 1, view=view)
+            for number, (words, on_tap, key) in enumerate((first, second))
+        ]
+    )

@@ -52,6 +52,7 @@ def build(view: View) -> ft.Control:
             lambda: open_end_round(view, state),
             key="end-round",
             primary=True,
+            view=view,
         ),
         w.undo_strip(view),
     ]
@@ -116,11 +117,14 @@ def countdown_row(view: View, state: TransAmericaState, player: str) -> ft.Contr
             [
                 ft.Column([w.text(player, 17, bold=True, colour=colour), pips(points, colour)], spacing=4),
                 ft.Container(
-                    w.big_number(str(points), key=f"points-{key}"), width=64, alignment=ft.Alignment.CENTER_RIGHT
+                    w.big_number(str(points), key=f"points-{key}"),
+                    width=view.grown(64),
+                    alignment=ft.Alignment.CENTER_RIGHT,
                 ),
                 w.text(w.t(view, "ui.transamerica.close_to_zero") if warning else "", 13, bold=True, key=f"warn-{key}"),
             ],
             spacing=12,
+            wrap=view.text_scale >= 1.5,  # at a large text size the warning goes under the name, not off the screen
         ),
         padding=ft.Padding.symmetric(horizontal=8, vertical=4),
         border_radius=8,
@@ -163,8 +167,8 @@ def round_heading(view: View, state: TransAmericaState, number: int) -> ft.Contr
     return ft.TextButton(
         label,
         key=f"amend-round-{number}",
-        height=w.TARGET,
-        width=w.TARGET,
+        height=view.grown(w.TARGET),
+        width=view.grown(w.TARGET),
         style=ft.ButtonStyle(padding=0),
         tooltip=w.t(view, "ui.transamerica.amend_tip", number=number),
         on_click=lambda _: open_amend_round(view, state, number),
