@@ -74,3 +74,28 @@ async def test_nobody_sees_or_hears_the_probe_and_home_keeps_its_name_on_one_lin
         assert screen.texts()[0] == "Companion"
         (title,) = [text for text in screen.find_all(type=ft.Text) if text.value == "Companion"]
         assert title.size == 17  # 24 at 100 %: it broke as "Companio / n" at 200 %
+
+
+@table
+async def test_at_200_percent_a_heartland_card_gives_its_lines_room_and_its_money_grows_less() -> None:
+    async with app_screen() as screen:
+        await start_game(screen, "heartland", ["Bernadette", "Maximilian"])
+        assert (screen.find("card-bernadette").height, screen.find("money-bernadette").size) == (64, 36)
+        assert screen.find("target").max_lines == 1
+        await measured(screen, 2.0)
+        # Half as tall again as twice: the cargo and the cubes a line each, "playing now" under the name.
+        assert screen.find("card-bernadette").height == 64 * 2 * 1.5
+        assert screen.find("money-bernadette").size == 25  # 36 / √2: "$999" leaves the name its room
+        assert screen.find("card-money-bernadette").width == 136  # 96 · √2
+        assert screen.find("target").max_lines == 2
+
+
+@table
+async def test_at_200_percent_the_great_plains_panels_take_two_lines_a_line() -> None:
+    async with app_screen() as screen:
+        await start_game(screen, "great_plains", ["Ann", "Bob"])
+        lines = [text.max_lines for text in screen.find("tribe-fox").content.controls[:2]]
+        assert lines == [1, 1]
+        await measured(screen, 2.0)
+        lines = [text.max_lines for text in screen.find("tribe-fox").content.controls[:2]]
+        assert lines == [2, 2]  # "Playing: Fox" and the player's name, whole

@@ -56,6 +56,10 @@ class View:
         at 200 % is cut by a box sized for 100 %."""
         return px if self.text_scale == 1.0 else round(px * self.text_scale)
 
+    def grown_less(self, px: float) -> float:
+        """A size that holds a big number (`widgets.big_number`), which grows as the root of the text size."""
+        return px if self.text_scale == 1.0 else round(px * self.text_scale**0.5)
+
     def reading(self, session: Session) -> View:
         """This view with a finished game read from disk as its game (a detail's end screen)."""
         return replace(self, session=session)

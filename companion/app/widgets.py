@@ -94,22 +94,38 @@ def text(
 
 
 def one_line(
-    words: str, size: float, *, bold: bool = False, colour: str | None = None, key: str | None = None
+    words: str,
+    size: float,
+    *,
+    bold: bool = False,
+    colour: str | None = None,
+    key: str | None = None,
+    lines: int = 1,
 ) -> ft.Text:
-    """A line that never wraps: a card or bar keeps its height whatever it says."""
+    """A line that never wraps: a card or bar keeps its height whatever it says (`lines`: a
+    few, where a large text size left a line a few letters wide)."""
     return ft.Text(
         words,
         size=size,
         weight=ft.FontWeight.BOLD if bold else None,
         color=colour,
         key=key,
-        max_lines=1,
+        max_lines=lines,
         overflow=ft.TextOverflow.ELLIPSIS,
     )
 
 
-def big_number(value: str, *, key: str | None = None) -> ft.Text:
-    return ft.Text(value, size=BIG, weight=ft.FontWeight.BOLD, key=key)
+def is_large(view: View) -> bool:
+    """Text at 150 % or more: a line holds half the words it was laid out for."""
+    return view.text_scale >= 1.5
+
+
+def big_number(value: str, *, key: str | None = None, view: View | None = None) -> ft.Text:
+    """A score or money, readable across a table: at a large text size it grows half as much
+    (in ratio: √2 at 200 %), or "$999" left no room for the name beside it."""
+    return ft.Text(
+        value, size=BIG if view is None else round(BIG / view.text_scale**0.5), weight=ft.FontWeight.BOLD, key=key
+    )
 
 
 def action(
@@ -282,7 +298,7 @@ def rules_icon(view: View, place: str) -> ft.Control | None:
 def turn_lines(view: View) -> int:
     """Lines whose turn it is may take: one at the designed size; three from 150 % text, where
     one line held a few letters ("Round 1 · B…") beside the clock."""
-    return 3 if view.text_scale >= 1.5 else 1
+    return 3 if is_large(view) else 1
 
 
 def top_bar(view: View, title: str, subtitle: str | None = None, *, rules: str = "game") -> ft.Control:

@@ -112,9 +112,15 @@ def laid_out(ui: FlutterPage, layer: str) -> list[Button]:
 
 
 def home(ui: FlutterPage) -> None:
-    back = find(buttons(ui), "Back to all games")
-    if back is not None:
-        press(ui, back)
+    for _ in range(20):  # a sheet closing may still take the first tap
+        shown = buttons(ui)
+        if find(shown, "+ New game") is not None:
+            return
+        back = find(shown, "Back to all games")
+        if back is not None:
+            press(ui, back)
+        settle(ui, None, quiet_ms=300)
+    raise AssertionError(f"Home did not come back: {[b.label for b in buttons(ui)]}")
 
 
 def open_card(ui: FlutterPage, card: str) -> None:

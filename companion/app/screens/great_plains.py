@@ -155,6 +155,9 @@ def tribe_panel(view: View, state: GreatPlainsState, player: str) -> ft.Control:
         small = w.t(view, "ui.great_plains.tokens_left", placed=state.tokens[seat], total=TOKENS)
         line_a, key_a = w.t(view, "ui.great_plains.caves", placed=state.caves[seat], total=CAVES), f"caves-{key}"
         line_b, key_b = points, f"points-{key}"
+    # Two lines each at a large text size: the panels stand side by side in half the width, and
+    # both grow alike (the two always say the same kind of thing), so nothing below them moves.
+    lines = 2 if w.is_large(view) else 1
     return ft.Container(
         ft.Column(
             [
@@ -163,12 +166,13 @@ def tribe_panel(view: View, state: GreatPlainsState, player: str) -> ft.Control:
                     18,
                     bold=True,
                     colour=colour,
+                    lines=lines,
                 ),
-                one_line(player, 16),
-                w.big_number(big, key=big_key),
-                one_line(small, 13),
-                one_line(line_a, 14, key=key_a),
-                one_line(line_b, 16, bold=True, key=key_b),
+                one_line(player, 16, lines=lines),
+                w.big_number(big, key=big_key, view=view),
+                one_line(small, 13, lines=lines),
+                one_line(line_a, 14, key=key_a, lines=lines),
+                one_line(line_b, 16, bold=True, key=key_b, lines=lines),
                 *spirit_buttons,
             ],
             spacing=2,
@@ -319,7 +323,7 @@ def scoring(view: View, state: GreatPlainsState) -> ft.Control:
     rows: list[ft.Control] = [ft.Row(heading, vertical_alignment=ft.CrossAxisAlignment.CENTER)]
     if state.over:  # while the table counts, the panels give the points and the turn's room the zones
         totals = " · ".join(f"{name(state.tribe(p), view.language)} {state.points_of(p)}" for p in state.players)
-        rows.append(w.big_number(totals, key="totals"))
+        rows.append(w.big_number(totals, key="totals", view=view))
         rows.append(winner(view, state))
         rows.extend(
             w.text(zone_line(view, state, number, zone), 15, key=f"zone-{number}")

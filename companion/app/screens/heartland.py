@@ -108,7 +108,7 @@ def target_bar(view: View, state: HeartlandState) -> ft.Control:
     return ft.Container(
         ft.Column(
             [
-                one_line(line, 15, key="target"),
+                one_line(line, 15, key="target", lines=2 if w.is_large(view) else 1),  # the bar has room for two then
                 ft.ProgressBar(value=min(1.0, leader.money / state.target), height=8),
             ],
             spacing=6,
@@ -189,27 +189,30 @@ def player_card(view: View, truck: Truck, current: bool, players: tuple[str, ...
     name: list[ft.Control] = [one_line(truck.player, 18, bold=True, colour=colour)]
     if current:
         name.append(one_line(w.t(view, "ui.heartland.playing_now"), 13, key=f"now-{key}"))
-    details = ft.Row(
-        [
-            ft.Container(one_line(cargo_text(view, truck), 14, key=f"cargo-{key}"), expand=True),
-            one_line(load, 14, key=f"cubes-{key}"),
-        ],
-        spacing=8,
+    cargo_line = one_line(cargo_text(view, truck), 14, key=f"cargo-{key}")
+    cubes_line = one_line(load, 14, key=f"cubes-{key}")
+    large = w.is_large(view)
+    # At a large text size the card is half as tall again: the cargo and the cubes
+    # each get their own, and "playing now" goes under the name rather than under the money.
+    details: ft.Control = (
+        ft.Column([cargo_line, cubes_line], spacing=0)
+        if large
+        else ft.Row([ft.Container(cargo_line, expand=True), cubes_line], spacing=8)
     )
     # Two targets on every card, whoever plays (section 4: any player, any time): the name
     # and cargo correct the cargo, the money corrects the money. The same on every card, so
     # the turn passing never turns one under a resting finger into another.
     cargo = ft.Container(
-        ft.Column([ft.Row(name, spacing=8), details], spacing=0, alignment=ft.MainAxisAlignment.CENTER),
+        ft.Column([ft.Row(name, spacing=8, wrap=large), details], spacing=0, alignment=ft.MainAxisAlignment.CENTER),
         expand=True,
         key=f"card-cargo-{key}",
         on_click=lambda _: view.act.open_panel("cargo", player=truck.player),
         tooltip=w.t(view, "ui.heartland.correct_cargo_of", player=truck.player),
     )
     money = ft.Container(
-        w.big_number(w.money(view, truck.money), key=f"money-{key}"),
+        w.big_number(w.money(view, truck.money), key=f"money-{key}", view=view),
         alignment=ft.Alignment.CENTER_RIGHT,
-        width=view.grown(MONEY_WIDTH),
+        width=view.grown_less(MONEY_WIDTH),
         key=f"card-money-{key}",
         on_click=lambda _: view.act.open_panel("adjust", player=truck.player),
         tooltip=w.t(view, "ui.heartland.correct_money_of", player=truck.player),
@@ -219,7 +222,7 @@ def player_card(view: View, truck: Truck, current: bool, players: tuple[str, ...
         # One border width for all: a thicker one for the current player moved what is inside.
         border=ft.Border.all(2, colour),
         border_radius=10,
-        height=view.grown(CARD_HEIGHT),
+        height=view.grown(CARD_HEIGHT) * (1.5 if large else 1),
         bgcolor=ft.Colors.with_opacity(0.10, colour) if current else None,
         padding=ft.Padding.symmetric(horizontal=12, vertical=4),
         key=f"card-{key}",
@@ -799,7 +802,7 @@ def end_screen(view: View, state: HeartlandState) -> ft.Control:
             ft.Row(
                 [
                     w.text(ranked(view, standing), 20, bold=True, colour=colour, key=f"rank-{w.slug(standing.player)}"),
-                    w.big_number(w.money(view, standing.score), key=f"final-{w.slug(standing.player)}"),
+                    w.big_number(w.money(view, standing.score), key=f"final-{w.slug(standing.player)}", view=view),
                 ],
                 alignment=ft.MainAxisAlignment.SPACE_BETWEEN,
             ),

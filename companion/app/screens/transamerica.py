@@ -117,8 +117,8 @@ def countdown_row(view: View, state: TransAmericaState, player: str) -> ft.Contr
             [
                 ft.Column([w.text(player, 17, bold=True, colour=colour), pips(points, colour)], spacing=4),
                 ft.Container(
-                    w.big_number(str(points), key=f"points-{key}"),
-                    width=view.grown(64),
+                    w.big_number(str(points), key=f"points-{key}", view=view),
+                    width=view.grown_less(64),
                     alignment=ft.Alignment.CENTER_RIGHT,
                 ),
                 w.text(w.t(view, "ui.transamerica.close_to_zero") if warning else "", 13, bold=True, key=f"warn-{key}"),
@@ -304,7 +304,7 @@ def winners(view: View, state: TransAmericaState) -> ft.Control:
                         colour=w.player_colour(view, state.players, standing.player),
                         key=f"rank-{slug}",
                     ),
-                    w.big_number(str(standing.score), key=f"points-{slug}"),
+                    w.big_number(str(standing.score), key=f"points-{slug}", view=view),
                 ],
                 alignment=ft.MainAxisAlignment.SPACE_BETWEEN,
             )
