@@ -175,7 +175,7 @@ def counting(view: View, summary: SessionSummary) -> ft.Control:
     button = ft.OutlinedButton(
         w.t(view, f"ui.detail.{verb}"),
         key="detail-count",
-        height=w.TARGET,
+        height=view.grown(w.TARGET),
         expand=True,
         icon=ft.Icons.REMOVE_CIRCLE_OUTLINE if counted else ft.Icons.ADD_CIRCLE_OUTLINE,
         tooltip=w.t(view, f"ui.detail.{verb}.tip"),
@@ -184,7 +184,9 @@ def counting(view: View, summary: SessionSummary) -> ft.Control:
     line = ft.Text(
         w.t(view, said), size=14, color=w.QUIET, key="detail-counted", max_lines=1, overflow=ft.TextOverflow.ELLIPSIS
     )
-    return ft.Container(ft.Column([line, ft.Row([button])], spacing=4), height=COUNTING_HEIGHT, key="detail-counting")
+    return ft.Container(
+        ft.Column([line, ft.Row([button])], spacing=4), height=view.grown(COUNTING_HEIGHT), key="detail-counting"
+    )
 
 
 def result(reading: View) -> ft.Control:
@@ -207,7 +209,7 @@ def actions(view: View, session_id: str) -> ft.Control:
         w.t(view, "ui.detail.bgstats"),
         icon=ft.Icons.OPEN_IN_NEW,
         key="bgstats",
-        height=w.TARGET,
+        height=view.grown(w.TARGET),
         tooltip=w.t(view, "ui.detail.bgstats.tip"),
         on_click=lambda _: view.act.page.run_task(view.act.after.send_to_bgstats, session_id),
     )
@@ -215,7 +217,7 @@ def actions(view: View, session_id: str) -> ft.Control:
         w.t(view, "ui.detail.open_game"),
         icon=ft.Icons.PLAY_ARROW,
         key="open-game",
-        height=w.TARGET,
+        height=view.grown(w.TARGET),
         tooltip=w.t(view, "ui.detail.open_game.tip"),
         on_click=lambda _: view.act.open_session(session_id),
     )

@@ -161,7 +161,7 @@ def options_hint(view: View, draft: dict[str, Any]) -> ft.Control:
         words,
         icon=ft.Icons.ARROW_DOWNWARD,
         key="options-hint",
-        height=w.TARGET,
+        height=view.grown(w.TARGET),
         on_click=show,
         tooltip=w.t(view, "ui.new.options_below"),
     )
@@ -203,7 +203,9 @@ def players_editor(view: View, draft: dict[str, Any]) -> ft.Control:
                     on_change=lambda e: view.act.set_draft(quiet=True, name=e.control.value),
                     on_submit=submitted,
                 ),
-                ft.FilledButton(w.t(view, "ui.new.add"), on_click=add, key="add-player", height=w.BUTTON_HEIGHT),
+                ft.FilledButton(
+                    w.t(view, "ui.new.add"), on_click=add, key="add-player", height=view.grown(w.BUTTON_HEIGHT)
+                ),
             ]
         )
     )
@@ -253,7 +255,7 @@ def random_first(view: View, draft: dict[str, Any]) -> list[ft.Control]:
                     w.t(view, "ui.new.random_first"),
                     icon=ft.Icons.CASINO,
                     key="random-first",
-                    height=w.BUTTON_HEIGHT,
+                    height=view.grown(w.BUTTON_HEIGHT),
                     tooltip=w.t(view, "ui.new.random_first.tip"),
                     on_click=lambda _: draw(),
                 )
@@ -323,7 +325,7 @@ def colour_button(view: View, draft: dict[str, Any], name: str, shade: str) -> f
         key=f"colour-{w.slug(name)}",
         on_click=lambda _: pick(),
         width=w.TARGET,
-        height=w.TARGET,
+        height=view.grown(w.TARGET),
         size_constraints=ft.BoxConstraints(min_width=w.TARGET, min_height=w.TARGET),
     )
 

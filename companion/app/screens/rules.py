@@ -39,7 +39,7 @@ def sheet(view: View) -> ft.DialogControl | None:
                 ft.TextButton(
                     section.title,
                     key=f"rules-{section.id}",
-                    height=w.TARGET,
+                    height=view.grown(w.TARGET),
                     on_click=lambda _, section_id=section.id: view.act.set_draft(section=section_id),
                 )
                 for section in others
@@ -57,7 +57,7 @@ def sheet(view: View) -> ft.DialogControl | None:
             ft.FilledButton(
                 w.t(view, "ui.rules.back"),
                 key="rules-back",
-                height=w.TARGET,
+                height=view.grown(w.TARGET),
                 on_click=lambda _: view.act.open_panel(came_from["panel"], **came_from["draft"]),
             )
         )

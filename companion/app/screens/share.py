@@ -53,7 +53,7 @@ def sheet(view: View) -> ft.DialogControl:
     stop = ft.FilledButton(
         w.t(view, "ui.share.stop"),
         key="share-stop",
-        height=w.TARGET,
+        height=view.grown(w.TARGET),
         on_click=lambda _: view.act.stop_sharing(),
         tooltip=w.t(view, "ui.share.stop.tip"),
     )
@@ -69,7 +69,7 @@ def ask(view: View) -> ft.DialogControl:
     start = ft.OutlinedButton(
         w.t(view, "ui.share.start"),
         key="share-start",
-        height=w.TARGET,
+        height=view.grown(w.TARGET),
         icon=ft.Icons.WIFI_TETHERING,
         on_click=lambda _: view.act.start_sharing(),
         tooltip=w.t(view, "ui.share.start.tip"),
@@ -92,7 +92,7 @@ def guest_row(view: View, guest: Guest) -> ft.Control:
     button = ft.OutlinedButton(
         label,
         key=f"{key}-role",
-        height=w.TARGET,
+        height=view.grown(w.TARGET),
         on_click=lambda _: view.act.set_guest_role(guest.id, VIEWER if keeper else SCOREKEEPER),
         tooltip=w.t(view, "ui.share.then_follows" if keeper else "ui.share.then_records", name=guest.name),
     )

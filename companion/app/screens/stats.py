@@ -229,7 +229,7 @@ def range_filter(view: View, chosen: dict[str, Any]) -> ft.Control:
             ft.OutlinedButton(
                 label,
                 key=f"stats-{end}",
-                height=w.TARGET,
+                height=view.grown(w.TARGET),
                 icon=ft.Icons.CALENDAR_MONTH,
                 tooltip=w.t(view, f"ui.stats.{end}.tip"),
                 style=style,
@@ -282,7 +282,7 @@ def filter_button(view: View, label: str, picked: bool, key: str, on_tap: Any, t
         content=label,
         icon=ft.Icons.CHECK_CIRCLE if picked else ft.Icons.RADIO_BUTTON_UNCHECKED,
         key=key,
-        height=w.BUTTON_HEIGHT,
+        height=view.grown(w.BUTTON_HEIGHT),
         style=style,
         on_click=lambda _: on_tap(),
         tooltip=tip,
@@ -338,14 +338,14 @@ def player_card(view: View, statistics: Statistics, player: PlayerStats) -> ft.C
                 ft.TextButton(
                     w.t(view, "ui.stats.page"),
                     key=f"page-{slug}",
-                    height=w.TARGET,
+                    height=view.grown(w.TARGET),
                     tooltip=w.t(view, "ui.stats.page.tip", player=player.name),
                     on_click=lambda _: open_player(view, player.name),
                 ),
                 ft.TextButton(
                     w.t(view, "ui.stats.rename"),
                     key=f"rename-{slug}",
-                    height=w.TARGET,
+                    height=view.grown(w.TARGET),
                     tooltip=w.t(view, "ui.stats.rename.tip", player=player.name),
                     on_click=lambda _: view.act.open_panel("rename", player=player.name, name=player.name),
                 ),
@@ -397,7 +397,7 @@ def head_to_head(view: View, statistics: Statistics) -> list[ft.Control]:
     if len(names) < 2 or not statistics.met:
         return []
     short = short_names(names)
-    header: list[ft.Control] = [ft.Container(width=NAME_WIDTH)]
+    header: list[ft.Control] = [ft.Container(width=view.grown(NAME_WIDTH))]
     header.extend(
         ft.Container(
             ft.Text(
@@ -409,7 +409,7 @@ def head_to_head(view: View, statistics: Statistics) -> list[ft.Control]:
                 text_align=ft.TextAlign.CENTER,
                 key=f"h2h-head-{w.slug(name)}",
             ),
-            width=CELL_WIDTH,
+            width=view.grown(CELL_WIDTH),
             alignment=ft.Alignment.CENTER,
         )
         for name in names
@@ -419,12 +419,12 @@ def head_to_head(view: View, statistics: Statistics) -> list[ft.Control]:
         cells: list[ft.Control] = [
             ft.Container(
                 ft.Text(first, size=14, weight=ft.FontWeight.BOLD, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS),
-                width=NAME_WIDTH,
+                width=view.grown(NAME_WIDTH),
             )
         ]
         for second in names:
             cells.append(table_cell(view, statistics, first, second))
-        rows.append(ft.Row(cells, spacing=0, height=36))
+        rows.append(ft.Row(cells, spacing=0, height=view.grown(36)))
     grid = ft.Row([ft.Column(rows, spacing=0, tight=True)], scroll=ft.ScrollMode.AUTO, key="h2h-table")
     caption = w.text(w.t(view, "ui.stats.table.caption"), 13, colour=w.QUIET, key="h2h-caption")
     return [w.text(w.t(view, "ui.stats.head_to_head"), 17, bold=True, key="head-to-head"), caption, grid]
@@ -433,7 +433,9 @@ def head_to_head(view: View, statistics: Statistics) -> list[ft.Control]:
 def table_cell(view: View, statistics: Statistics, first: str, second: str) -> ft.Control:
     key = f"h2h-{w.slug(first)}-{w.slug(second)}"
     if first == second:
-        return ft.Container(width=CELL_WIDTH, height=32, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST, key=key)
+        return ft.Container(
+            width=view.grown(CELL_WIDTH), height=view.grown(32), bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST, key=key
+        )
     ahead = statistics.head_to_head.get(first, {}).get(second, 0)
     behind = statistics.head_to_head.get(second, {}).get(first, 0)
     met = statistics.met.get(first, {}).get(second, 0)
@@ -441,8 +443,8 @@ def table_cell(view: View, statistics: Statistics, first: str, second: str) -> f
     bold = ft.FontWeight.BOLD if ahead > behind else None
     return ft.Container(
         ft.Text(words, size=15, weight=bold, key=key, text_align=ft.TextAlign.CENTER),
-        width=CELL_WIDTH,
-        height=32,
+        width=view.grown(CELL_WIDTH),
+        height=view.grown(32),
         alignment=ft.Alignment.CENTER,
         border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
     )
@@ -471,7 +473,7 @@ def sheet(view: View) -> ft.DialogControl | None:
         on_submit=lambda _: rename(view),
     )
     confirm = ft.FilledButton(
-        w.t(view, "ui.stats.rename"), key="rename-confirm", height=w.TARGET, on_click=lambda _: rename(view)
+        w.t(view, "ui.stats.rename"), key="rename-confirm", height=view.grown(w.TARGET), on_click=lambda _: rename(view)
     )
     body: list[ft.Control] = [w.text(w.t(view, "ui.stats.rename.hint", player=old), 15), field]
     return sheets.sheet(
@@ -502,28 +504,28 @@ def archive_sheet(view: View) -> ft.DialogControl | None:
                 ft.OutlinedButton(
                     w.t(view, "ui.archive.export_json"),
                     key="export-json",
-                    height=w.TARGET,
+                    height=view.grown(w.TARGET),
                     icon=ft.Icons.SAVE_ALT,
                     on_click=lambda _: export(view, "json"),
                 ),
                 ft.OutlinedButton(
                     w.t(view, "ui.archive.export_csv"),
                     key="export-csv",
-                    height=w.TARGET,
+                    height=view.grown(w.TARGET),
                     icon=ft.Icons.TABLE_CHART_OUTLINED,
                     on_click=lambda _: export(view, "csv"),
                 ),
                 ft.OutlinedButton(
                     w.t(view, "ui.archive.export_xlsx"),
                     key="export-xlsx",
-                    height=w.TARGET,
+                    height=view.grown(w.TARGET),
                     icon=ft.Icons.GRID_ON,
                     on_click=lambda _: export(view, "xlsx"),
                 ),
                 ft.OutlinedButton(
                     w.t(view, "bgstats.export"),
                     key="export-bgsplay",
-                    height=w.TARGET,
+                    height=view.grown(w.TARGET),
                     tooltip=w.t(view, "bgstats.export.tip"),
                     icon=ft.Icons.OPEN_IN_NEW,
                     on_click=lambda _: export(view, "bgsplay"),
@@ -542,7 +544,7 @@ def archive_sheet(view: View) -> ft.DialogControl | None:
             ft.TextButton(
                 w.t(view, "ui.archive.save_copy"),
                 key="export-copy",
-                height=w.TARGET,
+                height=view.grown(w.TARGET),
                 icon=ft.Icons.DOWNLOAD,
                 on_click=lambda _: view.act.page.run_task(view.act.after.save_copy, draft["kind"]),
             )
@@ -552,7 +554,7 @@ def archive_sheet(view: View) -> ft.DialogControl | None:
         ft.OutlinedButton(
             w.t(view, "ui.archive.pick"),
             key="import-pick",
-            height=w.TARGET,
+            height=view.grown(w.TARGET),
             icon=ft.Icons.FILE_OPEN_OUTLINED,
             on_click=lambda _: view.act.page.run_task(view.act.after.pick_and_import),
         )
@@ -565,7 +567,7 @@ def archive_sheet(view: View) -> ft.DialogControl | None:
                     ft.TextButton(
                         w.t(view, "ui.archive.import"),
                         key=f"import-file-{name}",
-                        height=w.TARGET,
+                        height=view.grown(w.TARGET),
                         tooltip=w.t(view, "ui.archive.import_this.tip", name=name),
                         on_click=lambda _, name=name: view.act.page.run_task(view.act.after.import_export, name),
                     ),
@@ -594,7 +596,7 @@ def archive_sheet(view: View) -> ft.DialogControl | None:
                     ft.TextButton(
                         w.t(view, "ui.archive.restore"),
                         key=f"restore-{backup.name}",
-                        height=w.TARGET,
+                        height=view.grown(w.TARGET),
                         tooltip=w.t(view, "ui.archive.restore.tip", day=day),
                         on_click=lambda _, name=backup.name: view.act.after.restore_backup(name),
                     ),
