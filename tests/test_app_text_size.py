@@ -36,6 +36,7 @@ async def test_at_200_percent_text_the_boxes_that_hold_words_are_twice_as_tall_a
         await start_game(screen, "transamerica", ["Ann", "Bob"])
         assert heights(screen) == AT_100
         assert screen.find("subtitle").max_lines == 1
+        assert screen.find("last-act").max_lines == 3 and not screen.exists("last-act-scroll")
         await measured(screen, 2.0)
         assert heights(screen) == {
             "end-round": 2 * BUTTON_HEIGHT,
@@ -45,6 +46,8 @@ async def test_at_200_percent_text_the_boxes_that_hold_words_are_twice_as_tall_a
             "top-bar": 2 * TARGET,
         }
         assert screen.find("subtitle").max_lines == 3
+        # The last act whole, scrolling inside its strip (three lines held half a sentence).
+        assert screen.find("last-act").max_lines is None and screen.exists("last-act-scroll")
         assert screen.find("clock").height == 2 * 48
         await screen.tap("end-round")  # a sheet: its buttons and its refusal slot grow too
         assert screen.find("panel-close").height == 2 * TARGET

@@ -401,7 +401,19 @@ def undo_strip(view: View) -> ft.Control:
         words, colour = t(view, "ui.log.last", sentence=session.undo_sentence), None
     if session.clock.paused and not session.is_over:
         words, colour = t(view, "ui.clock.paused_note"), None
-    last = ft.Text(words, size=13, color=colour, key="last-act", max_lines=3, overflow=ft.TextOverflow.ELLIPSIS)
+    large = is_large(view)
+    # Three lines at most; at a large text size three held half a sentence: it is whole then,
+    # and scrolls inside the strip as a long notice does in its slot.
+    last = ft.Text(
+        words,
+        size=13,
+        color=colour,
+        key="last-act",
+        max_lines=None if large else 3,
+        overflow=ft.TextOverflow.CLIP
+        if large
+        else ft.TextOverflow.ELLIPSIS,  # CLIP: the default, nothing cut with no line limit
+    )
     # Always there and always this tall: appearing after the first act, or wrapping a long
     # sentence, it pushed End turn up under the finger.
     undo = ft.TextButton(
@@ -414,7 +426,12 @@ def undo_strip(view: View) -> ft.Control:
     # Aligned, so the words take their own width (a test reads from it that they are whole).
     return ft.Container(
         ft.Row(
-            [ft.Container(last, expand=True, alignment=ft.Alignment.CENTER_LEFT), undo],
+            [
+                ft.Column([last], scroll=ft.ScrollMode.AUTO, expand=True, key="last-act-scroll")
+                if large
+                else ft.Container(last, expand=True, alignment=ft.Alignment.CENTER_LEFT),
+                undo,
+            ],
             vertical_alignment=ft.CrossAxisAlignment.CENTER,
         ),
         height=view.grown(STRIP_HEIGHT),
