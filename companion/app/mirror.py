@@ -279,7 +279,8 @@ class Follower:
         act = self.app.act
         wide = float(self.page.width or 412) >= WIDE
         # Phones alike read the same text size too: a drawing sized for one cuts another's text.
-        return act.look.language, act.look.dark, wide, act.share.read_only() is None, act.look.text_scale
+        # (Below 100 % a page draws as at 100 %: View.of.)
+        return act.look.language, act.look.dark, wide, act.share.read_only() is None, max(1.0, act.look.text_scale)
 
     # --- joining and leaving ---------------------------------------------------------------
 
