@@ -39,7 +39,9 @@ draws the phones on the shared game once for all phones alike: a page with no br
 kind (watching or keeping score, language, theme, layout) is drawn as such a phone, and its
 patches go as the same bytes to every phone of that kind; a phone's own tap, a sheet or a
 new role gives it a drawing of its own, taking over what its client holds (nothing moves,
-nothing is sent again), and it follows again from its socket's next drop. A scorekeeper's
+nothing is sent again), and it follows again from its socket's next drop. Every name of
+Flet's inside these use is in `flet_private.py`, with the Flet it was read from: on another,
+the app starts all the same and each phone draws its own page. A scorekeeper's
 tap still acts only on a version its own browser confirmed. Input sheets are modal dialogs
 with Close and the confirm button pinned at the bottom; a refusal shows in a fixed slot with
 "Record anyway" when the table may overrule it. From 900 px (`widgets.WIDE`: a desktop

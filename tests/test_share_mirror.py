@@ -252,3 +252,32 @@ async def test_every_control_a_watching_phone_can_tap_is_keyed_so_its_tap_is_nev
             )
         ]
         assert handled and [control for control in handled if control.key is None] == []
+
+
+@pytest.mark.parametrize("flet_version", ["1.0.5", "1.1.0"])
+def test_the_live_table_works_with_the_mirror_and_without_it_on_another_flet(
+    monkeypatch: pytest.MonkeyPatch, flet_version: str
+) -> None:
+    """On a Flet other than the one mirror.py reaches into (flet_private.py), the app starts
+    all the same and each phone draws its own page: it follows the host's moves either way."""
+    import flet.version
+
+    from companion.app import flet_private
+
+    monkeypatch.setattr(flet.version, "flet_version", flet_version)
+    assert flet_private.mirror_usable() == (flet_version == flet_private.FOR_FLET)
+
+    @table
+    async def played() -> None:
+        async with shared_heartland() as (table_, host, shared):
+            vera, walt = await watching(table_, shared, "Vera", "Walt")
+            shared_drawing = Screen.shared_view(vera.page)
+            if flet_private.mirror_usable():
+                assert shared_drawing is not None and shared_drawing is Screen.shared_view(walt.page)
+            else:
+                assert shared_drawing is None and mirror._FOLLOWING.get(vera.page.session) is None
+            await host_moves(table_, host, shared, vera, walt)
+            await vera.tap("log")  # a phone's own tap works either way
+            assert vera.in_top_dialog("log-panel")
+
+    played()

@@ -21,9 +21,10 @@ import weakref
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from flet.controls import object_patch
+from companion.app import flet_private
+from companion.app.flet_private import object_patch
 
-FOR_FLET = "1.0.5"
+FOR_FLET = flet_private.FOR_FLET
 _PLAIN = frozenset({str, int, float, bool, type(None)})
 _FIELDS: dict[type, tuple[str, ...]] = {}
 _is_dataclass: Callable[[Any], bool] = dataclasses.is_dataclass  # plain bool: `item` stays Any
@@ -114,9 +115,7 @@ FLETS_OWN: dict[str, Any] = {}  # Flet's methods that `install` replaced (tests 
 
 def install() -> bool:
     """Put the quicker walks in Flet's `DiffBuilder` (once); False, changing nothing, on another Flet."""
-    from flet.version import flet_version  # read when asked: a test gives it another value
-
-    if flet_version != FOR_FLET:
+    if not flet_private.same_flet():
         return False
     for name, walk in WALKS.items():
         own = object_patch.DiffBuilder.__dict__[name]

@@ -13,7 +13,7 @@ from typing import Any
 
 import flet as ft
 
-from companion.app import flet_diff, theme
+from companion.app import flet_diff, flet_private, theme
 from companion.app.big_blocks import give_back_big_blocks
 from companion.app.data import AppData
 from companion.app.intents import Intents
@@ -39,7 +39,9 @@ def make_main(data: AppData, sharing: Sharing | None = None, language: str | Non
     backups = DailyBackup(data)
     # Phones alike on the shared game share one drawing of it (mirror.py).
     mirror = None
-    if sharing is not None:  # Flet's messaging, which it needs, loads compiled msgpack: not in the phone build
+    # Flet's messaging, which it needs, loads compiled msgpack: not in the phone build. On a Flet
+    # other than the one it reaches into, each page draws its own (flet_private.py).
+    if sharing is not None and flet_private.mirror_usable():
         from companion.app.mirror import Mirror
 
         mirror = Mirror(data, sharing, dispatch.build, dispatch.sheet)

@@ -29,14 +29,20 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import flet as ft
-from flet.controls.base_control import BaseControl
-from flet.controls.context import _context_page
-from flet.controls.object_patch import Operation
-from flet.messaging.connection import Connection
-from flet.messaging.protocol import Message, MessageAction, PatchControlBody, configure_encode_object_for_msgpack
-from flet.messaging.session import Session
 
 from companion.app.flet_diff import walked_fields
+from companion.app.flet_private import (
+    SEND_QUEUE,
+    BaseControl,
+    Connection,
+    Message,
+    MessageAction,
+    Operation,
+    PatchControlBody,
+    Session,
+    configure_encode_object_for_msgpack,
+    set_context_page,
+)
 from companion.app.share import Sharing
 from companion.app.share_glue import ShareGlue
 from companion.app.shell import Draw, DrawSheet, PageApp
@@ -162,7 +168,7 @@ class Lead:
         contextvars.copy_context().run(self._start, language)
 
     def _start(self, language: str) -> None:
-        _context_page.set(self.page)
+        set_context_page(self.page)
         mirror = self.mirror
         app = self.app = PageApp(
             self.page,
@@ -193,7 +199,7 @@ class Lead:
         contextvars.copy_context().run(self._close)
 
     def _close(self) -> None:
-        _context_page.set(self.page)
+        set_context_page(self.page)
         self.session.close()  # type: ignore[no-untyped-call]  # first: nothing it schedules is drawn
         if self.app is not None:
             self.app.act.release()
@@ -339,7 +345,7 @@ class Follower:
         for stop in self._stops:
             stop()
         self._stops = []
-        _context_page.set(self.page)  # type: ignore[arg-type]
+        set_context_page(self.page)
         connection = self.page.session.connection
         if connection is None:  # nothing is sent: the page goes whole when its socket is back
             self.app.render_own()
@@ -438,7 +444,7 @@ class Follower:
         connection = self.page.session.connection
         if connection is None:  # the socket is gone: the lead's tree is sent whole when it is back
             return
-        queue: Any = getattr(connection, "_FletApp__send_queue", NO_QUEUE)
+        queue: Any = getattr(connection, SEND_QUEUE, NO_QUEUE)
         if queue is NO_QUEUE:
             connection.send_message(message)
         elif queue is not None:

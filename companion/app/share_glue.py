@@ -13,8 +13,8 @@ from collections.abc import Awaitable, Callable
 from typing import Protocol
 
 import flet as ft
-from flet.controls.context import _context_page
 
+from companion.app.flet_private import set_context_page
 from companion.app.share import Share, Sharing
 from companion.app.state import PageState
 from companion.text import i18n
@@ -83,7 +83,7 @@ class ShareGlue:
         """Another tab or device changed a game: drawn again if it is the one shown here."""
         # Flet runs this in a task copied from the sender's context, whose current page is the
         # sender's: a redraw scheduled from there would go out on the other tab's connection.
-        _context_page.set(self.page)  # type: ignore[arg-type]  # declared ContextVar[None] in flet
+        set_context_page(self.page)
         if self._intents is not None:
             self._intents.changed_elsewhere(session_id)
 
