@@ -10,7 +10,8 @@ whether the diff may be replaced.
 
 from __future__ import annotations
 
-from typing import Any
+import importlib
+from typing import TYPE_CHECKING, Any
 
 FOR_FLET = "1.0.5"  # the Flet these names were read from (pinned in pyproject.toml)
 SEND_QUEUE = "_FletApp__send_queue"  # flet_web's queue of a connection's messages (name-mangled)
@@ -25,14 +26,30 @@ try:
 except ImportError:  # another Flet: nothing here is used (same_flet() is False)
     _FOUND = False
 
-try:  # Flet's messaging loads compiled msgpack, which the phone build has not: the mirror only
+# Flet's messaging loads compiled msgpack, which the phone build must not: its names are
+# imported when first asked for (by mirror.py, which only a server with sharing loads).
+if TYPE_CHECKING:
     from flet.messaging.connection import Connection
     from flet.messaging.protocol import Message, MessageAction, PatchControlBody, configure_encode_object_for_msgpack
     from flet.messaging.session import Session
 
-    _MESSAGING = True
-except ImportError:
-    _MESSAGING = False
+_MESSAGING_NAMES = {
+    "Connection": "flet.messaging.connection",
+    "Message": "flet.messaging.protocol",
+    "MessageAction": "flet.messaging.protocol",
+    "PatchControlBody": "flet.messaging.protocol",
+    "configure_encode_object_for_msgpack": "flet.messaging.protocol",
+    "Session": "flet.messaging.session",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """The messaging names, imported when asked for (PEP 562)."""
+    module = _MESSAGING_NAMES.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)
+
 
 __all__ = [
     "FOR_FLET",
@@ -62,12 +79,16 @@ def same_flet() -> bool:
 
 def mirror_usable() -> bool:
     """Whether the phones alike may share one drawing (mirror.py): this Flet, with what it reaches into."""
+    if not same_flet():
+        return False
+    try:
+        session, connection = __getattr__("Session"), __getattr__("Connection")
+    except (ImportError, AttributeError):
+        return False
     return (
-        same_flet()
-        and _MESSAGING
-        and callable(getattr(Session, "dispatch_event", None))
-        and callable(getattr(Connection, "send_message", None))
-        and hasattr(Session, "get_page_patch")
+        callable(getattr(session, "dispatch_event", None))
+        and callable(getattr(connection, "send_message", None))
+        and hasattr(session, "get_page_patch")
     )
 
 
