@@ -5,11 +5,11 @@ Tried by a table at that size: every box had kept its 100 % height, so words wer
 by their buttons ("Use Horse 1" showed its top line), the whose-turn line read "Round 1 · B…",
 TransAmerica's 13 broke into "1" over "3" and Home's name into "Companio" over "n". Now the page
 measures the text size (shell.text_probe) and what holds words grows with it. Here: the size is
-measured (a button twice as tall), every button of each game screen and of one of its sheets
-stands inside the window and lies over no other button and no words, and a sheet's buttons
-with words grew. The
-screenshots (``text-200-*``) are there to be looked at: a line Flutter cuts with an ellipsis
-keeps its whole words in the semantics tree, so no test here can see it.
+measured (a button twice as tall), every button of each game screen, of one of its sheets and
+of a finished game's page stands inside the window and lies over no other button and no
+words, and a sheet's buttons with words grew. The screenshots (``text-200-*``) are there to
+be looked at: a line Flutter cuts with an ellipsis keeps its whole words in the semantics
+tree, so no test here can see it.
 """
 
 from __future__ import annotations
