@@ -7,9 +7,8 @@ changing anything in memory, and it writes the change through TinyDB's table API
 (storage.py) appends as one record. So when a change returns it is on disk, and a change
 the disk refuses is not made at all.
 
-Cost per change: one appended record (one write, one fdatasync; the record says what the
-session says the change keeps of the events and adds, so it costs the same at any length:
-`JournalStorage.change_list`), plus, when the game finishes, stops being
+Cost per change: one appended record (one write, one fdatasync; the log given is the very
+same events, so the storage finds what it kept by identity: see storage.py), plus, when the game finishes, stops being
 finished or changes winners, an edit of the index (one more record) after a `pending/<id>`
 marker that lets the next listing repair the index if the app dies between the two. A
 game's first change once opened writes its file whole (a file saved by an earlier version
@@ -219,11 +218,7 @@ class Journal:
                     "clock": times.marks,
                     "last": times.last,
                 }
-                # A tap's record says what it keeps of the events and what it adds, as the session
-                # knows it; else (a file to be written whole, or just read) TinyDB's write
-                # compares the whole log with the file's.
-                if not entry.storage.change_list("session", "1", "events", change.kept, change.added, fields):
-                    entry.db.table("session").update({**fields, "events": change.whole()}, doc_ids=[1])
+                entry.db.table("session").update({**fields, "events": change.whole()}, doc_ids=[1])
             if played is not None:
                 with contextlib.suppress(OSError):
                     entry.storage.set_mtime(played[2])

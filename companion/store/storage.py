@@ -28,8 +28,10 @@ The file's data stays in memory between writes and is reused while the file's id
 (inode, size, mtime, ctime) is the one last seen. A read lends TinyDB documents whose
 lists and dicts are copied when looked at (`changes.Lent`), so the cached data only ever
 changes by a write. Values given to a write are kept as they are: the store never changes
-one in place afterwards, and a list grown by `change_list` (a game's events, as a tap adds
-one) is one the storage made or was given to keep.
+one in place afterwards. A tap's write gives the game's whole log, a new list of the very
+same events, so finding what it kept is one comparison by identity (changes.py); a shortcut
+that appended the record without TinyDB saved 0.03 ms a tap at 1,000 events and 0.1 ms at
+10,000 (tests/bench/append_path.py) and is gone.
 
 `salvage` (session files): a file whose end or document checksum cannot be read opens with
 what can be; `damage` says what was lost and `damaged_bytes` holds the file as it was until
@@ -43,18 +45,16 @@ import errno
 import logging
 import os
 import threading
-from collections.abc import Sequence
 from typing import Any
 
 from tinydb.storages import Storage
 
-from companion.store.changes import changes, document_change, lent, plain
+from companion.store.changes import changes, lent, plain
 from companion.store.errors import DamagedFile
 from companion.store.file_format import (
     META,
     Damage,
     Data,
-    apply_record,
     check_document,
     decode,
     document_bytes,
@@ -197,52 +197,6 @@ class JournalStorage(Storage):
                 self._write_whole(data)  # a change of most of the file: say it whole
                 return
             self._append(lines, data, len(records))
-
-    def change_list(
-        self, table: str, doc_id: str, field: str, kept: int, added: Sequence[Any], fields: dict[str, Any]
-    ) -> bool:
-        """Append the record that sets `fields` in a document and keeps the first `kept` items of
-        its list `field`, then `added`: True once written. False, with nothing written, when
-        only a write through TinyDB can say it: the file due to be written whole, or its cached
-        data not the data this object last wrote.
-
-        The list is never compared (the caller knows what it keeps), so a change costs the same
-        at any length, and it changes in place: the list is this file's own (a read lends
-        copies; the store gives a write of it a new list). A document lent before the change
-        and looked at after it shows the list changed.
-        """
-        with self._lock:
-            data = self._data
-            if (
-                data is None
-                or not self._written
-                or self._whole_next
-                or self._records >= COMPACT_EVERY
-                or self._signature is None
-                or self._signature != self.folder.stat(self.name)
-            ):
-                return False
-            doc: dict[str, Any] = data.get(table, {}).get(doc_id) or {}
-            current = doc.get(field)
-            if type(current) is not list or not 0 <= kept <= len(current) or field in fields:
-                return False
-            change = document_change({key: doc[key] for key in fields if key in doc}, fields)
-            if change is None:
-                return False
-            record = {"table": table, "doc": doc_id, **change}
-            if kept < len(current) or added:
-                record["splice"] = {**change.get("splice", {}), field: [kept, list(added)]}
-            elif not change:
-                return True
-            lines = record_line(record)
-            if len(lines) > self._signature[1]:
-                return False  # a change of most of the file: TinyDB's write says it whole
-            updated = {table: {doc_id: dict(doc)}}
-            apply_record(updated, {"table": table, "doc": doc_id, **change})  # all but the list, as a reader would
-            self._append(lines, {**data, table: {**data[table], **updated[table]}}, 1)
-            del current[kept:]
-            current.extend(added)
-            return True
 
     def _kind_of(self, data: Data) -> Any:
         return self.kind if self.kind is not None else data.get(META, {}).get("1", {}).get("kind")
