@@ -14,6 +14,7 @@ from typing import Any
 from companion.app.data import status_of
 from companion.session import Session
 from companion.store import storage
+from companion.store.index_file import by_key
 from companion.store.listing import new_session_id
 from companion.store.storage import Folder
 
@@ -106,6 +107,6 @@ def build(folder: Folder, count: int, unfinished_every: int) -> list[tuple[str, 
         created = start + number
         entries[session_id] = {**chosen.entry, "created": created, "updated": max(created, signature[2] / 1e9)}
         made.append((session_id, chosen))
-    index = {"_meta": {"1": {"format": 1, "kind": "index"}}, "sessions": entries}
+    index = by_key({}, entries)  # as this version writes it
     folder.write("index.json", storage.encode(index))
     return made

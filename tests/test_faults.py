@@ -28,6 +28,7 @@ from companion.app.data import AppData
 from companion.store import NewerFormat, SessionInUse, Store, StoreError
 from companion.store import storage as storage_module
 from companion.store.file_format import parse_file
+from companion.store.index_file import doc_key
 from companion.store.storage import MemoryFolder
 
 ADJUST = {"type": "adjust", "player": "Ann", "amount": 1, "note": "fix"}
@@ -547,8 +548,10 @@ def test_a_long_title_from_disk_obeys_the_limit(played: tuple[Path, str]) -> Non
     data["session"]["1"]["title"] = "Long  " + "x" * 200
     path.write_text(json.dumps(data))
     index = parse_file((directory / "index.json").read_bytes()).data  # its appended records applied
-    index["sessions"][session_id]["title"] = "y" * 200
-    del index["sessions"][session_id]["check"]  # as an earlier version wrote it (with a checksum, it is rebuilt)
+    index["sessions"][doc_key(session_id)]["title"] = "y" * 200
+    del index["sessions"][doc_key(session_id)][
+        "check"
+    ]  # as an earlier version wrote it (with a checksum, it is rebuilt)
     (directory / "index.json").write_text(json.dumps(index))
     store = Store(directory)
     assert store.sessions()[0].title == "y" * 60
@@ -576,7 +579,7 @@ def test_a_game_this_version_does_not_know_is_left_untouched(played: tuple[Path,
 def test_an_index_entry_of_the_wrong_shapes_is_rebuilt_from_its_file(played: tuple[Path, str]) -> None:
     directory, session_id = played
     index = parse_file((directory / "index.json").read_bytes()).data  # its appended records applied
-    index["sessions"][session_id]["players"] = [["Ann"], {"deep": []}]
+    index["sessions"][doc_key(session_id)]["players"] = [["Ann"], {"deep": []}]
     (directory / "index.json").write_text(json.dumps(index))
     assert Store(directory).sessions()[0].players == ("Ann", "Bob")
 
@@ -676,7 +679,7 @@ def test_absurd_numbers_in_the_index_are_rebuilt_from_the_session_file(
 ) -> None:
     directory, session_id = played
     index = parse_file((directory / "index.json").read_bytes()).data  # its appended records applied
-    index["sessions"][session_id][field] = 0
+    index["sessions"][doc_key(session_id)][field] = 0
     (directory / "index.json").write_text(json.dumps(index).replace(f'"{field}": 0', f'"{field}": {HUGE}'))
     (summary,) = Store(directory).sessions()
     assert (summary.id, summary.title, summary.players) == (session_id, "Friday", ("Ann", "Bob"))

@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 from companion.app.data import HOME_PAGE, AppData, status_of
 from companion.store import Store
-from companion.store.storage import DiskFolder, MemoryFolder, decode
+from companion.store.index_file import by_session
+from companion.store.storage import DiskFolder, MemoryFolder, check_document, decode
 
 GAMES = 3000  # one in five unfinished
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -118,7 +119,7 @@ def test_a_status_line_left_behind_by_a_crash_is_brought_up_to_date() -> None:
     ):
         session.apply(event)
     del data, session  # the app dies with the game open: the index still has the old line
-    entries = decode(folder.read("index.json") or b"")["sessions"]
+    entries = by_session(check_document(folder.read("index.json") or b"", kind="index"))
     assert entries[session_id]["status"] == "Cy's turn · $7 / $999"
     restarted = AppData(Store.in_memory(folder))
     first = restarted.home().in_progress[0]

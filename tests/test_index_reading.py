@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from companion.store import Store
 from companion.store.errors import DamagedFile, NewerFile
-from companion.store.index_file import IndexEntries
+from companion.store.index_file import INDEX_FORMAT, IndexEntries, by_key, by_session
 from companion.store.listing import index_summaries, indexed_summary
 from companion.store.storage import MemoryFolder, check_document, encode, record_line
 
@@ -29,7 +29,7 @@ def general(raw: bytes) -> dict[str, Any] | type[Exception]:
         data = check_document(raw, kind="index", plain=True)
     except (DamagedFile, NewerFile) as error:
         return type(error)
-    return {session_id: indexed_summary(session_id, doc) for session_id, doc in data.get("sessions", {}).items()}
+    return {session_id: indexed_summary(session_id, doc) for session_id, doc in by_session(data).items()}
 
 
 def agrees(raw: bytes) -> bool:
@@ -84,15 +84,18 @@ def written(document: dict[str, Any], style: int) -> bytes:
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.dictionaries(ids, entry, max_size=6), st.integers(0, 3), st.booleans())
+@given(st.dictionaries(ids, entry, max_size=6), st.integers(0, 3), st.booleans(), st.booleans())
 def test_any_index_is_read_as_the_general_reading_reads_it(
-    sessions: dict[str, Any], style: int, meta_first: bool
+    sessions: dict[str, Any], style: int, meta_first: bool, keyed: bool
 ) -> None:
-    document = {"_meta": META, "sessions": sessions} if meta_first else {"sessions": sessions, "_meta": META}
+    # keyed: as this version writes it (format 3: each entry under its number, naming its session)
+    document = by_key({"_meta": META}, sessions) if keyed else {"_meta": META, "sessions": sessions}
+    if not meta_first:
+        document = {"sessions": document["sessions"], "_meta": document["_meta"]}
     raw = written(document, style)
     agrees(raw)
-    if style in (0, 1, 2):  # what the app writes (or with plain spaces) is read one entry at a time
-        assert index_summaries(raw) is not None
+    if style in (0, 1, 2) and (meta_first or not keyed):  # as the app writes it (or with plain spaces)
+        assert index_summaries(raw) is not None  # read one entry at a time
 
 
 @pytest.mark.parametrize(
@@ -120,6 +123,15 @@ def test_any_index_is_read_as_the_general_reading_reads_it(
         b'{"_meta":{"1":{"format":1,"kind":"index"}},"sessions":{"a":{"title":"\\ud800"}}}',
         b'{"_meta":{"1":{"format":1,"kind":"index"}},"sessions":{"a":{"title":"\xff"}}}',  # not UTF-8
         b'{"_meta":{"1":{"format":1,"kind":"index"}},"sessions":{"a":{"title":"a\tb"}}}',  # a raw tab in a string
+        # format 3: an entry whose number and id do not name the same session is left out
+        b'{"_meta":{"1":{"format":3,"kind":"index"}},"sessions":{"48":{"id":"a"}}}',  # the number of "a"
+        b'{"_meta":{"1":{"format":3,"kind":"index"}},"sessions":{"48":{"id":"b"}}}',
+        b'{"_meta":{"1":{"format":3,"kind":"index"}},"sessions":{"48":{}}}',
+        b'{"_meta":{"1":{"format":3,"kind":"index"}},"sessions":{"a":{"id":"a"}}}',
+        b'{"_meta":{"1":{"format":3,"kind":"index"}},"sessions":{"1":{"id":""}}}',
+        b'{"_meta":{"1":{"format":3,"kind":"index"}},"sessions":{"048":{"id":"a"}}}',
+        b'{"_meta":{"1":{"format":3,"kind":"index"}},"sessions":{"48":{"title":"x","id":"a"}}}',  # id not first
+        b'{"_meta":{"1":{"format":4,"kind":"index"}},"sessions":{}}',  # newer
     ],
 )
 def test_odd_files_are_read_as_the_general_reading_reads_them_or_left_to_it(raw: bytes) -> None:
@@ -203,9 +215,9 @@ def test_an_edit_writes_what_editing_the_parsed_index_writes(
             assert entries.get(session_id) == expected["sessions"].get(session_id)
     assert list(entries) == list(expected["sessions"])
     # What the general edit writes (`FolderStorage.write`: the whole document encoded), read back.
-    assert check_document(entries.encode(), kind="index", plain=True) == check_document(
-        encode(expected), kind="index", plain=True
-    )
+    rewritten = check_document(entries.encode(), kind="index", plain=True)
+    assert rewritten["_meta"]["1"]["format"] == INDEX_FORMAT
+    assert by_session(rewritten) == by_session(check_document(encode(expected), kind="index", plain=True))
     assert entries.changed == changed
 
 
@@ -224,8 +236,10 @@ def test_games_saved_renamed_and_deleted_leave_the_other_entries_byte_for_byte(t
     # An entry written by hand (with no checksum, as an earlier version wrote them), with white
     # space and an unknown field: the app leaves it as it is.
     raw = (tmp_path / "index.json").read_bytes()
-    entry_text = raw[raw.index(b'{"check"') : raw.index(b"}", raw.index(b'{"check"')) + 1]
-    hand = b"{" + entry_text[len(b'{"check":"01234567",') : -1] + b', "note" : "by hand"}'
+    entry_text = raw[raw.index(b'{"id"') : raw.index(b"}", raw.index(b'{"id"')) + 1]
+    named = b'{"id":"' + kept_id.encode() + b'",'  # as this version writes it: the id first
+    assert entry_text.startswith(named + b'"check":')
+    hand = named + entry_text[len(named + b'"check":"01234567",') : -1] + b', "note" : "by hand"}'
     (tmp_path / "index.json").write_bytes(raw.replace(entry_text, hand))
     again = Store(tmp_path)
     other = again.new("transamerica", ["Cy", "Di"], {})

@@ -44,7 +44,7 @@ def archive(monkeypatch: pytest.MonkeyPatch) -> tuple[MemoryFolder, AppData]:
     build(folder, GAMES, unfinished_every=5)
     data = AppData(Store.in_memory(folder))
     data.home()
-    data.store.compact_now()  # the helper writes an index of format 1: written again once, as format 2
+    data.store.compact_now()  # nothing piled up: the helper writes the index as this version does
     return folder, data
 
 

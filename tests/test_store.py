@@ -40,6 +40,7 @@ from companion.store import (
 )
 from companion.store.errors import DamagedFile
 from companion.store.file_format import parse_file
+from companion.store.index_file import doc_key
 from companion.store.storage import DiskFolder, MemoryFolder, check_document, encode
 from companion.store.store import new_session_id
 from companion.text.messages import RuleError
@@ -566,7 +567,7 @@ def test_deep_or_huge_index_is_rebuilt(make_store: MakeStore, serialiser: str, d
         content = b'{"sessions": {"x": ' + b"[" * 100_000 + b"]" * 100_000 + b"}}"
     else:
         index = json.loads(store.folder.read("index.json") or b"")
-        index["sessions"][session.id]["created"] = 10**400
+        index["sessions"][doc_key(session.id or "")]["created"] = 10**400
         content = json.dumps(index).encode()
     store.folder.write("index.json", content)
     listing = make_store().sessions()
@@ -638,7 +639,7 @@ def test_index_entry_with_missing_fields_is_rebuilt_from_its_file(store: Store, 
     session = store.new("heartland", ["Ann", "Bob"], title="Kept")
     store.close()
     index = json.loads(store.folder.read("index.json") or b"")
-    del index["sessions"][session.id]["players"]
+    del index["sessions"][doc_key(session.id or "")]["players"]
     store.folder.write("index.json", json.dumps(index).encode())
     listing = make_store().sessions()
     assert [(item.id, item.players, item.title) for item in listing] == [(session.id, ("Ann", "Bob"), "Kept")]

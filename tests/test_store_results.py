@@ -12,6 +12,7 @@ from store_helpers import put
 
 from companion.session import Session
 from companion.store import Store
+from companion.store.index_file import by_session, doc_key
 from companion.store.results import FinalResult
 from companion.store.storage import MemoryFolder, check_document
 
@@ -28,7 +29,7 @@ def test_finishing_a_game_keeps_its_scores_ranks_and_rounds_in_the_index() -> No
     store = Store.in_memory(folder)
     session = store.new("transamerica", ["Ann", "Bob", "Cy"])
     finish_transamerica(session)
-    entry = check_document(folder.read("index.json") or b"", kind="index")["sessions"][session.id or ""]
+    entry = check_document(folder.read("index.json") or b"", kind="index")["sessions"][doc_key(session.id or "")]
     assert entry["result"] == {"scores": [13, 0, 9], "ranks": [1, 3, 2], "length": 2, "stopped": False}
     reopened = Store.in_memory(folder)
     (summary,) = reopened.finished()
@@ -41,7 +42,7 @@ def test_undoing_the_last_round_takes_the_result_out_of_the_index() -> None:
     session = store.new("transamerica", ["Ann", "Bob", "Cy"])
     finish_transamerica(session)
     session.undo()
-    entry = check_document(folder.read("index.json") or b"", kind="index")["sessions"][session.id or ""]
+    entry = check_document(folder.read("index.json") or b"", kind="index")["sessions"][doc_key(session.id or "")]
     assert "result" not in entry
     assert Store.in_memory(folder).finished() == []
 
@@ -68,11 +69,11 @@ def test_a_stopped_game_kept_by_an_earlier_version_is_found_stopped_once() -> No
     (entry,) = sessions.values()
     del entry["result"]["stopped"]  # as the version before kept it
     folder.write(
-        "index.json", json.dumps({"sessions": sessions, "_meta": {"1": {"format": 2, "kind": "index"}}}).encode()
+        "index.json", json.dumps({"sessions": sessions, "_meta": {"1": {"format": 3, "kind": "index"}}}).encode()
     )
     (summary,) = Store.in_memory(folder).finished()
     assert summary.result is not None and summary.result.stopped
-    entry = check_document(folder.read("index.json") or b"", kind="index")["sessions"][session.id or ""]
+    entry = check_document(folder.read("index.json") or b"", kind="index")["sessions"][doc_key(session.id or "")]
     assert entry["result"]["stopped"] is True
 
 
@@ -88,7 +89,7 @@ def test_games_finished_by_an_earlier_version_get_their_result_once_and_keep_it(
         assert summary.result is not None
         assert list(summary.result.scores) == [standings[p]["score"] for p in summary.players]
         assert list(summary.result.ranks) == [standings[p]["rank"] for p in summary.players]
-    index = check_document((data / "index.json").read_bytes(), kind="index")["sessions"]
+    index = by_session(check_document((data / "index.json").read_bytes(), kind="index"))
     assert all("result" in index[summary.id] for summary in finished)
     with Store(data) as store:  # kept: the next store reads no session file for them
 

@@ -20,6 +20,7 @@ from tinydb.storages import MemoryStorage as TinyMemory
 from companion.app.data import AppData
 from companion.store import JournalStorage, Store
 from companion.store.file_format import parse_file
+from companion.store.index_file import doc_key
 from companion.store.storage import MemoryFolder
 
 ADJUST = {"type": "adjust", "player": "Ann", "amount": 1, "note": "fix"}
@@ -59,9 +60,9 @@ def test_the_app_s_files_open_with_tinydb_and_the_storage_class(tmp_path: Path) 
         assert doc == {**session.to_dict(), "created": summary.created, "title": summary.title}
     index = TinyDB(tmp_path / "index.json", storage=JournalStorage).table("sessions")
     assert parse_file((tmp_path / "index.json").read_bytes(), kind="index").records > 0
-    entry = index.get(doc_id=finished)  # type: ignore[arg-type]
+    entry = index.get(doc_id=int(doc_key(finished)))
     assert entry is not None and entry["title"] == "Friday" and entry["is_over"] and entry["winners"] == ["Ann"]
-    assert index.get(doc_id=playing)["players"] == ["Cy", "Di"]  # type: ignore[arg-type,index]
+    assert {doc["id"]: doc["players"] for doc in index.all()} == {finished: ["Ann", "Bob"], playing: ["Cy", "Di"]}
 
 
 def test_a_compacted_file_opens_with_plain_tinydb(tmp_path: Path) -> None:
@@ -74,7 +75,8 @@ def test_a_compacted_file_opens_with_plain_tinydb(tmp_path: Path) -> None:
         assert plain == TinyDB(path, storage=JournalStorage).table("session").get(doc_id=1)
         assert plain is not None and plain["events"] == data.peek(session_id).to_dict()["events"]
     index = TinyDB(tmp_path / "index.json", access_mode="r").table("sessions")
-    assert index.get(doc_id=finished)["title"] == "Friday"  # type: ignore[arg-type,index]
+    assert index.get(doc_id=int(doc_key(finished)))["title"] == "Friday"  # type: ignore[index]
+    assert {doc["id"] for doc in index.all()} == {finished, playing}
     assert {summary.id for summary in Store(tmp_path).sessions()} == {finished, playing}
 
 

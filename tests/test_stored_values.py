@@ -22,6 +22,7 @@ from companion.session import Session
 from companion.store import Store, StoreError
 from companion.store import storage as storage_module
 from companion.store.file_format import parse_file
+from companion.store.index_file import doc_key
 
 ADJUST = {"type": "adjust", "player": "Ann", "amount": 1, "note": "fix"}
 
@@ -45,7 +46,7 @@ def played(tmp_path: Path) -> tuple[Path, str]:
 def edit_index(directory: Path, session_id: str, field: str, spelled: str) -> None:
     """Put `spelled` (JSON text, as a hand or a broken tool may write it) in the game's index entry."""
     index = parse_file((directory / "index.json").read_bytes()).data  # its appended records applied
-    index["sessions"][session_id][field] = "PLACE"
+    index["sessions"][doc_key(session_id)][field] = "PLACE"
     (directory / "index.json").write_text(json.dumps(index).replace('"PLACE"', spelled))
 
 

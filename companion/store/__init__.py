@@ -40,9 +40,10 @@ Every session in TinyDB, one small file each, written through on every tap.
 
 Layout of a data folder::
 
-    index.json              TinyDB: table "sessions", one document per session, keyed by id
-                            (game, players, created, updated, title, is_over, winners, status,
-                            and once finished its result: scores, ranks, length; see results.py),
+    index.json              TinyDB: table "sessions", one document per session, under the number
+                            its id stands for (`index_file.doc_key`, so TinyDB lists them): id,
+                            game, players, created, updated, title, is_over, winners, status,
+                            and once finished its result (scores, ranks, length; see results.py),
                             then one appended record per entry added, replaced or removed
     sessions/<id>.json      TinyDB: table "session", document "1": the whole session
                             (format, game, players, options, events incl. redo tail,

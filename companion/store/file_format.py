@@ -8,11 +8,12 @@ its line break). A record names its `table` and `doc`, then says what changed:
 - format 1: `set` fields, and `splice` lists (`{field: [keep, items]}`: keep the first
   `keep` items, add the others) of a document that exists;
 - format 2 adds `put` (the whole document, added or replacing one) and `drop` (`true`: the
-  document is removed), so that a table's documents come and go by appended records too.
+  document is removed), so that a table's documents come and go by appended records too;
+- format 3 (the index only) is format 2 with each entry under a number (index_file.py).
 
-A file says the newest format its records may use: session files stay at 1 (a change of a
-game is fields set and events spliced), the index is 2 (an index of format 1, written by an
-earlier version, is written again whole as format 2 once). A reader refuses a file of a
+A file says the newest format it may use: session files stay at 1 (a change of a game is
+fields set and events spliced), the index is 3 (an index of format 1 or 2, written by an
+earlier version, is written again whole as format 3 once). A reader refuses a file of a
 format newer than it knows for its kind (`NewerFile`), so an earlier version never misreads
 one (an earlier version of Companion says the folder is a newer version's).
 
@@ -53,9 +54,9 @@ except ImportError:  # pragma: no cover - exercised on platforms without orjson
 
 orjson: ModuleType | None = _orjson
 
-FORMAT = 2  # the newest format of any file this version writes
-NEWEST = {"session": 1}  # kinds whose files are kept at an older format (default: FORMAT)
-FIRST = {"index": 2}  # the format a new file of a kind is written in (default 1: it grows when it must)
+FORMAT = 2  # the newest format of a file (2: records may put and drop documents), but the index's
+NEWEST = {"session": 1, "index": 3}  # kinds whose files are kept at another format (default: FORMAT)
+FIRST = {"index": 3}  # the format a new file of a kind is written in (default 1: it grows when it must)
 META = "_meta"
 CHECKSUM = "crc32"
 META_FIELDS = frozenset({"format", "kind", CHECKSUM})

@@ -1,6 +1,7 @@
 """The list of games: `index.json`, kept as compact summaries, changed by appended records.
 
-Layout: a TinyDB file, table "sessions", one document per session keyed by its id: game,
+Layout: a TinyDB file, table "sessions", one document per session under the number its id
+stands for (format 3, `index_file.doc_key`: TinyDB's document ids are numbers): id, game,
 players, created, updated, title, is_over, winners, status and status_in (the line Home
 shows, in English and the other languages), once finished its result (results.py), and
 `written`: [events, cursor, time of the last change] as the entry was written, so that a
@@ -35,9 +36,9 @@ from tinydb.table import Document, Table
 
 from companion.store.compactor import Compactor
 from companion.store.errors import DamagedFile, NewerFile, NewerFormat, StoreError
-from companion.store.file_format import FORMAT, META, Data, may_hold_lone_surrogate, parse_file
+from companion.store.file_format import META, Data, may_hold_lone_surrogate, parse_file
 from companion.store.folders import Folder, Signature
-from companion.store.index_file import SESSIONS_TABLE
+from companion.store.index_file import INDEX_FORMAT, SESSIONS_TABLE, by_session
 from companion.store.index_storage import INDEX, IndexStorage
 from companion.store.listing import SessionSummary, checked, index_summaries, indexed_summary
 from companion.store.quarantine import Quarantine
@@ -51,7 +52,8 @@ INDEX_LOCK_TIMEOUT = 10.0
 
 
 class _ByName(Table):
-    document_id_class = str  # type: ignore[assignment]  # entries are keyed by session id, not numbers
+    # The store's table is keyed by session id (the storage translates to the file's numbers).
+    document_id_class = str  # type: ignore[assignment]
 
     def _update_table(self, updater: Callable[[dict[int, Mapping[Any, Any]]], None]) -> None:
         """TinyDB's own, without its two walks of the table turning ids into `document_id_class`
@@ -151,12 +153,12 @@ class Index:
         suspect = raw is None or may_hold_lone_surrogate(raw)
         summaries = {
             session_id: indexed_summary(session_id, doc, shared, suspect=suspect)
-            for session_id, doc in data.get(SESSIONS_TABLE, {}).items()
+            for session_id, doc in by_session(data).items()
         }
         self._remembered(
             summaries,
             signature,
-            FORMAT if parsed is None else _version(data),
+            INDEX_FORMAT if parsed is None else _version(data),
             0 if parsed is None else parsed.records,
             torn=parsed is not None and parsed.damage is not None,
         )
@@ -173,7 +175,7 @@ class Index:
     ) -> None:
         self.listed, self.signature, self.known, self._ordered = summaries, signature, True, None
         self.storage.adopt(signature, records, version, torn)
-        if version < 2 or records:
+        if version < INDEX_FORMAT or records:
             self._compactor.written(self.storage)  # an earlier version's index is written again, in the background
 
     def ordered(self) -> list[SessionSummary]:

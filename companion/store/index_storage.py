@@ -4,8 +4,8 @@ The store keeps the index only as compact summaries (index.py), never as the par
 so this storage lends TinyDB a table that holds nothing: its documents are `LazyEntry`s,
 each read from the file only if something looks at it, which the store's own writes never
 do (`insert`, `update` with a replacement, `remove`). `write` then appends a `put` or a
-`drop` record for each entry TinyDB added, replaced or removed (format 2, see
-file_format.py): one write and one fdatasync, whatever the archive's size. The entries lent
+`drop` record for each entry TinyDB added, replaced or removed (see file_format.py), under
+the entry's number (format 3, index_file.py): one write and one fdatasync, whatever the archive's size. The entries lent
 are kept from one call to the next (made once per reading of the file, not once per edit)
 and an entry says when it is changed; the index's table class skips TinyDB's two walks of
 the ids per call (index.py), so an edit walks the ids only to find one added or removed.
@@ -13,9 +13,9 @@ Measured with and without (the file written whole through the general storage in
 interleaved: creating a game at 1,000 games takes 5 ms instead of 50 ms.
 
 The file is rewritten whole (atomically, as every file) from itself when it is of format 1
-(an earlier version's, written again once as format 2), when its end was cut short, and when
-it holds `COMPACT_EVERY` records; an idle index holding `COMPACT_SOON` records, or of
-format 1, is rewritten in the background by the store's compactor. A rewrite reads the
+or 2 (an earlier version's, keyed by session id: written again once as format 3), when its
+end was cut short, and when it holds `COMPACT_EVERY` records; an idle index holding `COMPACT_SOON` records, or of an
+earlier format, is rewritten in the background by the store's compactor. A rewrite reads the
 entries no record touched as text and writes them back as they were (`IndexEntries`): the
 whole index is never held as Python dicts.
 """
@@ -26,9 +26,18 @@ import logging
 from collections.abc import Callable, Collection, Iterator, Mapping, MutableMapping
 from typing import Any
 
-from companion.store.file_format import FORMAT, META, Data, parse_file, record_line
+from companion.store.changes import Lent
+from companion.store.file_format import META, Data, parse_file, record_line
 from companion.store.folders import Folder, Lock, Signature
-from companion.store.index_file import SESSIONS_TABLE, IndexEntries
+from companion.store.index_file import (
+    INDEX_FORMAT,
+    SESSIONS_TABLE,
+    IndexEntries,
+    by_key,
+    by_session,
+    doc_key,
+    with_id,
+)
 from companion.store.storage import JournalStorage
 
 log = logging.getLogger(__name__)
@@ -145,7 +154,11 @@ class IndexStorage(JournalStorage):
             if self._lean and self._signature == self.folder.stat(INDEX):
                 return {META: {"1": {"format": self._format, "kind": "index"}}, SESSIONS_TABLE: LeanTable(self._lent())}  # type: ignore[dict-item]
             self._lean = False
-            return super().read()
+            data = super().read()
+            if data is None:
+                return None
+            # The store's table is keyed by session id (as the summaries are): the file's numbers undone.
+            return {**data, SESSIONS_TABLE: {key: Lent(entry) for key, entry in by_session(data).items()}}
 
     def _lent(self) -> dict[str, LazyEntry]:
         """The entries lent to TinyDB, one per id the store knows: kept between edits, made anew
@@ -159,7 +172,8 @@ class IndexStorage(JournalStorage):
     def write(self, data: dict[str, dict[str, Any]]) -> None:
         with self._lock:
             if not self._lean:
-                super().write(data)
+                self._format = INDEX_FORMAT  # whatever the file was, it is written as this version keys it
+                super().write(by_key(data, data.get(SESSIONS_TABLE, {})))
                 return
             self._lean = False  # whatever happens, the store reads (and adopts) the file again
             try:
@@ -204,7 +218,7 @@ class IndexStorage(JournalStorage):
 
     def _record(self, changes: list[Change]) -> None:
         if (
-            self._format < 2
+            self._format < INDEX_FORMAT
             or self._whole_next
             or self._records + len(changes) > COMPACT_EVERY
             or self._signature != self.folder.stat(INDEX)
@@ -213,9 +227,13 @@ class IndexStorage(JournalStorage):
             return
         lines = b"".join(
             record_line(
-                {"table": SESSIONS_TABLE, "doc": doc_id, **({"drop": True} if entry is None else {"put": entry})}
+                {
+                    "table": SESSIONS_TABLE,
+                    "doc": doc_key(session_id),
+                    **({"drop": True} if entry is None else {"put": with_id(session_id, entry)}),
+                }
             )
-            for doc_id, entry in changes
+            for session_id, entry in changes
         )
         try:
             self.folder.append(INDEX, lines)
@@ -226,7 +244,7 @@ class IndexStorage(JournalStorage):
         self._records += len(changes)
 
     def _rewrite(self, changes: list[Change], data: Data | None = None) -> None:
-        """Write the whole file again from what it holds, `changes` applied (as format 2)."""
+        """Write the whole file again from what it holds, `changes` applied (as format 3)."""
         entries = self._current()
         for doc_id, entry in changes:
             if entry is None:
@@ -234,17 +252,17 @@ class IndexStorage(JournalStorage):
             else:
                 entries[doc_id] = entry
         try:
-            self.folder.write(INDEX, entries.encode(FORMAT))
+            self.folder.write(INDEX, entries.encode())
         except BaseException:
             self.forget()
             raise
-        self._signature, self._records, self._format, self._whole_next = self.folder.stat(INDEX), 0, FORMAT, False
+        self._signature, self._records, self._format, self._whole_next = self.folder.stat(INDEX), 0, INDEX_FORMAT, False
 
     def _current(self) -> IndexEntries:
         """The file's entries: as text where it is plain, else read the general way (DamagedFile, NewerFile)."""
         raw = self.folder.read(INDEX)
         if not raw:
-            return IndexEntries({}, {META: {"1": {"format": FORMAT, "kind": "index"}}})
+            return IndexEntries({}, {META: {"1": {"format": INDEX_FORMAT, "kind": "index"}}})
         entries = IndexEntries.read(raw)
         if entries is None:
             entries = IndexEntries.of(parse_file(raw, kind="index", plain=True).data)
@@ -259,7 +277,8 @@ class IndexStorage(JournalStorage):
     # ------------------------------------------------------------------ compaction
 
     def compact_due(self) -> bool:
-        return not self.closed and self._signature is not None and (self._format < 2 or self._records >= COMPACT_SOON)
+        due = self._format < INDEX_FORMAT or self._records >= COMPACT_SOON
+        return not self.closed and self._signature is not None and due
 
     def compact(self) -> None:
         with self._lock:
@@ -277,7 +296,7 @@ class IndexStorage(JournalStorage):
             entries = self._current()
             if self.folder.stat(INDEX) != signature:
                 return False
-            staged = self.folder.stage(INDEX, entries.encode(FORMAT))
+            staged = self.folder.stage(INDEX, entries.encode())
         except Exception as error:  # noqa: BLE001 - a courtesy: the next edit rewrites it when it must
             log.debug("compacting the index: %s", error)
             return False
@@ -290,7 +309,7 @@ class IndexStorage(JournalStorage):
                     self.folder.discard(staged)
                     return False
                 self.folder.commit(staged, INDEX)
-                self._signature, self._records, self._format = self.folder.stat(INDEX), 0, FORMAT
+                self._signature, self._records, self._format = self.folder.stat(INDEX), 0, INDEX_FORMAT
                 if signature is not None and self._signature is not None:
                     self.rewritten = (signature, self._signature)  # the same entries: the store's summaries hold
             except OSError as error:

@@ -74,6 +74,7 @@ from tinydb.storages import JSONStorage  # noqa: E402
 
 from companion.session import Session  # noqa: E402
 from companion.store import Store, storage  # noqa: E402
+from companion.store.index_file import by_key  # noqa: E402
 from companion.store.store import new_session_id  # noqa: E402
 from companion.text.messages import RuleError  # noqa: E402
 
@@ -149,7 +150,7 @@ def build_archive(directory: Path, count: int, templates: list[Session]) -> list
         ids.append(session_id)
     for entry in entries.values():
         entry["created"] = entry["updated"] = now
-    index = {"_meta": {"1": {"format": 1, "kind": "index"}}, "sessions": entries}
+    index = by_key({}, entries)  # as this version writes it
     storage.DiskFolder(directory).write("index.json", storage.encode(index))
     return ids
 
