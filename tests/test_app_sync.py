@@ -71,7 +71,7 @@ async def test_sync_turned_on_carries_a_game_to_the_other_device_s_home(
             assert link.startswith("companion-sync:?") and "s3cret" not in link
         folder = tmp_path / "here"
         secret = folder / sync_settings.SECRET
-        assert json.loads(secret.read_text()) == {"password": "s3cret-pass"}
+        assert json.loads(secret.read_text())["secret"] == {"1": {"password": "s3cret-pass"}}  # a TinyDB file
         assert stat.S_IMODE(os.stat(secret).st_mode) == 0o600
         here.store.close()
         for path in folder.rglob("*"):  # the password is in its own file only: not in a backup, nor the page's state

@@ -228,7 +228,7 @@ def test_damaged_ui_state_is_ignored_and_rewritten(app: AppData, content: bytes)
     assert app.recall("heartland.price.corn") is None
     app.remember("heartland.price.corn", 4)
     assert app.recall("heartland.price.corn") == 4
-    assert json.loads(path.read_bytes())["habits"] == {"heartland.price.corn": 4}
+    assert json.loads(path.read_bytes())["state"]["1"]["habits"] == {"heartland.price.corn": 4}  # a TinyDB file
 
 
 def test_a_folder_in_place_of_the_ui_state_is_ignored(app: AppData) -> None:

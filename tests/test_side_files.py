@@ -29,7 +29,7 @@ from companion.aftergame import archive, stats
 from companion.app.data import AppData
 from companion.app.main import make_main
 from companion.store import Store, StoreError
-from companion.store.file_format import seal_holds
+from companion.store.file_format import stamp_holds
 from companion.store.storage import MemoryFolder
 from companion.store.store import TITLES
 
@@ -55,20 +55,31 @@ def figures(data: AppData) -> dict[str, Any]:
     }
 
 
-def test_side_files_of_an_earlier_version_read_exactly_as_it_read_them(side_v1: tuple[Path, dict[str, Any]]) -> None:
-    directory, expected = side_v1
+@pytest.fixture(params=["side-v1", "side-v2"])
+def earlier(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[Path, dict[str, Any]]:
+    """A copy of a data folder whose side files an earlier version wrote (side-v1: plain JSON;
+    side-v2: one object sealed with its checksum first), and what that version read."""
+    target = tmp_path / "data"
+    shutil.copytree(FIXTURES / request.param, target, ignore=shutil.ignore_patterns("expected.json"))
+    expected: dict[str, Any] = json.loads((FIXTURES / request.param / "expected.json").read_text(encoding="utf-8"))
+    return target, expected
+
+
+def test_side_files_of_an_earlier_version_read_exactly_as_it_read_them(earlier: tuple[Path, dict[str, Any]]) -> None:
+    directory, expected = earlier
     with Store(directory) as store:
         data = AppData(store)
         assert stats.read_aliases(store.folder) == expected["aliases"]
         assert stats.read_counted(store.folder) == expected["counted"]
         assert archive.read_copies(store.folder) == expected["copies"]
+        assert store.side_files.read(TITLES) == expected.get("titles", {})
         assert figures(data) == expected["statistics"]
         assert store.listing().side_losses == ()
     assert list((directory / "quarantine").iterdir()) == []  # nothing taken for damage
 
 
-def test_a_choice_made_after_an_earlier_version_keeps_its_choices(side_v1: tuple[Path, dict[str, Any]]) -> None:
-    directory, expected = side_v1
+def test_a_choice_made_after_an_earlier_version_keeps_its_choices(earlier: tuple[Path, dict[str, Any]]) -> None:
+    directory, expected = earlier
     with Store(directory) as store:
         stats.rename_player(store.folder, "Ann", "Anne")
         assert stats.read_aliases(store.folder) == {**expected["aliases"], "ann": "Anne"}
@@ -78,6 +89,13 @@ def test_a_choice_made_after_an_earlier_version_keeps_its_choices(side_v1: tuple
             key: value for key, value in expected["counted"].items() if key != stopped.id
         }
         assert archive.read_copies(store.folder) == expected["copies"]
+        assert (directory / "players.json").read_bytes().startswith(b'{"_meta":')  # written as this version does
+        renamed = next(iter(store.sessions())).id
+        store.rename(renamed, "Again")
+        assert store.side_files.read(TITLES).keys() == expected.get("titles", {}).keys() | {renamed}
+    with Store(directory) as store:
+        assert stats.read_aliases(store.folder) == {**expected["aliases"], "ann": "Anne"}
+        assert store.listing().side_losses == ()
 
 
 # --- as this version writes them --------------------------------------------------------
@@ -116,8 +134,8 @@ def kept_aside(store: Store) -> dict[str, bytes]:
 def test_a_side_file_carries_its_checksum_and_how_many_entries_it_holds() -> None:
     store = renamed_store()
     raw = store.folder.read(stats.ALIASES) or b""
-    assert raw.startswith(b'{"crc32":"') and b'"count":3,' in raw
-    assert seal_holds(raw) is True
+    assert raw.startswith(b'{"_meta":{"1":{"format":1,"kind":"aliases","count":3,"crc32":"')  # a TinyDB file
+    assert stamp_holds(raw) is True
     assert stats.read_aliases(store) == {"bob": "Robert", "cy": "Cyrielle", "dee": "Délia"}
     assert store.listing().side_losses == () and kept_aside(store) == {}
 

@@ -63,7 +63,6 @@ from companion.aftergame import stats
 from companion.aftergame.archive_entries import (
     COPIES,
     COPIES_FILE,
-    COPIES_FORMAT,
     FORMAT,
     KEPT_FIELDS,
     MAX_DEPTH,
@@ -140,7 +139,6 @@ __all__ = [
     "Backup",
     "COPIES",
     "COPIES_FILE",
-    "COPIES_FORMAT",
     "CSV_COLUMNS",
     "EXPORTS",
     "FORMAT",

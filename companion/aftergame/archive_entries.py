@@ -49,13 +49,11 @@ KEPT_FIELDS = frozenset({"id", "title", "created", "updated", "finished"})
 
 COPIES = "copies.json"
 
-COPIES_FORMAT = "companion-copies"
 
 COPIES_FILE = SideKind(
     COPIES,
     "copies",
     lambda key, value: isinstance(value, str) and SESSION_ID.fullmatch(key) is not None,
-    (("format", COPIES_FORMAT), ("version", 1)),
 )
 
 # The table's choices kept beside the games: an archive and a backup carry them (see the docstring).

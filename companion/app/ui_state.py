@@ -17,10 +17,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from companion.store.file_format import single_bytes, single_of
 from companion.store.storage import Folder
 from companion.text.messages import has_lone_surrogate
 
 UI_STATE_FILE = "ui-state.json"
+STATE = "state"  # a TinyDB file: table "state", document 1 (earlier versions: the object alone)
 MAX_FILE_BYTES = 64 * 1024
 MAX_DRAFT_BYTES = 16 * 1024
 MAX_DRAFT_DEPTH = 6
@@ -81,7 +83,7 @@ class UiStateFile:
             raw = self._folder.read(UI_STATE_FILE)
             if not raw or len(raw) > MAX_FILE_BYTES:
                 return {}
-            state = json.loads(raw)
+            state = single_of(json.loads(raw), STATE)
         except (OSError, ValueError, RecursionError):  # a folder in its place, bad JSON, absurd nesting
             return {}
         return state if isinstance(state, dict) else {}
@@ -114,7 +116,7 @@ class UiStateFile:
         """False when the disk refused (read-only, full, a folder in the way): the app goes on."""
         state = {**_clean(self._read()), **changes}
         try:
-            self._folder.write(UI_STATE_FILE, json.dumps(state).encode())
+            self._folder.write(UI_STATE_FILE, single_bytes(STATE, STATE, state))
         except OSError:
             return False
         return True

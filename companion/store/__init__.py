@@ -7,9 +7,10 @@ Any file the store saves opens with TinyDB and `JournalStorage`
     from companion.store import JournalStorage
     TinyDB("data/sessions/<id>.json", storage=JournalStorage).table("session").get(doc_id=1)
     TinyDB("data/sessions/<id>.json", access_mode="r").table("session").get(doc_id=1)  # compacted
+    TinyDB("data/index.json", storage=JournalStorage).table("sessions").all()  # every game listed
 
-TinyDB for real: every file the app saves (a game, the index) is written through TinyDB's
-table API; `JournalStorage` (`storage.py`) turns each write into an appended, checksummed
+TinyDB for real: every change of a game and of the index is written through TinyDB's table
+API; `JournalStorage` (`storage.py`) turns each write into an appended, checksummed
 record of what changed (`changes.py`: one write, one fsync), and a file holding records is
 rewritten whole and atomically once its game pauses (`compactor.py`, in the background) or
 after `COMPACT_EVERY` records. Rooms of one subject sit behind a thin `Store` (`store.py`;
@@ -55,17 +56,25 @@ Layout of a data folder::
                             loss (a record damaged or cut short), copied before any rewrite; or
                             <side>.<digest>: a side file as it was when it read damaged
     players.json, counted.json, copies.json
-                            the table's choices beside the games (companion/aftergame), each
-                            with its checksum (side_file.py)
+                            the table's choices beside the games (companion/aftergame): TinyDB,
+                            the map as document 1, its count and checksum in `_meta` (side_file.py)
     titles.json             when each game's title was last changed (`TITLES`, written by `rename`)
     locks/<id>.lock         OS lock held while a session is open for writing
     locks/index.lock        OS lock held while the index is edited
     locks/put.lock          OS lock held while sessions played elsewhere are written (`put_many`)
     ui-state.json           the app's note of where it was (companion/app/ui_state.py)
+    sync.json, sync-secret.json, sync-state.json
+                            where and how this device syncs (companion/sync)
+    exports/, backups/      archives to carry elsewhere: plain JSON (companion/aftergame)
 
-Every file has a `_meta` table `{"1": {"format": n, "kind": "index" | "session"}}` (a
-session file's also holds its document's checksum). Each opens with TinyDB and
-`JournalStorage` (storage.py), and once compacted with plain TinyDB. The rooms:
+Every file but the archives and the empty markers is a TinyDB file: a `_meta` table
+`{"1": {"format": n, "kind": ...}}` (a session file's and a side file's also hold a
+checksum), then tables of documents with numbers for ids; a note, ui-state.json and sync's
+files hold one document (`file_format.single`). Each opens with TinyDB and `JournalStorage`
+(storage.py), whose `.all()` lists every table, and once compacted with plain TinyDB
+(tests/test_store_tinydb.py opens every file of a used data folder so). Earlier versions'
+side files, notes, ui-state.json and sync's files (one JSON object) read as they did and
+are written in this shape with their next change. The rooms:
 
     store.py        this facade: the public API, one lock, the rooms wired together
     journal.py      the sessions open for play: each change written before it is made

@@ -136,6 +136,26 @@ def document_bytes(data: Data, *, checksum: bool = False) -> bytes:
     return _stamped(encode({META: {"1": meta}, **{name: table for name, table in data.items() if name != META}}))
 
 
+def single(kind: str, table: str, document: dict[str, Any]) -> Data:
+    """A file of one document as TinyDB holds it: `_meta`, then `table` holding it as document 1
+    (ui-state.json, quarantine notes, sync's files)."""
+    return {META: {"1": {"format": 1, "kind": kind}}, table: {"1": document}}
+
+
+def single_bytes(kind: str, table: str, document: dict[str, Any]) -> bytes:
+    """`single` as ASCII JSON: any number, and any text, even a lone half of a UTF-16 pair (a
+    file's name may hold one), is written."""
+    return json.dumps(single(kind, table, document), separators=(",", ":")).encode()
+
+
+def single_of(found: Any, table: str) -> Any:
+    """The one document of a file `single_bytes` wrote (None when it has none); what an earlier
+    version wrote (the document alone) as it is."""
+    if isinstance(found, dict) and META in found and isinstance(found.get(table), dict):
+        return found[table].get("1")
+    return found
+
+
 def sealed_bytes(fields: dict[str, Any]) -> bytes:
     """One JSON object whose first field is its own checksum (`"crc32"`, as a session document
     carries one): the CRC-32 of these bytes with those eight digits as zeros (the side files)."""
@@ -153,6 +173,18 @@ def seal_holds(raw: bytes) -> bool | None:
         or raw[start + 8 : start + 9] != b'"'
         or not _HEX8.fullmatch(raw[start : start + 8].decode("latin-1"))
     ):
+        return None
+    return _stamp_matches(raw, start)
+
+
+def stamp_holds(raw: bytes) -> bool | None:
+    """Whether the first checksum field of bytes `document_bytes(..., checksum=True)` wrote (in
+    `_meta`) is as written: None when there is none (or it is damaged), else whether it matches."""
+    at = raw.find(_CHECKSUM_FIELD)
+    if at < 0:
+        return None
+    start = at + len(_CHECKSUM_FIELD)
+    if raw[start + 8 : start + 9] != b'"' or not _HEX8.fullmatch(raw[start : start + 8].decode("latin-1")):
         return None
     return _stamp_matches(raw, start)
 

@@ -20,13 +20,14 @@ from dataclasses import asdict
 from pathlib import Path
 
 from companion.store.errors import StoreError, os_reason
-from companion.store.file_format import Damage, decode, encode
+from companion.store.file_format import Damage, decode, single_bytes, single_of
 from companion.store.folders import Folder
 from companion.store.listing import QuarantineNote
 from companion.store.session_file import session_file
 
 QUARANTINE = "quarantine"
 NOTE_SUFFIX = ".why.json"
+NOTE = "note"  # a note is a TinyDB file: table "note", document 1 (earlier versions: the object alone)
 
 
 class Quarantine:
@@ -48,7 +49,7 @@ class Quarantine:
         while self._folder.exists(target) or self._folder.exists(target + NOTE_SUFFIX):
             target, number = f"{QUARANTINE}/{base}.{number}", number + 1
         note = QuarantineNote(file=name, moved_to=target, reason=reason, time=time.time())
-        self._folder.write(target + NOTE_SUFFIX, encode(asdict(note)))
+        self._folder.write(target + NOTE_SUFFIX, single_bytes(NOTE, NOTE, asdict(note)))
         try:
             self._folder.move(name, target)
         except FileNotFoundError:  # another process set it aside (or removed it) first
@@ -82,7 +83,7 @@ class Quarantine:
             if not (self._folder.exists(target) and self._folder.exists(target + NOTE_SUFFIX)):
                 self._folder.ensure(QUARANTINE)
                 self._folder.write(target, raw)
-                self._folder.write(target + NOTE_SUFFIX, encode(asdict(note)))
+                self._folder.write(target + NOTE_SUFFIX, single_bytes(NOTE, NOTE, asdict(note)))
         except OSError as error:
             if locked:
                 raise StoreError("store.not_kept_aside", reason=os_reason(error, self._directory)) from error
@@ -104,7 +105,7 @@ class Quarantine:
         if not (self._folder.exists(target) and self._folder.exists(target + NOTE_SUFFIX)):
             self._folder.ensure(QUARANTINE)
             self._folder.write(target, raw)
-            self._folder.write(target + NOTE_SUFFIX, encode(asdict(note)))
+            self._folder.write(target + NOTE_SUFFIX, single_bytes(NOTE, NOTE, asdict(note)))
 
     def forget_side(self, name: str) -> None:
         """What a side file lost was brought back: its loss is no longer told."""
@@ -123,7 +124,8 @@ class Quarantine:
             if not entry.name.endswith(NOTE_SUFFIX):
                 continue
             try:
-                raw = decode(self._folder.read(f"{QUARANTINE}/{entry.name}") or b"")
+                found = decode(self._folder.read(f"{QUARANTINE}/{entry.name}") or b"")
+                raw = single_of(found, NOTE)
                 note = QuarantineNote(
                     str(raw["file"]),
                     str(raw["moved_to"]),
@@ -135,6 +137,9 @@ class Quarantine:
                 )
             except (OSError, ValueError, KeyError, TypeError, ArithmeticError, RecursionError):
                 continue  # a note is a courtesy: an unreadable one is skipped
+            if raw is found:  # an earlier version's note: kept as this one writes it
+                with contextlib.suppress(OSError):
+                    self._folder.write(f"{QUARANTINE}/{entry.name}", single_bytes(NOTE, NOTE, found))
             notes.append(note)
         notes.sort(key=lambda note: note.time, reverse=True)
         return notes

@@ -1,15 +1,19 @@
 """The small files beside the games that keep the table's choices (players.json, counted.json,
-copies.json: see companion/aftergame), read so that damage is never read quietly.
+copies.json: see companion/aftergame; titles.json), read so that damage is never read quietly.
 
-Each holds one map (`SideKind.key`: {key: value}), written whole and atomically. This version
-writes it with its checksum first (`"crc32"`, `file_format.sealed_bytes`) and the number of
-its entries (`"count"`) before the map, so that a file cut short or with a flipped bit is
-told from a whole one and says how much it lost:
+Each holds one map (`SideKind.key`: {key: value}), written whole and atomically as a TinyDB
+file: the map is document 1 of the table named by its key, and `_meta` holds, besides the
+format marker, the number of its entries (`"count"`) and the file's checksum (`"crc32"`,
+`file_format.document_bytes`), so that a file cut short or with a flipped bit is told from a
+whole one and says how much it lost; `TinyDB(path, storage=JournalStorage)` reads it:
 
-    {"crc32":"1c291ca3","count":2,"aliases":{"bob":"Rob","zoë":"Zoé"}}
+    {"_meta":{"1":{"format":1,"kind":"aliases","count":2,"crc32":"1c291ca3"}},
+     "aliases":{"1":{"bob":"Rob","zoë":"Zoé"}}}
 
-A file without a checksum was written by an earlier version: one that parses as an object
-holding the map reads as it always did. Anything else is damage: a file that does not parse
+Earlier versions wrote one JSON object holding the map, sealed with its checksum first
+(`{"crc32":"…","count":2,"aliases":{…}}`, tests/fixtures/side-v2) or, before that, without
+one (tests/fixtures/side-v1): each reads as it always did, and is written in this shape with
+the next choice. Anything else is damage: a file that does not parse
 (cut short, binary, empty), one of another shape, one whose checksum fails. Of a damaged
 file the entries that can still be read are kept (each whole: those before a cut or before
 a broken byte; all of them when only the checksum fails, `ALTERED`), the file as it was is
@@ -20,13 +24,23 @@ names the file and what it lost. The next choice writes what could be read plus 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import threading
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
-from companion.store.file_format import ALTERED, CHECKSUM, DAMAGED, Damage, seal_holds, sealed_bytes
+from companion.store.file_format import (
+    ALTERED,
+    CHECKSUM,
+    DAMAGED,
+    META,
+    Damage,
+    document_bytes,
+    seal_holds,
+    stamp_holds,
+)
 from companion.store.folders import Folder, Signature
 from companion.store.quarantine import Quarantine
 from companion.text.messages import has_lone_surrogate
@@ -38,13 +52,11 @@ _UNREADABLE = object()
 
 
 class SideKind(NamedTuple):
-    """One side file: its name in the data folder, the field of its map, what an entry is, and
-    the fields every file of its kind carries besides (copies.json: its format and version)."""
+    """One side file: its name in the data folder, the table holding its map, what an entry is."""
 
     name: str
     key: str
     entry: Callable[[str, Any], bool]
-    fixed: tuple[tuple[str, Any], ...] = ()
 
 
 class SideRead(NamedTuple):
@@ -53,13 +65,13 @@ class SideRead(NamedTuple):
 
 
 def side_bytes(kind: SideKind, entries: Mapping[str, Any]) -> bytes:
-    """The file as this version writes it: checksum, fixed fields, count, map."""
-    return sealed_bytes({**dict(kind.fixed), COUNT: len(entries), kind.key: dict(entries)})
+    """The file as this version writes it: a TinyDB file, its count and checksum in `_meta`."""
+    meta = {"format": 1, "kind": kind.key, COUNT: len(entries)}
+    return document_bytes({META: {"1": meta}, kind.key: {"1": dict(entries)}}, checksum=True)
 
 
 def parse_side(raw: bytes, kind: SideKind) -> SideRead:
     """The entries of a side file's bytes, and what damage took from them (see the module's docstring)."""
-    sealed = seal_holds(raw)
     try:
         document = json.loads(raw)
     except (ValueError, RecursionError):
@@ -71,6 +83,9 @@ def parse_side(raw: bytes, kind: SideKind) -> SideRead:
         return SideRead(entries, _loss(len(entries), count, "it is not whole (cut short, or a byte damaged)"))
     if not isinstance(document, dict):
         return SideRead({}, _loss(0, None, f"it is not a {kind.name} file"))
+    if META in document or (CHECKSUM not in document and stamp_holds(raw) is not None):
+        return _parse_tables(raw, document, kind)  # this version's (its `_meta` named as written, or not)
+    sealed = seal_holds(raw)  # an earlier version's: one object, its checksum first (or none)
     found = document.get(kind.key)
     if isinstance(found, dict) and (sealed or (sealed is None and CHECKSUM not in document)):
         return SideRead(entries_of(found, kind), None)  # as written (or an earlier version's file)
@@ -80,6 +95,28 @@ def parse_side(raw: bytes, kind: SideKind) -> SideRead:
     entries = entries_of(found, kind)
     reason = "it does not match its checksum" if CHECKSUM in document else f"it is not a {kind.name} file"
     return SideRead(entries, _loss(len(entries), document.get(COUNT), reason))
+
+
+def _parse_tables(raw: bytes, document: dict[str, Any], kind: SideKind) -> SideRead:
+    """The entries of a file as this version writes it (a TinyDB file), and what damage took."""
+    meta = document.get(META, {}).get("1") if isinstance(document.get(META), dict) else None
+    table = document.get(kind.key)
+    found = table.get("1") if isinstance(table, dict) else None
+    sealed = stamp_holds(raw)
+    if isinstance(found, dict) and sealed:
+        return SideRead(entries_of(found, kind), None)
+    if not isinstance(found, dict):  # its table's name damaged: the one map it holds
+        maps = [
+            doc
+            for name, docs in document.items()
+            if name != META and isinstance(docs, dict)
+            for doc in docs.values()
+            if isinstance(doc, dict)
+        ]
+        found = maps[0] if len(maps) == 1 else {}
+    entries = entries_of(found, kind)
+    reason = "it does not match its checksum" if sealed is False else f"it is not a {kind.name} file"
+    return SideRead(entries, _loss(len(entries), meta.get(COUNT) if isinstance(meta, dict) else None, reason))
 
 
 def entries_of(found: Mapping[Any, Any], kind: SideKind) -> dict[str, Any]:
@@ -114,8 +151,11 @@ def _salvaged(raw: bytes, kind: SideKind) -> tuple[dict[str, Any], Any]:
     at = _skip(text, start + len(kind.key) + 3)
     if text[at : at + 1] != "{":
         return {}, count
-    found: dict[Any, Any] = {}
     at += 1
+    inner = re.compile(r'\s*"1"\s*:\s*\{').match(text, at)  # this version's: the map is document 1
+    if inner is not None:
+        at = inner.end()
+    found: dict[Any, Any] = {}
     try:
         while True:
             at = _skip(text, at)
@@ -179,6 +219,11 @@ class SideFiles:
                 return {}, None
             found = parse_side(raw, kind)
             if found.damage is None:
+                earlier = not raw.startswith(b'{"' + META.encode())
+                if earlier and self._folder.stat(kind.name) == signature:  # kept as this version writes it
+                    with contextlib.suppress(OSError):  # a courtesy: a read-only folder reads it as it is
+                        self._folder.write(kind.name, side_bytes(kind, found.entries))
+                        signature = self._folder.stat(kind.name) or signature
                 self._kept[kind.name] = (signature, dict(found.entries))
                 return found.entries, None
             self._kept.pop(kind.name, None)

@@ -13,7 +13,7 @@ from typing import Any
 
 from companion.aftergame import archive, stats
 from companion.store import SessionSummary, Store
-from companion.store.file_format import encode
+from companion.store.file_format import encode, single, single_of
 from companion.store.listing import SESSION_ID
 from companion.store.session_file import is_time
 from companion.store.store import TITLES
@@ -41,16 +41,15 @@ class State:
     again: list[str] = field(default_factory=list)  # documents to take again (a game that was open here)
 
     def encoded(self) -> bytes:
-        return encode(
-            {
-                "format": STATE_FORMAT,
-                "version": 1,
-                "server": self.server,
-                "seq": self.seq,
-                "docs": self.docs,
-                "again": self.again,
-            }
-        )
+        state = {
+            "format": STATE_FORMAT,
+            "version": 1,
+            "server": self.server,
+            "seq": self.seq,
+            "docs": self.docs,
+            "again": self.again,
+        }
+        return encode(single("sync-state", "state", state))  # a TinyDB file: table "state", document 1
 
 
 def read_state(store: Store, server: str) -> State:
@@ -58,7 +57,7 @@ def read_state(store: Store, server: str) -> State:
     none, it is damaged, or it is another server's (a round then compares every game)."""
     try:
         raw = store.folder.read(STATE)
-        found = json.loads(raw) if raw else None
+        found = single_of(json.loads(raw), "state") if raw else None
     except (OSError, ValueError, RecursionError):
         found = None
     if not isinstance(found, dict) or found.get("format") != STATE_FORMAT or found.get("server") != server:

@@ -7,6 +7,9 @@
                         where the system has file modes. Never in an export, a backup or a log,
                         never shown
 
+Each is a TinyDB file holding that object as document 1 of table "sync" or "secret"
+(`file_format.single`); an earlier version's, the object alone, reads as it did.
+
 Neither file is a game: exports and backups carry the games and the table's choices only, so
 the password never leaves the device with them. A setup link carries the address, database
 and user to the next device (`setup_link`, `read_setup_link`), never the password.
@@ -21,6 +24,7 @@ import urllib.parse
 from dataclasses import dataclass
 from typing import Any
 
+from companion.store.file_format import single_bytes, single_of
 from companion.store.folders import Folder
 from companion.sync.couch import DATABASE_NAME, SyncError, server_problem
 from companion.text.messages import Message, quoted, register
@@ -61,7 +65,7 @@ def read_settings(folder: Folder) -> SyncSettings | None:
     """This device's sync settings; None when sync was never set up (or the file is unreadable)."""
     try:
         raw = folder.read(SETTINGS)
-        found = json.loads(raw) if raw else None
+        found = single_of(json.loads(raw), "sync") if raw else None
     except (OSError, ValueError, RecursionError):
         return None
     if not isinstance(found, dict) or found.get("format") != FORMAT or not isinstance(found.get("url"), str):
@@ -86,7 +90,7 @@ def write_settings(folder: Folder, settings: SyncSettings) -> None:
         "user": settings.user,
         "last_ok": settings.last_ok,
     }
-    _saving(lambda: folder.write(SETTINGS, json.dumps(data).encode()))
+    _saving(lambda: folder.write(SETTINGS, single_bytes("sync", "sync", data)))
 
 
 KEYRING_SERVICE = "companion-sync"
@@ -116,7 +120,7 @@ def _account(folder: Folder) -> str:
 def read_password(folder: Folder) -> str:
     try:
         raw = folder.read(SECRET)
-        found = json.loads(raw) if raw else None
+        found = single_of(json.loads(raw), "secret") if raw else None
     except (OSError, ValueError, RecursionError):
         return ""
     if isinstance(found, dict) and found.get("keyring") is True:
@@ -140,11 +144,11 @@ def write_password(folder: Folder, password: str) -> None:
         except Exception:  # noqa: BLE001 - a locked keyring: the device's own storage instead
             keyring = None
         else:
-            _saving(lambda: folder.write(SECRET, json.dumps({"keyring": True}).encode()))
+            _saving(lambda: folder.write(SECRET, single_bytes("secret", "secret", {"keyring": True})))
             return
 
     def write() -> None:
-        folder.write(SECRET, json.dumps({"password": password}).encode())
+        folder.write(SECRET, single_bytes("secret", "secret", {"password": password}))
         path = _path(folder, SECRET)
         if path is not None:
             with contextlib.suppress(OSError):
