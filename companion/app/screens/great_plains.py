@@ -11,6 +11,7 @@ import flet as ft
 
 from companion.app import inputs, layout, sheets, theme
 from companion.app import widgets as w
+from companion.app.screens import great_plains_words  # noqa: F401  (registers the words shown here)
 from companion.app.ties import tie_lines
 from companion.app.widgets import one_line
 from companion.rules.great_plains import CAVES, GAME, SPIRITS, TOKENS, GreatPlainsState, Zone

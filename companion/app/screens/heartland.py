@@ -10,7 +10,10 @@ import flet as ft
 
 from companion.app import inputs, layout, sheets
 from companion.app import widgets as w
-from companion.app.screens import heartland_sheets
+from companion.app.screens import (
+    heartland_sheets,
+    heartland_words,  # noqa: F401  (registers the words shown here)
+)
 from companion.app.ties import ordinal, tie_lines
 from companion.app.widgets import one_line
 from companion.rules.heartland import (

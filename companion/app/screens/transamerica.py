@@ -10,6 +10,7 @@ import flet as ft
 
 from companion.app import inputs, layout, sheets
 from companion.app import widgets as w
+from companion.app.screens import transamerica_words  # noqa: F401  (registers the words shown here)
 from companion.app.ties import ordinal
 from companion.rules.transamerica import GAME, STARTING_POINTS, TransAmericaState, points_after
 from companion.text.i18n import t
