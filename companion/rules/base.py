@@ -342,7 +342,7 @@ class Game(Generic[State]):
     ranking: Callable[[State], list[Standing]]
     messages: Mapping[str, str]
     accepted_after_end: frozenset[str] = frozenset()
-    short_title: str = ""  # what Home calls it ("Heartland"); empty: the title
+    short_title: str = ""  # what Home and its screen call it ("Heartland"); empty: the title (`home_title`)
     unit: str = "points"  # what a score counts: "points" or "money"
     bgg_id: int | None = None  # BoardGameGeek's id, sent to BG Stats
     # Rounds (or the game's own `length_unit`) played in a state; None: the game has none to count.

@@ -64,7 +64,7 @@ def build(view: View) -> ft.Control:
             )
         )
     body.extend(layout.log_lines(view))
-    header = [w.top_bar(view, session.game.title)]
+    header = [w.top_bar(view, session.game.home_title)]
     return layout.screen(view, header, body, [w.undo_strip(view)], key=f"game-{session.id}")
 
 

@@ -20,7 +20,6 @@ from companion.text.i18n import t
 if TYPE_CHECKING:
     from companion.app.view import View
 
-TITLE = "Great Plains"
 CHART_CAPTION = "ui.chart.caption.zones"  # what its score chart counts
 TRIBE_SEATS = {"fox": 4, "snake": 1}  # orange and blue among the player colours
 ZONE_SPACES = tuple(range(1, 13))
@@ -69,7 +68,7 @@ def build(view: View) -> ft.Control:
     if not state.over:
         beside.insert(0, turn_area(view, state))
     place = "end" if state.over else ("scoring" if state.scoring else "game")
-    header = [w.top_bar(view, TITLE, subtitle(state, view.language), rules=place)]
+    header = [w.top_bar(view, GAME.home_title, subtitle(state, view.language), rules=place)]
     footer: list[ft.Control] = [w.undo_strip(view)]
     if state.over:
         footer[:0] = w.present(w.play_again(view), w.details_button(view))

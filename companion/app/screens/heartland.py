@@ -31,7 +31,6 @@ from companion.text.i18n import t
 if TYPE_CHECKING:
     from companion.app.view import View
 
-TITLE = "Heartland"
 CHART_CAPTION = "ui.chart.caption.money"  # what its score chart counts
 TARGET_BAR_HEIGHT = 48  # the target bar and the final-round banner that takes its place
 CARD_HEIGHT = 64  # a player's card, whoever plays
@@ -57,7 +56,7 @@ def build(view: View) -> ft.Control:
     assert session is not None
     state: HeartlandState = session.state
     place = "end" if state.over else ("final_round" if state.final_round else "game")
-    header = [w.top_bar(view, TITLE, subtitle(state, view.language), rules=place)]
+    header = [w.top_bar(view, GAME.home_title, subtitle(state, view.language), rules=place)]
     if state.over:  # only the result: no target bar, no actions
         body: list[ft.Control] = [end_screen(view, state)]
         footer = w.present(w.play_again(view), w.details_button(view), w.undo_strip(view))

@@ -2,8 +2,8 @@
 
 A game without a module of its own gets the generic one: playable from its own description
 (its event kinds and fields), with standings, the log and undo. A game's screen module may
-define, besides `build` and `sheet`: `TITLE` (the short name screens show), `SETUP_DEFAULTS`
-and `setup(view, draft)` / `setup_options(draft)` (the New game screen's options),
+define, besides `build` and `sheet` (its title is the game's own, `Game.home_title`):
+`SETUP_DEFAULTS` and `setup(view, draft)` / `setup_options(draft)` (the New game screen's options),
 `result(view)` (its end screen, shown again in a finished game's detail), `log_context`,
 and `CHART_CAPTION` (what its score chart counts).
 """

@@ -18,7 +18,6 @@ from companion.text.i18n import t
 if TYPE_CHECKING:
     from companion.app.view import View
 
-TITLE = "TransAmerica"
 CHART_CAPTION = "ui.chart.caption.countdown"  # what its score chart counts
 DANGER = 3  # points at or below which a player is close to ending the game
 
@@ -37,7 +36,7 @@ def build(view: View) -> ft.Control:
     session = view.session
     assert session is not None
     state: TransAmericaState = session.state
-    header = [w.top_bar(view, TITLE, subtitle(state, view.language), rules="end" if state.over else "game")]
+    header = [w.top_bar(view, GAME.home_title, subtitle(state, view.language), rules="end" if state.over else "game")]
     context = log_context(view)
     if state.over:  # only the result: the ranking, best first, and why
         body: list[ft.Control] = [winners(view, state)]
