@@ -192,7 +192,7 @@ def counting(view: View, summary: SessionSummary) -> ft.Control:
 def result(reading: View) -> ft.Control:
     """The end screen the table saw: the ranking, and why a tie went the way it did."""
     assert reading.session is not None
-    return game_screen(reading.session.game.id).result(reading)  # type: ignore[no-any-return]
+    return game_screen(reading.session.game.id).result(reading)
 
 
 def chart(view: View, session: Session, game: str) -> ft.Control:
@@ -200,7 +200,7 @@ def chart(view: View, session: Session, game: str) -> ft.Control:
     # Imported on the first chart drawn: flet_charts is a tenth of a second of every start otherwise.
     from companion.app import charts
 
-    return charts.score_chart(view, series, getattr(game_screen(game), "CHART_CAPTION", charts.CAPTION))
+    return charts.score_chart(view, series, game_screen(game).chart_caption or charts.CAPTION)
 
 
 def actions(view: View, session_id: str) -> ft.Control:

@@ -12,6 +12,7 @@ import flet as ft
 
 from companion.app import inputs, layout, sheets
 from companion.app import widgets as w
+from companion.app.screens.offer import GameScreen
 from companion.app.ties import ordinal
 from companion.rules.base import (
     BoolField,
@@ -193,3 +194,10 @@ def result(view: View) -> ft.Control:
         spacing=6,
         key="result",
     )
+
+
+SCREEN = GameScreen(
+    build=build,
+    sheet=sheet,
+    result=result,
+)

@@ -12,6 +12,7 @@ import flet as ft
 from companion.app import inputs, layout, sheets, theme
 from companion.app import widgets as w
 from companion.app.screens import great_plains_words  # noqa: F401  (registers the words shown here)
+from companion.app.screens.offer import GameScreen
 from companion.app.ties import tie_lines
 from companion.app.widgets import one_line
 from companion.rules.great_plains import CAVES, GAME, SPIRITS, TOKENS, GreatPlainsState, Zone
@@ -518,3 +519,14 @@ def player_choice(view: View, draft: dict[str, Any], option: str, label_id: str)
             )
         )
     return buttons
+
+
+SCREEN = GameScreen(
+    build=build,
+    sheet=sheet,
+    result=result,
+    setup=setup,
+    setup_options=setup_options,
+    draws_first=DRAWS_FIRST,
+    chart_caption=CHART_CAPTION,
+)

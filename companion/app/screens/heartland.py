@@ -14,6 +14,7 @@ from companion.app.screens import (
     heartland_sheets,
     heartland_words,  # noqa: F401  (registers the words shown here)
 )
+from companion.app.screens.offer import GameScreen
 from companion.app.ties import ordinal, tie_lines
 from companion.app.widgets import one_line
 from companion.rules.heartland import (
@@ -515,3 +516,15 @@ def result(view: View) -> ft.Control:
 def ranked(view: View, standing: Any) -> str:
     line = w.t(view, "ui.rank", ordinal=ordinal(standing.rank, view.language), player=standing.player)
     return w.t(view, "ui.winner_mark", line=line) if standing.winner else line
+
+
+SCREEN = GameScreen(
+    build=build,
+    sheet=sheet,
+    result=result,
+    setup=setup,
+    setup_options=setup_options,
+    setup_summary=setup_summary,
+    setup_defaults=SETUP_DEFAULTS,
+    chart_caption=CHART_CAPTION,
+)

@@ -11,6 +11,7 @@ import flet as ft
 from companion.app import inputs, layout, sheets
 from companion.app import widgets as w
 from companion.app.screens import transamerica_words  # noqa: F401  (registers the words shown here)
+from companion.app.screens.offer import GameScreen
 from companion.app.ties import ordinal
 from companion.rules.transamerica import GAME, STARTING_POINTS, TransAmericaState, points_after
 from companion.text.i18n import t
@@ -334,3 +335,12 @@ def winners(view: View, state: TransAmericaState) -> ft.Control:
 def setup(view: View, draft: dict[str, Any]) -> list[ft.Control]:
     """New game: nothing to choose; what changes with 2 or 3 players is said."""
     return [w.text(w.t(view, "ui.new.transamerica.about"), 14)]
+
+
+SCREEN = GameScreen(
+    build=build,
+    sheet=sheet,
+    result=result,
+    setup=setup,
+    chart_caption=CHART_CAPTION,
+)
