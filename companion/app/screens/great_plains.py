@@ -20,6 +20,7 @@ from companion.text.i18n import t
 
 if TYPE_CHECKING:
     from companion.app.view import View
+    from companion.session import Session
 
 CHART_CAPTION = "ui.chart.caption.zones"  # what its score chart counts
 TRIBE_SEATS = {"fox": 4, "snake": 1}  # orange and blue among the player colours
@@ -473,6 +474,12 @@ def setup_options(draft: dict[str, Any]) -> dict[str, Any]:
     return {name: draft.get(name) for name in ("fox", "first") if draft.get(name) in draft["players"]}
 
 
+def describe_options(view: View, session: Session) -> list[str]:
+    """A finished game's options in New game's words: who played the Fox."""
+    fox = session.options.get("fox")
+    return [w.t(view, "ui.new.great_plains.is_fox", player=fox)] if isinstance(fox, str) else []
+
+
 def setup(view: View, draft: dict[str, Any]) -> list[ft.Control]:
     """New game: who is the Fox, and who places first (or drawn at random)."""
     players: list[str] = draft["players"]
@@ -529,4 +536,5 @@ SCREEN = GameScreen(
     setup_options=setup_options,
     draws_first=DRAWS_FIRST,
     chart_caption=CHART_CAPTION,
+    describe_options=describe_options,
 )

@@ -31,6 +31,7 @@ from companion.text.i18n import t
 
 if TYPE_CHECKING:
     from companion.app.view import View
+    from companion.session import Session
 
 CHART_CAPTION = "ui.chart.caption.money"  # what its score chart counts
 TARGET_BAR_HEIGHT = 48  # the target bar and the final-round banner that takes its place
@@ -370,6 +371,19 @@ def setup_summary(view: View, draft: dict[str, Any]) -> str:
     return w.t(view, "ui.new.heartland.summary", target=shown, count=sum(bool(draft.get(name)) for name in SWITCHES))
 
 
+def describe_options(view: View, session: Session) -> list[str]:
+    """A finished game's options in New game's words: its target and where it came from, then
+    each variant switched on."""
+    options, chosen = session.options, []
+    if "target" in options:
+        state: HeartlandState = session.game.setup(session.players, options)
+        rule = options["target"] if isinstance(options["target"], str) else "custom"
+        source = w.t(view, f"ui.heartland.source.{rule}")
+        chosen.append(w.t(view, "ui.detail.target", target=w.money(view, state.target), source=source))
+    chosen.extend(w.t(view, f"ui.new.heartland.{name}") for name in SWITCHES if options.get(name) is True)
+    return chosen
+
+
 def setup(view: View, draft: dict[str, Any]) -> list[ft.Control]:
     """New game: the money target (rulebook, blog or custom) and the variants."""
     count = len(draft["players"])
@@ -527,4 +541,5 @@ SCREEN = GameScreen(
     setup_summary=setup_summary,
     setup_defaults=SETUP_DEFAULTS,
     chart_caption=CHART_CAPTION,
+    describe_options=describe_options,
 )

@@ -25,6 +25,8 @@ register(
         "ui.new.heartland.alternate_routes": "Alternate Routes (tolls, weigh stations)",
         "ui.new.heartland.truck_stops": "Truck Stops (upgrades)",
         "ui.new.heartland.summary": "Target {target} · variants on: {count} of 3",
+        # a finished game's detail: its options (`describe_options`)
+        "ui.detail.target": "money target {target} ({source})",
         # its screen, its sheets and its end
         "ui.heartland.game_over": "Game over",
         "ui.heartland.subtitle_round": "Round {number} · {player}'s turn",

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     import flet as ft
 
     from companion.app.view import View
+    from companion.session import Session
 
 Draft = dict[str, Any]  # New game's choices so far (see `new_game.draft_of`)
 
@@ -34,3 +35,6 @@ class GameScreen:
     setup_defaults: Mapping[str, Any] = field(default_factory=dict)
     draws_first: bool = False
     chart_caption: str | None = None  # what its score chart counts (a ui id); None: the final scores
+    # A finished game's detail: the options it was set up with, in the words New game gives
+    # them. None: no options to tell (a game's description has no words for its options).
+    describe_options: Callable[[View, Session], list[str]] | None = None
