@@ -55,8 +55,6 @@ register(
         "ui.ordinal.3": "3rd",
         "ui.ordinal.n": "{rank}th",
         "ui.points": "{count} {count:point|points}",
-        "ui.cubes": "{count} {count:cube|cubes}",
-        "ui.spirits": "{count} {count:spirit|spirits}",
         "ui.in_progress": "in progress",
         # The form a game without a screen of its own records its events with (screens/generic.py).
         "ui.generic.yes": "Yes",

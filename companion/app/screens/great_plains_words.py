@@ -21,6 +21,7 @@ register(
         "ui.new.great_plains.draw": "Draw at random",
         "ui.new.great_plains.who_first": "Who places first (the rules draw it, apart from who is the Fox)",
         # its screen, its sheets and its end
+        "ui.spirits": "{count} {count:spirit|spirits}",
         "ui.great_plains.fox": "Fox",
         "ui.great_plains.snake": "Snake",
         "ui.great_plains.horse": "Horse",

@@ -28,6 +28,7 @@ register(
         # a finished game's detail: its options (`describe_options`)
         "ui.detail.target": "money target {target} ({source})",
         # its screen, its sheets and its end
+        "ui.cubes": "{count} {count:cube|cubes}",
         "ui.heartland.game_over": "Game over",
         "ui.heartland.subtitle_round": "Round {number} · {player}'s turn",
         "ui.heartland.subtitle_final": "Final round · {player}'s turn",
