@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from companion import RuleError, Session
+from companion.app.screens import great_plains_words, heartland_words, transamerica_words  # noqa: F401 - their words
 from companion.text.i18n import choose, from_accept_language, from_environment, money, number, supported, t
 from companion.text.locale import catalogues
 from companion.text.messages import Message, join_names, term, translations

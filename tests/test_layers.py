@@ -15,7 +15,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "companion"
 
 # Lowest first. A module may import its own group and the groups of lower layers only.
 LAYERS: tuple[frozenset[str], ...] = (
-    frozenset({"companion.text"}),  # every word: message ids, the screens' words, the reference, catalogues
+    frozenset({"companion.text"}),  # words: message ids, the screens' shared words, reading the reference, catalogues
     frozenset({"companion.rules"}),  # the games: pure functions
     frozenset({"companion.clock"}),  # the table clock: its marks read into a playing time
     frozenset({"companion.session", "companion.session_states"}),  # one game's log; the states it keeps

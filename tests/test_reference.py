@@ -153,6 +153,7 @@ def test_french_trucks_move_to_the_next_space_north_south_east_or_west_as_the_bl
 
 
 def test_great_plains_water_is_a_source_d_eau_as_in_the_french_rules() -> None:
+    from companion.app.screens import great_plains_words  # noqa: F401 - registers its screen's words
     from companion.text.i18n import t
 
     assert t("great_plains.field.water", "fr") == t("ui.great_plains.water", "fr") == "Sources d'eau"

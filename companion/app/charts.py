@@ -31,7 +31,7 @@ FLOOR_ROOM = 0.4  # of a value step below the lowest point, so no point sits on 
 SWATCH_WIDTH = 30
 # Solid, dashed, dotted, dash-dot, long dashes, dash-dot-dot: no two alike in a 30 px legend swatch.
 DASHES: tuple[list[int] | None, ...] = (None, [10, 5], [3, 4], [12, 4, 3, 4], [6, 6], [12, 3, 2, 3, 2, 3])
-CAPTION = "ui.chart.caption.final"  # what a game's chart counts, unless its screen module says (CHART_CAPTION)
+CAPTION = "ui.chart.caption.final"  # what a game's chart counts, unless its screen says (`GameScreen.chart_caption`)
 
 
 def step_label(view: View, step: Step) -> str:

@@ -306,12 +306,14 @@ class Step(NamedTuple):
 
 @dataclass(frozen=True)
 class Reference:
-    """A game's rules reference: its sections in reading order (the text of each is the
-    `reference.<game>.<section>.title` and `.body` templates), and the section each place
-    of the app opens at ("load": "loading"; any other place opens the first)."""
+    """A game's rules reference: its sections in reading order, the section each place of
+    the app opens at ("load": "loading"; any other place opens the first), and its English
+    text: the `reference.<game>.<section>.title` and `.body` templates, registered with the
+    game's messages (French and Spanish are in the catalogues)."""
 
     sections: tuple[str, ...]
     places: Mapping[str, str] = field(default_factory=dict)
+    text: Mapping[str, str] = field(default_factory=dict)
 
     def opening(self, place: str) -> str:
         return self.places.get(place, self.sections[0])
@@ -340,7 +342,7 @@ class Game(Generic[State]):
     ranking: Callable[[State], list[Standing]]
     messages: Mapping[str, str]
     accepted_after_end: frozenset[str] = frozenset()
-    short_title: str = ""  # what Home calls it ("Heartland"); empty: the title
+    short_title: str = ""  # what Home and its screen call it ("Heartland"); empty: the title (`home_title`)
     unit: str = "points"  # what a score counts: "points" or "money"
     bgg_id: int | None = None  # BoardGameGeek's id, sent to BG Stats
     # Rounds (or the game's own `length_unit`) played in a state; None: the game has none to count.

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from companion.rules import great_plains_reference
 from companion.rules.base import (
     PLAYER,
     RULES,
@@ -341,6 +342,7 @@ def status(state: GreatPlainsState) -> Message:
 REFERENCE = Reference(
     sections=("setup", "turn", "spirits", "end", "scoring", "winner", "variants", "decisions"),
     places={"game": "turn", "scoring": "scoring", "zone": "scoring", "end": "winner", "log": "turn"},
+    text=great_plains_reference.TEXT,
 )
 
 SPIRIT = ChoiceField(SPIRITS, label="great_plains.field.spirit")

@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from companion.rules import heartland_reference
 from companion.rules.base import (
     NOTE,
     PLAYER,
@@ -526,6 +527,7 @@ REFERENCE = Reference(
         "end": "winner",
         "log": "turn",
     },
+    text=heartland_reference.TEXT,
 )
 
 GOOD = ChoiceField(GOODS, label="heartland.field.good")

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from companion.rules import transamerica_reference
 from companion.rules.base import (
     STOP_IN_PLACE,
     EventKind,
@@ -167,6 +168,7 @@ def status(state: TransAmericaState) -> Message:
 REFERENCE = Reference(
     sections=("round", "round_end", "countdown", "start_player", "end", "winner", "variants", "decisions"),
     places={"game": "countdown", "end_round": "round_end", "end": "winner", "log": "round"},
+    text=transamerica_reference.TEXT,
 )
 
 EVENTS: dict[str, EventKind[TransAmericaState]] = {

@@ -1,6 +1,7 @@
-"""Every word the app shows, below the rules: message ids and their English templates
-(`messages`), the screens' words (`ui_text`), rendering in the table's language (`i18n`),
-the rules reference (`reference`) and the French and Spanish catalogues (`locale/`).
+"""The words below the rules: message ids and their English templates (`messages`), the
+words every screen shares (`ui_text`; a game's own sit beside its screen), rendering in the
+table's language (`i18n`), reading the rules reference (`reference`; each game's text sits
+beside its rules) and the French and Spanish catalogues of every word (`locale/`).
 
 Nothing here imports a game: the rules registry hands its games down
 (`reference.use`), as it hands down each game's messages (`messages.register`).

@@ -86,7 +86,7 @@ def test_the_turn_and_the_last_act_are_whole_on_a_phone(browsers: Browsers, tmp_
         assert session.id is not None
         shown.append(
             (
-                f"{screen.TITLE} · {players[0]}",
+                f"{session.game.home_title} · {players[0]}",
                 screen.subtitle(session.state, language),
                 i18n.t("ui.log.last", language, sentence=session.undo_sentence),
             )

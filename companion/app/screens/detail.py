@@ -47,7 +47,6 @@ register(
         "ui.detail.first": "First player: {player}",
         "ui.detail.variants": "Variants: {variants}",
         "ui.detail.variants.none": "Variants: none",
-        "ui.detail.target": "money target {target} ({source})",
         "ui.detail.counted": "Counted in statistics",
         "ui.detail.left_out": "Left out of statistics",
         "ui.detail.stopped_out": "Stopped early: left out of statistics",
@@ -136,28 +135,9 @@ def facts(view: View, summary: SessionSummary | None, session: Session) -> list[
 
 
 def variants(view: View, session: Session) -> list[str]:
-    """The options the game was set up with, in the words New game gives them (Heartland's
-    target with its source and its switched-on variants; Great Plains' Fox)."""
-    options, chosen = session.options, []
-    if "target" in options:
-        state = session.game.setup(session.players, options)
-        rule = options["target"] if isinstance(options["target"], str) else "custom"
-        chosen.append(
-            w.t(
-                view,
-                "ui.detail.target",
-                target=w.money(view, getattr(state, "target", 0)),
-                source=w.t(view, f"ui.heartland.source.{rule}"),
-            )
-        )
-    chosen.extend(
-        w.t(view, f"ui.new.heartland.{name}")
-        for name in ("short_haul", "alternate_routes", "truck_stops")
-        if options.get(name) is True
-    )
-    if isinstance(options.get("fox"), str):
-        chosen.append(w.t(view, "ui.new.great_plains.is_fox", player=options["fox"]))
-    return chosen
+    """The options the game was set up with, as its screen tells them (`describe_options`); none else."""
+    describe = game_screen(session.game.id).describe_options
+    return describe(view, session) if describe is not None else []
 
 
 def counting(view: View, summary: SessionSummary) -> ft.Control:
@@ -192,7 +172,7 @@ def counting(view: View, summary: SessionSummary) -> ft.Control:
 def result(reading: View) -> ft.Control:
     """The end screen the table saw: the ranking, and why a tie went the way it did."""
     assert reading.session is not None
-    return game_screen(reading.session.game.id).result(reading)  # type: ignore[no-any-return]
+    return game_screen(reading.session.game.id).result(reading)
 
 
 def chart(view: View, session: Session, game: str) -> ft.Control:
@@ -200,7 +180,7 @@ def chart(view: View, session: Session, game: str) -> ft.Control:
     # Imported on the first chart drawn: flet_charts is a tenth of a second of every start otherwise.
     from companion.app import charts
 
-    return charts.score_chart(view, series, getattr(game_screen(game), "CHART_CAPTION", charts.CAPTION))
+    return charts.score_chart(view, series, game_screen(game).chart_caption or charts.CAPTION)
 
 
 def actions(view: View, session_id: str) -> ft.Control:

@@ -37,7 +37,7 @@ SCREENS = {
         ("home", home),
     )
 }
-GAMES = {game_id: component(module.build) for game_id, module in (*GAME_SCREENS.items(), ("", generic))}
+GAMES = {game_id: component(screen.build) for game_id, screen in (*GAME_SCREENS.items(), ("", generic.SCREEN))}
 STOPPED = component(share.stopped)
 
 
@@ -62,7 +62,7 @@ def sheet(view: View) -> ft.DialogControl | None:
     if view.ui.screen == "game" and view.session is not None and view.ui.panel == "rules":
         return rules.sheet(view)
     if view.ui.screen == "game" and view.session is not None and view.ui.panel is not None:
-        return game_screen(view.session.game.id).sheet(view)  # type: ignore[no-any-return]
+        return game_screen(view.session.game.id).sheet(view)
     if view.ui.screen in ("home", "stats") and view.ui.panel == "archive":
         return stats.archive_sheet(view)
     if view.ui.screen == "stats":

@@ -12,6 +12,7 @@ import flet as ft
 
 from companion.app import inputs, layout, sheets
 from companion.app import widgets as w
+from companion.app.screens.offer import GameScreen
 from companion.app.ties import ordinal
 from companion.rules.base import (
     BoolField,
@@ -64,7 +65,7 @@ def build(view: View) -> ft.Control:
             )
         )
     body.extend(layout.log_lines(view))
-    header = [w.top_bar(view, session.game.title)]
+    header = [w.top_bar(view, session.game.home_title)]
     return layout.screen(view, header, body, [w.undo_strip(view)], key=f"game-{session.id}")
 
 
@@ -193,3 +194,10 @@ def result(view: View) -> ft.Control:
         spacing=6,
         key="result",
     )
+
+
+SCREEN = GameScreen(
+    build=build,
+    sheet=sheet,
+    result=result,
+)

@@ -11,6 +11,8 @@ import flet as ft
 
 from companion.app import inputs, layout, sheets, theme
 from companion.app import widgets as w
+from companion.app.screens import great_plains_words  # noqa: F401  (registers the words shown here)
+from companion.app.screens.offer import GameScreen
 from companion.app.ties import tie_lines
 from companion.app.widgets import one_line
 from companion.rules.great_plains import CAVES, GAME, SPIRITS, TOKENS, GreatPlainsState, Zone
@@ -18,8 +20,8 @@ from companion.text.i18n import t
 
 if TYPE_CHECKING:
     from companion.app.view import View
+    from companion.session import Session
 
-TITLE = "Great Plains"
 CHART_CAPTION = "ui.chart.caption.zones"  # what its score chart counts
 TRIBE_SEATS = {"fox": 4, "snake": 1}  # orange and blue among the player colours
 ZONE_SPACES = tuple(range(1, 13))
@@ -68,7 +70,7 @@ def build(view: View) -> ft.Control:
     if not state.over:
         beside.insert(0, turn_area(view, state))
     place = "end" if state.over else ("scoring" if state.scoring else "game")
-    header = [w.top_bar(view, TITLE, subtitle(state, view.language), rules=place)]
+    header = [w.top_bar(view, GAME.home_title, subtitle(state, view.language), rules=place)]
     footer: list[ft.Control] = [w.undo_strip(view)]
     if state.over:
         footer[:0] = w.present(w.play_again(view), w.details_button(view))
@@ -472,6 +474,12 @@ def setup_options(draft: dict[str, Any]) -> dict[str, Any]:
     return {name: draft.get(name) for name in ("fox", "first") if draft.get(name) in draft["players"]}
 
 
+def describe_options(view: View, session: Session) -> list[str]:
+    """A finished game's options in New game's words: who played the Fox."""
+    fox = session.options.get("fox")
+    return [w.t(view, "ui.new.great_plains.is_fox", player=fox)] if isinstance(fox, str) else []
+
+
 def setup(view: View, draft: dict[str, Any]) -> list[ft.Control]:
     """New game: who is the Fox, and who places first (or drawn at random)."""
     players: list[str] = draft["players"]
@@ -518,3 +526,15 @@ def player_choice(view: View, draft: dict[str, Any], option: str, label_id: str)
             )
         )
     return buttons
+
+
+SCREEN = GameScreen(
+    build=build,
+    sheet=sheet,
+    result=result,
+    setup=setup,
+    setup_options=setup_options,
+    draws_first=DRAWS_FIRST,
+    chart_caption=CHART_CAPTION,
+    describe_options=describe_options,
+)

@@ -10,7 +10,11 @@ import flet as ft
 
 from companion.app import inputs, layout, sheets
 from companion.app import widgets as w
-from companion.app.screens import heartland_sheets
+from companion.app.screens import (
+    heartland_sheets,
+    heartland_words,  # noqa: F401  (registers the words shown here)
+)
+from companion.app.screens.offer import GameScreen
 from companion.app.ties import ordinal, tie_lines
 from companion.app.widgets import one_line
 from companion.rules.heartland import (
@@ -27,8 +31,8 @@ from companion.text.i18n import t
 
 if TYPE_CHECKING:
     from companion.app.view import View
+    from companion.session import Session
 
-TITLE = "Heartland"
 CHART_CAPTION = "ui.chart.caption.money"  # what its score chart counts
 TARGET_BAR_HEIGHT = 48  # the target bar and the final-round banner that takes its place
 CARD_HEIGHT = 64  # a player's card, whoever plays
@@ -54,7 +58,7 @@ def build(view: View) -> ft.Control:
     assert session is not None
     state: HeartlandState = session.state
     place = "end" if state.over else ("final_round" if state.final_round else "game")
-    header = [w.top_bar(view, TITLE, subtitle(state, view.language), rules=place)]
+    header = [w.top_bar(view, GAME.home_title, subtitle(state, view.language), rules=place)]
     if state.over:  # only the result: no target bar, no actions
         body: list[ft.Control] = [end_screen(view, state)]
         footer = w.present(w.play_again(view), w.details_button(view), w.undo_strip(view))
@@ -367,6 +371,19 @@ def setup_summary(view: View, draft: dict[str, Any]) -> str:
     return w.t(view, "ui.new.heartland.summary", target=shown, count=sum(bool(draft.get(name)) for name in SWITCHES))
 
 
+def describe_options(view: View, session: Session) -> list[str]:
+    """A finished game's options in New game's words: its target and where it came from, then
+    each variant switched on."""
+    options, chosen = session.options, []
+    if "target" in options:
+        state: HeartlandState = session.game.setup(session.players, options)
+        rule = options["target"] if isinstance(options["target"], str) else "custom"
+        source = w.t(view, f"ui.heartland.source.{rule}")
+        chosen.append(w.t(view, "ui.detail.target", target=w.money(view, state.target), source=source))
+    chosen.extend(w.t(view, f"ui.new.heartland.{name}") for name in SWITCHES if options.get(name) is True)
+    return chosen
+
+
 def setup(view: View, draft: dict[str, Any]) -> list[ft.Control]:
     """New game: the money target (rulebook, blog or custom) and the variants."""
     count = len(draft["players"])
@@ -513,3 +530,16 @@ def result(view: View) -> ft.Control:
 def ranked(view: View, standing: Any) -> str:
     line = w.t(view, "ui.rank", ordinal=ordinal(standing.rank, view.language), player=standing.player)
     return w.t(view, "ui.winner_mark", line=line) if standing.winner else line
+
+
+SCREEN = GameScreen(
+    build=build,
+    sheet=sheet,
+    result=result,
+    setup=setup,
+    setup_options=setup_options,
+    setup_summary=setup_summary,
+    setup_defaults=SETUP_DEFAULTS,
+    chart_caption=CHART_CAPTION,
+    describe_options=describe_options,
+)

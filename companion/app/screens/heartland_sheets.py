@@ -10,6 +10,7 @@ import flet as ft
 
 from companion.app import inputs, sheets
 from companion.app import widgets as w
+from companion.app.screens import heartland_words  # noqa: F401  (registers the words shown here)
 from companion.rules.heartland import GOODS, MAX_PRICE, HeartlandState, Truck
 from companion.text.messages import term
 

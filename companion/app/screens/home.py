@@ -18,7 +18,6 @@ from companion.aftergame import stats as stats_of
 from companion.app import dates, layout, wide
 from companion.app import widgets as w
 from companion.app.screens import stats
-from companion.app.screens.registry import game_screen
 from companion.rules import GAMES
 from companion.text.i18n import number, t
 from companion.text.messages import SOURCE_LANGUAGE, join_names, register
@@ -228,8 +227,8 @@ def side_loss(view: View, note: Any) -> ft.Control:
 
 def title_of(summary: Any, language: str = "en") -> str:
     game = GAMES.get(summary.game)
-    # The name its screens show ("Heartland"), else the published title.
-    short = getattr(game_screen(summary.game), "TITLE", None) or (game.title if game else summary.game)
+    # The name its screens show ("Heartland"; the game's short title, else its published one).
+    short = game.home_title if game else summary.game
     return summary.title or f"{short} · {join_names(list(summary.players), language)}"
 
 

@@ -26,14 +26,14 @@ def draft_of(view: View) -> dict[str, Any]:
     draft = view.ui.draft
     chosen = draft.get("game")
     game = chosen if isinstance(chosen, str) and chosen in GAMES else next(iter(GAMES))
-    defaults = getattr(game_screen(game), "SETUP_DEFAULTS", {})
+    defaults = game_screen(game).setup_defaults
     return {"players": [], "name": "", **defaults, **draft, "game": game}
 
 
 def options_of(draft: dict[str, Any]) -> dict[str, Any]:
-    """The options the chosen game starts with: its own (its screen module's `setup_options`),
+    """The options the chosen game starts with: its own (its screen's `setup_options`),
     each player's colour, and who was drawn to play first while that player still does."""
-    setup_options = getattr(game_screen(draft["game"]), "setup_options", None)
+    setup_options = game_screen(draft["game"]).setup_options
     options = dict(setup_options(draft)) if setup_options is not None else {}
     players: list[str] = draft["players"]
     if players and picks_colours(draft["game"]):
@@ -149,7 +149,7 @@ def game_picker(view: View, draft: dict[str, Any]) -> ft.Control:
 def options_hint(view: View, draft: dict[str, Any]) -> ft.Control:
     """Always in view above Start: the options below the fold (Heartland's target and
     variants) in a line, and a tap scrolls the page down to them."""
-    summary = getattr(game_screen(draft["game"]), "setup_summary", None)
+    summary = game_screen(draft["game"]).setup_summary
     words = summary(view, draft) if summary is not None else w.t(view, "ui.new.options_below")
 
     async def show(event: ft.Event[Any]) -> None:
@@ -216,7 +216,7 @@ def players_editor(view: View, draft: dict[str, Any]) -> ft.Control:
         rows.append(w.text(w.t(view, "ui.new.played_before"), 13))
         rows.append(ft.Row([known_chip(view, name, name_key(name) in playing) for name in known], wrap=True))
     rows.extend(player_row(view, players, seat, name) for seat, name in enumerate(players))
-    if len(players) > 1 and not getattr(game_screen(draft["game"]), "DRAWS_FIRST", False):
+    if len(players) > 1 and not game_screen(draft["game"]).draws_first:
         rows.extend(random_first(view, draft))
     return ft.Column(rows, spacing=6)
 
@@ -346,6 +346,6 @@ def add_player(view: View, raw: str) -> None:
 
 
 def options_editor(view: View, draft: dict[str, Any]) -> list[ft.Control]:
-    """The chosen game's own options (its screen module's `setup`), none for a game without them."""
-    setup = getattr(game_screen(draft["game"]), "setup", None)
+    """The chosen game's own options (its screen's `setup`), none for a game without them."""
+    setup = game_screen(draft["game"]).setup
     return list(setup(view, draft)) if setup is not None else []

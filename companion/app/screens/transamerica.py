@@ -10,6 +10,8 @@ import flet as ft
 
 from companion.app import inputs, layout, sheets
 from companion.app import widgets as w
+from companion.app.screens import transamerica_words  # noqa: F401  (registers the words shown here)
+from companion.app.screens.offer import GameScreen
 from companion.app.ties import ordinal
 from companion.rules.transamerica import GAME, STARTING_POINTS, TransAmericaState, points_after
 from companion.text.i18n import t
@@ -17,7 +19,6 @@ from companion.text.i18n import t
 if TYPE_CHECKING:
     from companion.app.view import View
 
-TITLE = "TransAmerica"
 CHART_CAPTION = "ui.chart.caption.countdown"  # what its score chart counts
 DANGER = 3  # points at or below which a player is close to ending the game
 
@@ -36,7 +37,7 @@ def build(view: View) -> ft.Control:
     session = view.session
     assert session is not None
     state: TransAmericaState = session.state
-    header = [w.top_bar(view, TITLE, subtitle(state, view.language), rules="end" if state.over else "game")]
+    header = [w.top_bar(view, GAME.home_title, subtitle(state, view.language), rules="end" if state.over else "game")]
     context = log_context(view)
     if state.over:  # only the result: the ranking, best first, and why
         body: list[ft.Control] = [winners(view, state)]
@@ -334,3 +335,12 @@ def winners(view: View, state: TransAmericaState) -> ft.Control:
 def setup(view: View, draft: dict[str, Any]) -> list[ft.Control]:
     """New game: nothing to choose; what changes with 2 or 3 players is said."""
     return [w.text(w.t(view, "ui.new.transamerica.about"), 14)]
+
+
+SCREEN = GameScreen(
+    build=build,
+    sheet=sheet,
+    result=result,
+    setup=setup,
+    chart_caption=CHART_CAPTION,
+)
