@@ -392,6 +392,7 @@ def test_a_time_of_day_takes_the_article_of_its_hour(hour: int, english: str, fr
     from datetime import datetime
 
     from companion.app import dates
+    from companion.app.screens import detail  # noqa: F401 - registers "ui.detail.when.untimed"
 
     moment = datetime(2026, 3, 5, hour, 40).timestamp()
     assert [dates.at_time_of_day(moment, language) for language in ("en", "fr", "es")] == [english, french, spanish]
