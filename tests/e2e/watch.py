@@ -25,6 +25,8 @@ from typing import Any
 
 from harness import Browsers, FlutterPage
 
+from companion.store.file_format import single_of
+
 SCREEN = ""  # the layer of a button on the page itself, not in a sheet
 UI_STATE = "ui-state.json"
 
@@ -244,7 +246,7 @@ def reveal(ui: FlutterPage, button: Button, *, tries: int = 6) -> Button:
 def server_view(data_dir: Path) -> tuple[str | None, dict[str, Any]]:
     """The sheet the server means to show (ui-state.json's panel) and its draft."""
     try:
-        state = json.loads((data_dir / UI_STATE).read_text())
+        state = single_of(json.loads((data_dir / UI_STATE).read_text()), "state")  # a TinyDB file
     except (OSError, ValueError):
         return None, {}
     return state.get("panel"), state.get("draft") or {}
