@@ -28,7 +28,7 @@ works them out once and keeps them (`keep_results`).
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable, Iterable, Mapping, MutableMapping
+from collections.abc import Iterable, Mapping, MutableMapping
 from typing import Any
 
 from tinydb import TinyDB
@@ -53,19 +53,10 @@ INDEX_LOCK_TIMEOUT = 10.0
 
 class _ByName(Table):
     # The store's table is keyed by session id (the storage translates to the file's numbers).
+    # TinyDB's own `_update_table` walks the ids twice per edit: 1.1-1.4 ms of CPU at 10,000
+    # games (tests/bench/README.md, index_edits.py), which moves no goal's verdict, so that
+    # private method is no longer overridden.
     document_id_class = str  # type: ignore[assignment]
-
-    def _update_table(self, updater: Callable[[dict[int, Mapping[Any, Any]]], None]) -> None:
-        """TinyDB's own, without its two walks of the table turning ids into `document_id_class`
-        and back into strings: here both are the session ids already. At 10,000 games, CPU
-        per edit in the store: a delete 6.9–7.3 -> 4.1–4.8 ms, a rename 5.5–8.1 -> 4.8–5.9 ms."""
-        tables = self._storage.read() or {}
-        raw = tables.get(self.name)
-        table: dict[Any, Any] = {} if raw is None else dict(raw.items())  # the lent entries, as they are
-        updater(table)
-        tables[self.name] = table
-        self._storage.write(tables)
-        self.clear_cache()
 
 
 class _IndexDB(TinyDB):
