@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import flet as ft
 
 from companion.app import sheets
-from companion.app.screens import detail, generic, home, new_game, player, rules, settings, share, stats
+from companion.app.screens import archive_sheet, detail, generic, home, new_game, player, rules, settings, share, stats
 from companion.app.screens.registry import GAME_SCREENS, game_screen
 
 if TYPE_CHECKING:
@@ -64,7 +64,7 @@ def sheet(view: View) -> ft.DialogControl | None:
     if view.ui.screen == "game" and view.session is not None and view.ui.panel is not None:
         return game_screen(view.session.game.id).sheet(view)
     if view.ui.screen in ("home", "stats") and view.ui.panel == "archive":
-        return stats.archive_sheet(view)
+        return archive_sheet.archive_sheet(view)
     if view.ui.screen == "stats":
         return stats.sheet(view)
     if view.ui.screen == "detail":

@@ -17,7 +17,7 @@ import flet as ft
 from companion.aftergame import stats as stats_of
 from companion.app import dates, layout, wide
 from companion.app import widgets as w
-from companion.app.screens import stats
+from companion.app.screens import archive_sheet, stats
 from companion.rules import GAMES
 from companion.text.i18n import number, t
 from companion.text.messages import SOURCE_LANGUAGE, join_names, register
@@ -214,7 +214,7 @@ def loss(view: View, listing: Any, note: Any) -> ft.Control:
 
 def side_loss(view: View, note: Any) -> ft.Control:
     """Which side file read damaged, what statistics lost with it, and where the file as it was is kept."""
-    label = stats.SIDE_FILES.get(note.file, "players")
+    label = archive_sheet.SIDE_FILES.get(note.file, "players")
     kept = note.moved_to if view.data.store.directory is None else str(view.data.store.directory / note.moved_to)
     line = w.t(view, f"ui.home.side.{label}.{note.kind}", count=note.lost, path=kept)
     return ft.Container(
