@@ -14,7 +14,6 @@ from typing import Any
 import flet as ft
 
 from companion.app import flet_diff, flet_private, theme
-from companion.app.big_blocks import give_back_big_blocks
 from companion.app.data import AppData
 from companion.app.intents import Intents
 from companion.app.screens import dispatch
@@ -48,7 +47,6 @@ def make_main(data: AppData, sharing: Sharing | None = None, language: str | Non
     data.on_game_over = backups.check
     data.sync.start()  # the background rounds, when sync is set up (Settings → Sync)
     run_started = time.time()  # a language chosen on a device before this run gives way to `language`
-    give_back_big_blocks()
 
     def main(page: ft.Page) -> None:
         page.title = "Companion"

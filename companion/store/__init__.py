@@ -31,8 +31,9 @@ The day's backup is streamed game by game from the files (no replay), off the pa
 
 What is there only for large archives was measured with and without at 1,000 and 10,000
 games and kept where it pays, each in a module naming its figure: the index scanner
-(`index_file.py`), the list's shared texts (`shared.py`) and glibc's `mallopt`
-(`app/big_blocks.py`); pausing the garbage collector bought nothing and is gone.
+(`index_file.py`) and the list's shared texts (`shared.py`); glibc's `mallopt` and
+pausing the garbage collector bought nothing that moved a goal and are gone
+(tests/bench/README.md).
 
 The data folder, the rooms, costs, damage and faults
 ----------------------------------------------------

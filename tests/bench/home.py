@@ -4,7 +4,6 @@
     python tests/bench/home.py --sizes 10,2000      # quicker
     python tests/bench/home.py --no-browser         # without Chromium
     python tests/bench/home.py --no-browser --sizes 10000 --cpu --rounds 5   # to compare two commits
-    python tests/bench/home.py --no-browser --keep-big-blocks   # glibc's default (no app/big_blocks.py)
 
 For each archive size it builds a data folder (tests/archive_helpers.py: valid games of
 each kind, their index entries with status lines, as the app saves them), then in a fresh
@@ -63,7 +62,6 @@ from companion.store.storage import DiskFolder  # noqa: E402
 
 CPU = False  # --cpu: taps timed in the process's CPU time
 ROUNDS = 1  # --rounds: the search keystrokes typed this many times over
-KEEP_BIG_BLOCKS = False  # --keep-big-blocks: glibc's own threshold (the app not calling big_blocks)
 
 
 def rss_mb() -> float:
@@ -225,10 +223,6 @@ async def first_start(directory: str) -> dict[str, Any]:
 
 
 def child(directory: str, mode: str = "--child") -> None:
-    if "--keep-big-blocks" in sys.argv:  # glibc's default: to measure what `big_blocks` buys
-        from companion.app import main as app_main
-
-        app_main.give_back_big_blocks = lambda: False  # type: ignore[assignment]
     if "--cpu" in sys.argv:
         from flet_harness import use_cpu_clock
 
@@ -238,7 +232,7 @@ def child(directory: str, mode: str = "--child") -> None:
 
 def measure(directory: Path, mode: str = "--child") -> dict[str, Any]:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(ROOT / "tests")]))
-    extra = [*(["--cpu"] if CPU else []), *(["--keep-big-blocks"] if KEEP_BIG_BLOCKS else []), f"--rounds={ROUNDS}"]
+    extra = [*(["--cpu"] if CPU else []), f"--rounds={ROUNDS}"]
     output = subprocess.run(
         [sys.executable, __file__, mode, str(directory), *extra], env=env, check=True, capture_output=True, text=True
     ).stdout
@@ -247,7 +241,7 @@ def measure(directory: Path, mode: str = "--child") -> dict[str, Any]:
 
 
 def main() -> int:
-    global CPU, ROUNDS, KEEP_BIG_BLOCKS
+    global CPU, ROUNDS
     if len(sys.argv) > 2 and sys.argv[1] in ("--child", "--first-start"):
         ROUNDS = next((int(arg.split("=")[1]) for arg in sys.argv if arg.startswith("--rounds=")), 1)
         child(sys.argv[2], sys.argv[1])
@@ -262,9 +256,8 @@ def main() -> int:
         help="time taps in the process's CPU time (to compare two commits on a shared machine)",
     )
     parser.add_argument("--rounds", type=int, default=1, help="times the five search keystrokes are typed")
-    parser.add_argument("--keep-big-blocks", action="store_true", help="leave glibc's threshold as it is")
     options = parser.parse_args()
-    CPU, ROUNDS, KEEP_BIG_BLOCKS = options.cpu, options.rounds, options.keep_big_blocks
+    CPU, ROUNDS = options.cpu, options.rounds
     base = Path(tempfile.mkdtemp(prefix="companion-home-bench-"))
     rows = []
     try:
