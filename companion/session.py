@@ -31,7 +31,7 @@ from typing import Any, NamedTuple, TypeVar, overload
 from companion import clock
 from companion.rules import GAMES
 from companion.rules.base import MAX_ITEMS, RULES, Game, Standing, check_depth, describe_value
-from companion.session_states import CHECKPOINT_EVERY, KEPT_FACTS, RECENT_BLOCKS, KeptStates
+from companion.session_states import CHECKPOINT_EVERY, KeptStates
 from companion.text.messages import Message, RuleError, quoted
 
 # The newest session format this version writes and reads; it reads every older one too.
@@ -83,7 +83,7 @@ def find_game(game_id: Any) -> Game[Any]:
     return GAMES[game_id]
 
 
-__all__ = ["CHECKPOINT_EVERY", "KEPT_FACTS", "RECENT_BLOCKS"]  # how much a session keeps: session_states.py
+__all__ = ["CHECKPOINT_EVERY"]  # how much a session keeps: session_states.py
 
 
 def replay(
@@ -332,8 +332,8 @@ class Session:
     def state_fact(self, fact: Callable[[Any], T], cursor: int) -> T:
         """`fact(self.state_at(cursor))`, kept: for what a log line shows of the state before it (its round).
 
-        Reading the whole log that way replayed it block by block each time, as only a few
-        blocks of states are kept; the values are kept instead, one per event (what that buys:
+        Reading the whole log that way replayed it block by block each time, as only one
+        block of states is kept; the values are kept instead, one per event (what that buys:
         session_states.py). Pass the same function each time (a module-level one, not a new
         lambda): it names the values.
         """

@@ -2,35 +2,31 @@
 
 A session keeps the state after every `CHECKPOINT_EVERY`-th event (the checkpoints: what
 opening a long game costs is one replay), and works out any other state from the
-checkpoint before it. Two caches sit on top, each kept for a figure measured with and
-without it (Heartland; `tests/bench/log.py` and `tests/bench/replay.py`):
+checkpoint before it. On top, it keeps the block of 64 states last worked out, and the
+values of one fact worked out of states (`fact`: the round a log line was played in, one
+value per event), which make "show the whole log" again 21 ms instead of 45 ms at 1,000
+events and 40 ms instead of 130 ms at 2,000 (goal: <= 50 ms).
 
-- `RECENT_BLOCKS` blocks of 64 states kept whole (the ones around the cursor and the log
-  being read), against one: at 2,000 events reading the whole log the first time 77 ms
-  instead of 110 ms, and a redo 0.007 ms instead of 0.044 ms (the same at 1,000 events);
-- facts worked out of states (`fact`, e.g. the round a log line was played in), one value
-  per event, `KEPT_FACTS` kinds of them: "show the whole log" again 21 ms instead of 45 ms
-  at 1,000 events, 40 ms instead of 130 ms at 2,000 (the first time, about the same).
+Keeping four blocks and four kinds of fact, as this did before, bought nothing a goal sees
+(tests/bench/README.md: "show whole log" at 2,000 and 10,000 events the same within noise;
+only one kind of fact is ever asked for), so one of each is kept.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 from companion.rules.base import Game
 
 CHECKPOINT_EVERY = 64  # an open session keeps the state after every 64th event and replays the rest
-RECENT_BLOCKS = 4  # blocks of 64 states kept whole: the ones around the cursor and the log being read
-KEPT_FACTS = 4  # kinds of facts kept (one per function asked, e.g. a screen's "round of a state")
 _UNKNOWN = object()  # a fact not worked out yet
 
 T = TypeVar("T")
 
 
 class KeptStates:
-    """The checkpoints of a session's log, its recent blocks of states and the facts kept of them.
+    """The checkpoints of a session's log, its last block of states and the fact kept of them.
 
     `log` is the session's whole log (the redo tail included) as it is when asked; it grows in
     place, so it is read when given, never kept."""
@@ -39,8 +35,8 @@ class KeptStates:
         self.game = game
         self.players = players
         self.checkpoints = checkpoints  # the states after 0, 64, 128, ... events
-        self.blocks: OrderedDict[int, list[Any]] = OrderedDict()  # block k: states after 64k .. 64k+63 events
-        self.facts: OrderedDict[Callable[[Any], Any], list[Any]] = OrderedDict()
+        self.blocks: dict[int, list[Any]] = {}  # at most one: block k, the states after 64k .. 64k+63 events
+        self.facts: dict[Callable[[Any], Any], list[Any]] = {}  # at most one: a fact's value per event
 
     def _next(self, state: Any, event: dict[str, Any]) -> Any:
         return self.game.apply_event(state, self.players, event, saved=True)[0]
@@ -50,20 +46,18 @@ class KeptStates:
         block, offset = divmod(number, CHECKPOINT_EVERY)
         states = self.blocks.get(block)
         if states is None:
+            self.blocks.clear()
             states = self.blocks[block] = [self.checkpoints[block]]
-        self.blocks.move_to_end(block)
         while len(states) <= offset:
             done = block * CHECKPOINT_EVERY + len(states)
             states.append(self._next(states[-1], log[done - 1]))
-        while len(self.blocks) > RECENT_BLOCKS:
-            self.blocks.popitem(last=False)
         return states[offset]
 
     def block(self, block: int, last: int, log: list[dict[str, Any]]) -> Iterator[Any]:
         """The states after 64 * `block` .. `last` events (`last` in that block): those kept, then replayed.
 
-        The same replay as `at`, without keeping what it replays: the blocks kept stay the
-        ones around the cursor.
+        The same replay as `at`, without keeping what it replays: the block kept stays the
+        one around the cursor.
         """
         first = block * CHECKPOINT_EVERY
         kept = self.blocks.get(block) or [self.checkpoints[block]]
@@ -78,29 +72,25 @@ class KeptStates:
         block, offset = divmod(number, CHECKPOINT_EVERY)
         for facts in self.facts.values():
             del facts[number:]
-        for later in [key for key in self.blocks if key > block]:
-            del self.blocks[later]
         if offset == 0:
             del self.checkpoints[block:]
             self.checkpoints.append(state)
+            self.blocks.clear()
             self.blocks[block] = [state]
         else:
             del self.checkpoints[block + 1 :]
-            self.at(number - 1, log)
+            self.at(number - 1, log)  # the block kept is now this one
             states = self.blocks[block]
             del states[offset:]
             states.append(state)
-        self.blocks.move_to_end(block)
 
     def fact(self, fact: Callable[[Any], T], cursor: int, log: list[dict[str, Any]]) -> T:
         """`fact(self.at(cursor))`, kept: a block's values are worked out together the first time one
         of them is asked for, and those after an event that changes are forgotten (`keep`)."""
         facts = self.facts.get(fact)
         if facts is None:
+            self.facts.clear()
             facts = self.facts[fact] = []
-            while len(self.facts) > KEPT_FACTS:
-                self.facts.popitem(last=False)
-        self.facts.move_to_end(fact)
         if cursor < len(facts) and facts[cursor] is not _UNKNOWN:
             known: T = facts[cursor]
             return known

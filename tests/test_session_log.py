@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from companion import RuleError, Session
-from companion.session import CHECKPOINT_EVERY, KEPT_FACTS, RECENT_BLOCKS
+from companion.session import CHECKPOINT_EVERY
 
 PLAYERS = ["Ann", "Bob"]
 
@@ -37,12 +37,12 @@ def replayed(session: Session, number: int) -> Any:
     return Session.from_dict({**saved, "events": saved["events"][:number], "cursor": number}).state
 
 
-def test_any_state_of_a_long_game_is_the_replayed_one_though_only_a_few_blocks_are_kept() -> None:
+def test_any_state_of_a_long_game_is_the_replayed_one_though_only_one_block_is_kept() -> None:
     session = long_session(150)  # 450 events: 8 blocks of 64
     assert session.cursor == 450
     for number in (0, 1, 63, 64, 65, 200, 449, 450, 127, 3):
         assert session.state_at(number) == replayed(session, number), number
-    assert len(session._kept.blocks) <= RECENT_BLOCKS
+    assert len(session._kept.blocks) <= 1
     assert len(session._kept.checkpoints) == 450 // CHECKPOINT_EVERY + 1
 
 
@@ -127,10 +127,10 @@ def test_facts_after_a_changed_event_are_worked_out_again_and_the_others_kept() 
     assert after[:72] == before[:72] and after[90] == replayed(session, 90).round > before[90]
 
 
-def test_only_a_few_kinds_of_fact_are_kept() -> None:
+def test_one_kind_of_fact_is_kept_and_another_is_worked_out_right() -> None:
     session = long_session(10)
-    kinds = [lambda state, n=n: n for n in range(KEPT_FACTS + 2)]  # each a different function
+    kinds = [lambda state, n=n: n for n in range(3)]  # each a different function
     for kind in kinds:
         assert session.state_fact(kind, 5) == kinds.index(kind)
-    assert len(session._kept.facts) == KEPT_FACTS
+    assert len(session._kept.facts) == 1
     assert session.state_fact(kinds[0], 5) == 0  # forgotten, then worked out again
