@@ -59,7 +59,7 @@ class Table:
         gone = store.new("transamerica", ["Fay", "Gus"])
         store.close_session(gone.id or "")
         store.close()
-        # A restart, the index written whole (as the compactor does once it piled up records), then
+        # A restart, the index written whole (as `compact_now` does), then
         # changes appended as records after the document: a rename, a deletion, a new game.
         store = Store(self.home)
         store.sessions()

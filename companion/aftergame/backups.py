@@ -57,7 +57,7 @@ def write_backup(store: Store, today: date | None = None) -> str | None:
     present = backups(store)
     if any(backup.name == name for backup in present) or not store.listing():
         return None
-    with _speaking(store, "archive.not_backed_up"), store.background_work():
+    with _speaking(store, "archive.not_backed_up"):
         store.folder.ensure(BACKUPS)
         size = store.folder.write_stream(f"{BACKUPS}/{name}", backup_chunks(store))
         for old in sorted([*present, Backup(name, day, size)], key=lambda backup: backup.day)[:-BACKUPS_KEPT]:

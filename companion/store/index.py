@@ -34,7 +34,6 @@ from typing import Any
 from tinydb import TinyDB
 from tinydb.table import Document, Table
 
-from companion.store.compactor import Compactor
 from companion.store.errors import DamagedFile, NewerFile, NewerFormat, StoreError
 from companion.store.file_format import META, Data, may_hold_lone_surrogate, parse_file
 from companion.store.folders import Folder, Signature
@@ -91,10 +90,9 @@ def _replaced_by(entry: dict[str, Any]) -> Any:
 class Index:
     """The index of one data folder, as summaries (`listed`: id -> summary, None for an entry of the wrong shape)."""
 
-    def __init__(self, folder: Folder, quarantine: Quarantine, compactor: Compactor) -> None:
+    def __init__(self, folder: Folder, quarantine: Quarantine) -> None:
         self._folder = folder
         self._quarantine = quarantine
-        self._compactor = compactor
         self.lock = folder.lock(INDEX_LOCK)
         self.storage = IndexStorage(folder, lambda: self.listed, folder.lock(INDEX_LOCK))
         self._db = _IndexDB(storage=lambda: self.storage)
@@ -116,7 +114,7 @@ class Index:
         if signature == self.signature:
             return True
         if signature is not None and self.storage.rewritten == (self.signature, signature):
-            self.signature = signature  # compacted in the background: the same entries
+            self.signature = signature  # rewritten whole by `compact`: the same entries
             return True
         return False
 
@@ -166,8 +164,6 @@ class Index:
     ) -> None:
         self.listed, self.signature, self.known, self._ordered = summaries, signature, True, None
         self.storage.adopt(signature, records, version, torn)
-        if version < INDEX_FORMAT or records:
-            self._compactor.written(self.storage)  # an earlier version's index is written again, in the background
 
     def ordered(self) -> list[SessionSummary]:
         """The summaries newest first (worked out once per change)."""
@@ -242,7 +238,6 @@ class Index:
             if gone:
                 table.remove(doc_ids=gone)  # type: ignore[arg-type]
                 self._follow(dict.fromkeys(gone))
-            self._compactor.written(self.storage)
         finally:
             self.lock.release()
 

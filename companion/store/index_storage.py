@@ -13,16 +13,14 @@ Measured with and without (the file written whole through the general storage in
 interleaved: creating a game at 1,000 games takes 5 ms instead of 50 ms.
 
 The file is rewritten whole (atomically, as every file) from itself when it is of format 1
-or 2 (an earlier version's, keyed by session id: written again once as format 3), when its
-end was cut short, and when it holds `COMPACT_EVERY` records; an idle index holding `COMPACT_SOON` records, or of an
-earlier format, is rewritten in the background by the store's compactor. A rewrite reads the
+or 2 (an earlier version's, keyed by session id: written again once as format 3, by its
+first edit), when its end was cut short, and when it holds `COMPACT_EVERY` records. A rewrite reads the
 entries no record touched as text and writes them back as they were (`IndexEntries`): the
 whole index is never held as Python dicts.
 """
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Collection, Iterator, Mapping, MutableMapping
 from typing import Any
 
@@ -40,11 +38,8 @@ from companion.store.index_file import (
 )
 from companion.store.storage import JournalStorage
 
-log = logging.getLogger(__name__)
-
 INDEX = "index.json"
 COMPACT_EVERY = 1024  # records the index may hold: the edit after them rewrites it whole
-COMPACT_SOON = 64  # records after which an idle index is rewritten in the background
 
 Change = tuple[str, dict[str, Any] | None]  # (session id, its new entry, or None: removed)
 
@@ -129,9 +124,8 @@ class IndexStorage(JournalStorage):
     def __init__(self, folder: Folder, ids: Callable[[], Collection[str]], lock: Lock) -> None:
         super().__init__(INDEX, "index", folder=folder, plain=True)
         self._ids = ids
-        self._commit_lock = lock  # the index lock (an object of its own): held while a background rewrite commits
         self._lean = False
-        self.rewritten: tuple[Signature, Signature] | None = None  # (before, after) of the last background rewrite
+        self.rewritten: tuple[Signature, Signature] | None = None  # (before, after) of the last `compact`
         self._entries: dict[str, LazyEntry] = {}  # the ids the store knows, as lent to TinyDB (`_lent`)
         self.touched: list[LazyEntry] = []  # entries changed since they were lent
 
@@ -276,9 +270,10 @@ class IndexStorage(JournalStorage):
 
     # ------------------------------------------------------------------ compaction
 
-    def compact_due(self) -> bool:
-        due = self._format < INDEX_FORMAT or self._records >= COMPACT_SOON
-        return not self.closed and self._signature is not None and due
+    @property
+    def older_format(self) -> bool:
+        """Whether the file read is of an earlier version's format (the next edit writes it whole)."""
+        return self._signature is not None and self._format < INDEX_FORMAT
 
     def compact(self) -> None:
         with self._lock:
@@ -286,36 +281,3 @@ class IndexStorage(JournalStorage):
             self._rewrite([])
             if before is not None and self._signature is not None:
                 self.rewritten = (before, self._signature)
-
-    def compact_idle(self) -> bool:
-        with self._lock:
-            if not self.compact_due():
-                return False
-            signature = self._signature
-        try:
-            entries = self._current()
-            if self.folder.stat(INDEX) != signature:
-                return False
-            staged = self.folder.stage(INDEX, entries.encode())
-        except Exception as error:  # noqa: BLE001 - a courtesy: the next edit rewrites it when it must
-            log.debug("compacting the index: %s", error)
-            return False
-        with self._lock:
-            if not self._commit_lock.acquire(0):  # an edit (here or in another window) is under way
-                self.folder.discard(staged)
-                return False
-            try:
-                if self.closed or self._signature != signature or self.folder.stat(INDEX) != signature:
-                    self.folder.discard(staged)
-                    return False
-                self.folder.commit(staged, INDEX)
-                self._signature, self._records, self._format = self.folder.stat(INDEX), 0, INDEX_FORMAT
-                if signature is not None and self._signature is not None:
-                    self.rewritten = (signature, self._signature)  # the same entries: the store's summaries hold
-            except OSError as error:
-                log.debug("compacting the index: %s", error)
-                self.forget()
-                return False
-            finally:
-                self._commit_lock.release()
-        return True

@@ -8,12 +8,12 @@ changing anything in memory, and it writes the change through TinyDB's table API
 the disk refuses is not made at all.
 
 Cost per change: one appended record (one write, one fdatasync; the log given is the very
-same events, so the storage finds what it kept by identity: see storage.py), plus, when the game finishes, stops being
-finished or changes winners, an edit of the index (one more record) after a `pending/<id>`
-marker that lets the next listing repair the index if the app dies between the two. A
-game's first change once opened writes its file whole (a file saved by an earlier version
-is then saved as this version writes it); a file that piled up records is rewritten in the
-background once the game pauses (compactor.py).
+same events, so the storage finds what it kept by identity: see storage.py), plus, when
+the game finishes, stops being finished or changes winners, an edit of the index (one
+more record) after a `pending/<id>` marker that lets the next listing repair the index if
+the app dies between the two. A game's first change once opened writes its file whole (a
+file saved by an earlier version is then saved as this version writes it); so does the
+change after `COMPACT_EVERY` records.
 """
 
 from __future__ import annotations
@@ -32,7 +32,6 @@ from tinydb.table import Document
 from companion import clock
 from companion.session import FORMAT_VERSION as SESSION_FORMAT
 from companion.session import LogChange, Session, Times
-from companion.store.compactor import Compactor
 from companion.store.errors import SessionBusy, SessionClosed, Speaking, StoreError
 from companion.store.folders import Folder, Lock
 from companion.store.index import Index
@@ -118,13 +117,10 @@ def listed_outcome(session: Session, state: Any = None) -> tuple[tuple[bool, tup
 class Journal:
     """The sessions open here (`open`: id -> Open), and the writing of their changes."""
 
-    def __init__(
-        self, folder: Folder, index: Index, compactor: Compactor, speaking: Speaking, mutex: threading.RLock
-    ) -> None:
+    def __init__(self, folder: Folder, index: Index, speaking: Speaking, mutex: threading.RLock) -> None:
         self._folder = folder
         self.mutex = mutex  # the store's: one change at a time
         self._index = index
-        self._compactor = compactor
         self._speaking = speaking
         self.open: dict[str, Open] = {}
         self.status: Status = None
@@ -222,7 +218,6 @@ class Journal:
             if played is not None:
                 with contextlib.suppress(OSError):
                     entry.storage.set_mtime(played[2])
-            self._compactor.written(entry.storage)
             entry.unlisted = entry.unlisted or played is None
             if touch_index:
                 # The event is saved; an index that cannot be updated now is fixed from the
@@ -248,7 +243,6 @@ class Journal:
     def let_go(self, entry: Open) -> None:
         with entry.storage._lock:
             entry.storage.closed = True
-        self._compactor.forget(entry.storage)
 
     # ------------------------------------------------------------------ the index entry of a session
 

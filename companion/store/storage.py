@@ -19,10 +19,9 @@ old file or the new one, never a mixture) when a record could not say the change
 added, `_meta` changed), when a record would be bigger than the file, when the file holds
 `COMPACT_EVERY` records, and when asked to (`rewrite_next`: the store does it at a game's
 first change once it is opened, so a game saved by an earlier version is saved again as
-this version writes it, with its checksum). An
-idle file holding `COMPACT_SOON` records is rewritten by the store's compactor in the
-background (`compact_idle`, see compactor.py): its bytes are staged while the file may still
-grow and put in place only if it did not, with the file's time kept (the list's order).
+this version writes it, with its checksum). Nothing is rewritten in the background: what
+the records a file piles up cost where a goal looks was measured against the same file
+compacted, and was nothing (tests/bench/README.md, compaction.py).
 
 The file's data stays in memory between writes and is reused while the file's identity
 (inode, size, mtime, ctime) is the one last seen. A read lends TinyDB documents whose
@@ -42,7 +41,6 @@ written.
 from __future__ import annotations
 
 import errno
-import logging
 import os
 import threading
 from typing import Any
@@ -69,7 +67,6 @@ from companion.store.folders import DiskFolder, Folder, MemoryFolder, Signature,
 
 __all__ = [  # the storage, and what this module has always offered beside it
     "COMPACT_EVERY",
-    "COMPACT_SOON",
     "DamagedFile",
     "DiskFolder",
     "Folder",
@@ -84,10 +81,8 @@ __all__ = [  # the storage, and what this module has always offered beside it
     "use_orjson",
 ]
 
-log = logging.getLogger(__name__)
 
 COMPACT_EVERY = 128  # records a file may hold: the write after them rewrites it whole, on the tap's path
-COMPACT_SOON = 16  # records after which an idle file is rewritten in the background (see compactor.py)
 
 
 class JournalStorage(Storage):
@@ -270,40 +265,3 @@ class JournalStorage(Storage):
             if data is None:
                 raise FileNotFoundError(errno.ENOENT, "the file has disappeared", self.name)
             self._write_whole(dict(data))
-
-    def compact_due(self) -> bool:
-        return not self.closed and self._data is not None and self.damage is None and self._records >= COMPACT_SOON
-
-    def compact_idle(self) -> bool:
-        """Rewrite the file whole if it is due and no write comes meanwhile (a background step).
-
-        Its bytes are encoded and staged without the lock (a write in between goes on
-        appending to the file as it is); the staged file takes the file's place only if
-        nothing was written since, with the file's time kept. True when it was rewritten."""
-        with self._lock:
-            if not self.compact_due() or self._signature is None or self._data is None:
-                return False
-            data, signature = self._data, self._signature
-        try:
-            raw = self._compacted_bytes(data)
-            staged = self.folder.stage(self.name, raw)
-        except (OSError, DamagedFile, ValueError) as error:  # a courtesy: the next write compacts it anyway
-            log.debug("compacting %s: %s", self.name, error)
-            return False
-        with self._lock:
-            if self.closed or self._signature != signature or self.folder.stat(self.name) != signature:
-                self.folder.discard(staged)
-                return False
-            try:
-                self.folder.commit(staged, self.name, mtime_ns=signature[2])
-            except OSError as error:
-                log.debug("compacting %s: %s", self.name, error)
-                self.forget()
-                return False
-            self._signature, self._records = self.folder.stat(self.name), 0
-            return True
-
-    def _compacted_bytes(self, data: Data) -> bytes:
-        """The file's data as one document (nothing in `data` is changed: a write may be reading it)."""
-        meta = data.get(META, {}).get("1", {})
-        return document_bytes({**data, META: {"1": {**meta, "format": self._format}}}, checksum=self.salvage)

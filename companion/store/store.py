@@ -14,7 +14,6 @@ from types import TracebackType
 from typing import Any
 
 from companion.session import Session
-from companion.store.compactor import Compactor
 from companion.store.errors import (
     SessionBusy,
     SessionDamaged,
@@ -81,10 +80,9 @@ class Store:
             for sub in (SESSIONS, PENDING, QUARANTINE, LOCKS):
                 self._folder.ensure(sub)
             self._mutex = threading.RLock()
-            self.compactor = Compactor()
             self._quarantine = Quarantine(self._folder, self.directory)
-            self._index = Index(self._folder, self._quarantine, self.compactor)
-            self._journal = Journal(self._folder, self._index, self.compactor, self._speaking, self._mutex)
+            self._index = Index(self._folder, self._quarantine)
+            self._journal = Journal(self._folder, self._index, self._speaking, self._mutex)
             self._journal.status = status
             self._repair = Repair(self._folder, self._index, self._journal, self._quarantine, self._speaking)
             self.side_files = SideFiles(self._folder, self._quarantine)  # the table's choices beside the games
@@ -578,19 +576,15 @@ class Store:
         with self._speaking("store.unreadable"):
             return self._quarantine.all_notes()
 
-    def background_work(self) -> contextlib.AbstractContextManager[bool]:
-        """Held around long work of the store's own off the page's thread (the day's backup):
-        the background rewrites wait for it, and it for them (their memory never adds up)."""
-        return self.compactor.busy
-
     def compact_now(self) -> None:
-        """Rewrite whole, now, every file that piled up records (what the compactor does when idle)."""
+        """Rewrite whole, now, every file that piled up records (a bench or a test: the app lets a
+        file pile up `COMPACT_EVERY` records, then the write after them rewrites it)."""
         with self._mutex:
             for entry in self._journal.open.values():
                 if entry.storage.records:
                     entry.storage.compact()
             self._index.entries()
-            if self._index.storage.records or self._index.storage.compact_due():
+            if self._index.storage.records or self._index.storage.older_format:
                 self._index.storage.compact()
 
 
