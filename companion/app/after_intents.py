@@ -54,6 +54,8 @@ class PageActs(Protocol):
 
     def set_draft(self, *, quiet: bool = False, **values: Any) -> None: ...
 
+    def forget_draft(self, *path: str) -> None: ...
+
     def go(self, screen: str, where: dict[str, Any]) -> None: ...
 
     def go_home(self) -> None: ...
@@ -280,7 +282,7 @@ class AfterGame:
             picker.on_upload = None
             with contextlib.suppress(OSError):
                 os.remove(path)
-        act.state.ui.draft.pop("importing", None)
+        act.forget_draft("importing")
         act.show_notice(act.t("ui.archive.unreadable", name=picked.name, reason=reason))
         return None
 
@@ -312,7 +314,7 @@ class AfterGame:
         try:
             report = await off_the_page(act.data.import_archive, data, act.state.language, self._progress("import"))
         finally:
-            act.state.ui.draft.pop("importing", None)
+            act.forget_draft("importing")
         self.report(report)
 
     def restore_backup(self, name: str) -> None:

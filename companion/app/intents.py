@@ -10,6 +10,7 @@ against the old one, so controls keep their identity and the page its scroll pos
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import flet as ft
@@ -19,7 +20,7 @@ from companion.app.language import LanguageChoice
 from companion.app.share import Role, ShareError, display_code
 from companion.app.share_glue import ShareGlue
 from companion.app.stale import StaleGuard
-from companion.app.state import Look, PageState, UiState, sheet_numbers
+from companion.app.state import NO_NOTICE, Look, PageState, UiState, sheet_numbers, with_value
 from companion.app.sync_intents import SyncIntents
 from companion.session import Session, StaleError
 from companion.store import StoreError
@@ -157,7 +158,7 @@ class Intents:
 
     def choose(self, **where: Any) -> None:
         """Change the place the screen shows (a filter), remembered for the next start."""
-        self.state.ui.where.update(where)
+        self.state.show(where={**self.state.ui.where, **where})
         self.remember()
         self.state.changed()
 
@@ -173,7 +174,7 @@ class Intents:
             return
         ui = UiState(screen="game")
         if panel is not None:
-            ui.panel, ui.draft, ui.sheet_number = panel, dict(draft or {}), next(sheet_numbers)
+            ui = replace(ui, panel=panel, draft=dict(draft or {}), sheet_number=next(sheet_numbers))
         self.state.ui = ui
         self.remember()
         self.state.changed()
@@ -218,8 +219,8 @@ class Intents:
         place = self.data.last_place() if session_id is None else {}
         reopen = REOPEN.get(str(place.get("name")))
         if reopen is not None and reopen(self, place) and panel is not None:
-            ui = self.state.ui  # the sheet that was open over that screen comes back too
-            ui.panel, ui.draft, ui.sheet_number = panel, dict(draft), next(sheet_numbers)
+            # the sheet that was open over that screen comes back too
+            self.state.show(panel=panel, draft=dict(draft), sheet_number=next(sheet_numbers))
             self.remember()
         self.state.changed()
 
@@ -323,9 +324,8 @@ class Intents:
         sharing = self.share.sharing
         if sharing is not None and sharing.relay:
             sharing.game_changed(session.id, told_by=self.share.relayed)
-        ui = self.state.ui
-        ui.notice = ui.refused = ui.override = None
-        if close_panel and ui.panel is not None:
+        self.state.show(**NO_NOTICE)
+        if close_panel and self.state.ui.panel is not None:
             self._close_sheet()
             self.remember()
         self.state.changed()
@@ -339,11 +339,7 @@ class Intents:
             return
         if panel == "archive":
             self.data.look_at_archive_folders()  # here, not while the sheet is drawn
-        ui = self.state.ui
-        ui.panel = panel
-        ui.draft = dict(draft)
-        ui.sheet_number = next(sheet_numbers)
-        ui.notice = ui.refused = ui.override = None
+        self.state.show(panel=panel, draft=dict(draft), sheet_number=next(sheet_numbers), **NO_NOTICE)
         self.remember()
         self.state.changed()
 
@@ -353,8 +349,7 @@ class Intents:
         shared = self.share.shared
         if closing == "share" and shared is not None and self.share.guest is None:
             # The sheet goes, the listening does not: the host is told so, and how to stop it.
-            self.state.ui.notice = self.t("ui.share.still_on", code=display_code(shared.code))
-            self.state.ui.notice_is_error = False
+            self.state.show(notice=self.t("ui.share.still_on", code=display_code(shared.code)), notice_is_error=False)
         self.remember()
         self.state.changed()
 
@@ -365,38 +360,34 @@ class Intents:
             self.close_panel()
 
     def _close_sheet(self) -> None:
-        ui = self.state.ui
-        if ui.panel is not None:
-            ui.panel = None
-            ui.draft = {}
-            ui.notice = ui.refused = ui.override = None
+        if self.state.ui.panel is not None:
+            self.state.show(panel=None, draft={}, **NO_NOTICE)
 
     def set_draft(self, *, quiet: bool = False, **values: Any) -> None:
         """Update the open sheet's inputs; `quiet` for typing, where a redraw would fight the cursor."""
-        ui = self.state.ui
-        ui.draft.update(values)
-        if not quiet:
-            ui.notice = ui.refused = ui.override = None
-            self._remember_draft()
-            self.state.changed()
+        if quiet:
+            self.state.ui.draft.update(values)  # typed: see `UiState`
+            return
+        self.state.show(draft={**self.state.ui.draft, **values}, **NO_NOTICE)
+        self._remember_draft()
+        self.state.changed()  # drawn again even when nothing new is set: what was typed quietly shows
 
     def draft_set(self, path: tuple[str, ...], value: Any, *, quiet: bool = False) -> None:
         """Set one input of the open sheet, e.g. ("missing", "Ann"), reading the live draft;
         `quiet` for typing, where a redraw would fight the cursor."""
-        ui = self.state.ui
-        node = ui.draft
-        for name in path[:-1]:
-            node = node.setdefault(name, {})
-        node[path[-1]] = value
         if quiet:
+            node = self.state.ui.draft  # typed: see `UiState`
+            for name in path[:-1]:
+                node = node.setdefault(name, {})
+            node[path[-1]] = value
             return
-        ui.notice = ui.refused = ui.override = None
+        self.state.show(draft=with_value(self.state.ui.draft, path, value), **NO_NOTICE)
         self._remember_draft()
         self.state.changed()
 
     def forget_draft(self, *path: str) -> None:
         """Drop an input of the open sheet (quietly: what replaces it draws the sheet again)."""
-        node: Any = self.state.ui.draft
+        node: Any = self.state.ui.draft  # quietly, as typing (see `UiState`): what replaces it draws the sheet
         for name in path[:-1]:
             node = node.get(name)
             if not isinstance(node, dict):
@@ -410,16 +401,11 @@ class Intents:
     def show_notice(
         self, text: str, *, error: bool = True, tapped: str | None = None, override: dict[str, Any] | None = None
     ) -> None:
-        ui = self.state.ui
-        ui.notice = text
-        ui.notice_is_error = error
-        ui.refused = tapped
-        ui.override = override
-        self.state.changed()
+        self.state.show(notice=text, notice_is_error=error, refused=tapped, override=override)
+        self.state.changed()  # the same notice again is drawn again (it was typed over meanwhile)
 
     def clear_notice(self) -> None:
-        ui = self.state.ui
-        ui.notice = ui.refused = ui.override = None
+        self.state.show(**NO_NOTICE)
         self.state.changed()
 
     # --- sharing with the table -----------------------------------------------------------

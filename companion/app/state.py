@@ -8,7 +8,7 @@ it; screens read it through `view.View`.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import flet as ft
@@ -16,10 +16,29 @@ import flet as ft
 from companion.session import Session
 
 sheet_numbers = itertools.count(1)
+NO_NOTICE: dict[str, Any] = {"notice": None, "refused": None, "override": None}  # a notice taken down
 
 
-@dataclass
+def with_value(draft: dict[str, Any], path: tuple[str, ...], value: Any) -> dict[str, Any]:
+    """A copy of `draft` with `value` at `path` (e.g. ("missing", "Ann")); the dicts on the way are copies."""
+    copy = dict(draft)
+    node = copy
+    for name in path[:-1]:
+        inner = node.get(name)
+        node[name] = dict(inner) if isinstance(inner, dict) else {}
+        node = node[name]
+    node[path[-1]] = value
+    return copy
+
+
+@dataclass(frozen=True)
 class UiState:
+    """What the page shows, as one value: a change is a new `UiState` set on the page's
+    state (`PageState.show`), which draws the page again by itself. One change is made in
+    place: what is being typed, kept in the open sheet's draft without drawing the page again
+    (a redraw would fight the cursor), so that the sheet's buttons, drawn with that draft,
+    read it when tapped."""
+
     screen: str = "home"  # "home", "new", "settings", "game", or "stopped" (a phone whose share ended)
     panel: str | None = None  # the open sheet: "log", "load", "end_round", ...
     draft: dict[str, Any] = field(default_factory=dict)  # the open sheet's (or screen's) inputs
@@ -42,8 +61,12 @@ class PageState:
     reading: tuple[str, Session | None, str | None] | None = None
 
     def changed(self) -> None:
-        """Something inside `ui` (a sheet, a draft, a notice) or the game changed: draw again."""
+        """The game (or what the data holds: a progress bar, the look) changed inside: draw again."""
         self.notify()  # type: ignore[attr-defined]  # from ft.observable
+
+    def show(self, **changes: Any) -> None:
+        """The page's screens and sheets changed (`UiState` fields): drawn again by the observable."""
+        self.ui = replace(self.ui, **changes)
 
 
 @ft.observable
