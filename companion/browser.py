@@ -294,7 +294,7 @@ def mount() -> None:
 def hold_screen_until_durable(durable: Durable) -> None:
     """Every message to the screen goes through `durable.send`, already encoded (Flet marks
     what it sent while encoding, so the next diff must not wait for the copy)."""
-    from flet.messaging.pyodide_connection import PyodideConnection
+    from companion.app.flet_private import PyodideConnection
 
     connect = PyodideConnection.connect
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import itertools
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -316,3 +317,15 @@ def test_no_circle_inside_the_app() -> None:
     """A module of the app never leans, even through others, on one that leans on it."""
     found = circles(app_graph())
     assert not found, "circles:\n" + "\n".join(found)
+
+
+def test_flet_s_messaging_and_private_names_are_reached_through_one_module() -> None:
+    """Flet's insides (its messaging, `_context_page`, the name-mangled send queue) are named in
+    `app/flet_private.py` only, which checks the Flet they were read from (item: one door)."""
+    private = re.compile(r"flet\.messaging|flet\.controls\.context|\b_context_page|_FletApp__")
+    reaching = [
+        str(path.relative_to(PACKAGE))
+        for path in PACKAGE.rglob("*.py")
+        if path.name != "flet_private.py" and private.search(path.read_text(encoding="utf-8"))
+    ]
+    assert reaching == []

@@ -1,11 +1,15 @@
 """Every name of Flet's that is not its public API, in one place, with the Flet they were read from.
 
-Three rooms lean on Flet's inside: `share_glue.py` (the page a task runs for), `mirror.py`
-(the phones alike drawn once: sessions, connections, patches and the send queue) and
-`flet_diff.py` (a quicker diff, in Flet's `object_patch`). A Flet that renamed any of them must not break a start: the
-imports here never fail, `mirror_usable()` says whether the phones alike may share a drawing
-(else each page draws its own, as every page did before the mirror), and `same_flet()`
-whether the diff may be replaced.
+Five rooms lean on Flet's inside: `share_glue.py` (the page a task runs for), `mirror.py`
+(the phones alike drawn once: sessions, connections, patches and the send queue),
+`flet_diff.py` (a quicker diff, in Flet's `object_patch`), the web door's `web/frames.py`
+(the socket's frames read as Flet's protocol says) and the phone build's `browser.py` (its
+connection to the page, held until the games are in IndexedDB). A Flet that renamed any of
+them must not break a start: the imports here never fail, `mirror_usable()` says whether
+the phones alike may share a drawing (else each page draws its own, as every page did
+before the mirror), and `same_flet()` whether the diff may be replaced. The messaging names
+are imported when asked for: the web door and the phone build cannot work without them, and
+a Flet without them fails there, on first use, naming the name.
 """
 
 from __future__ import annotations
@@ -30,7 +34,18 @@ except ImportError:  # another Flet: nothing here is used (same_flet() is False)
 # imported when first asked for (by mirror.py, which only a server with sharing loads).
 if TYPE_CHECKING:
     from flet.messaging.connection import Connection
-    from flet.messaging.protocol import Message, MessageAction, PatchControlBody, configure_encode_object_for_msgpack
+    from flet.messaging.protocol import (
+        ControlEventBody,
+        InvokeMethodResponseBody,
+        Message,
+        MessageAction,
+        PatchControlBody,
+        RegisterClientRequestBody,
+        UpdateControlPropsBody,
+        configure_encode_object_for_msgpack,
+        decode_ext_from_msgpack,
+    )
+    from flet.messaging.pyodide_connection import PyodideConnection
     from flet.messaging.session import Session
 
 _MESSAGING_NAMES = {
@@ -39,6 +54,12 @@ _MESSAGING_NAMES = {
     "MessageAction": "flet.messaging.protocol",
     "PatchControlBody": "flet.messaging.protocol",
     "configure_encode_object_for_msgpack": "flet.messaging.protocol",
+    "ControlEventBody": "flet.messaging.protocol",
+    "InvokeMethodResponseBody": "flet.messaging.protocol",
+    "RegisterClientRequestBody": "flet.messaging.protocol",
+    "UpdateControlPropsBody": "flet.messaging.protocol",
+    "decode_ext_from_msgpack": "flet.messaging.protocol",
+    "PyodideConnection": "flet.messaging.pyodide_connection",  # the phone build's only
     "Session": "flet.messaging.session",
 }
 
@@ -56,13 +77,19 @@ __all__ = [
     "SEND_QUEUE",
     "BaseControl",
     "Connection",
+    "ControlEventBody",
     "DiffBuilder",
+    "InvokeMethodResponseBody",
     "Message",
     "MessageAction",
     "Operation",
     "PatchControlBody",
+    "PyodideConnection",
+    "RegisterClientRequestBody",
     "Session",
+    "UpdateControlPropsBody",
     "configure_encode_object_for_msgpack",
+    "decode_ext_from_msgpack",
     "object_patch",
     "mirror_usable",
     "same_flet",

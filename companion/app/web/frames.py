@@ -30,7 +30,9 @@ from collections.abc import Callable
 from typing import Any
 
 import msgpack  # type: ignore[import-untyped]
-from flet.messaging.protocol import (
+from starlette.types import Message, Receive, Send
+
+from companion.app.flet_private import (
     ControlEventBody,
     InvokeMethodResponseBody,
     MessageAction,
@@ -38,7 +40,6 @@ from flet.messaging.protocol import (
     UpdateControlPropsBody,
     decode_ext_from_msgpack,
 )
-from starlette.types import Message, Receive, Send
 
 log = logging.getLogger(__name__)
 
