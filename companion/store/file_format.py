@@ -167,23 +167,20 @@ def sealed_bytes(fields: dict[str, Any]) -> bytes:
 def seal_holds(raw: bytes) -> bool | None:
     """Whether bytes `sealed_bytes` wrote are as written: None when they do not start with a
     checksum (an earlier version's file, or one damaged there), else whether it matches."""
-    start = 1 + len(_CHECKSUM_FIELD)
-    if (
-        not raw.startswith(b"{" + _CHECKSUM_FIELD)
-        or raw[start + 8 : start + 9] != b'"'
-        or not _HEX8.fullmatch(raw[start : start + 8].decode("latin-1"))
-    ):
+    if not raw.startswith(b"{" + _CHECKSUM_FIELD):
         return None
-    return _stamp_matches(raw, start)
+    return _stamp_holds_at(raw, 1 + len(_CHECKSUM_FIELD))
 
 
 def stamp_holds(raw: bytes) -> bool | None:
     """Whether the first checksum field of bytes `document_bytes(..., checksum=True)` wrote (in
     `_meta`) is as written: None when there is none (or it is damaged), else whether it matches."""
     at = raw.find(_CHECKSUM_FIELD)
-    if at < 0:
-        return None
-    start = at + len(_CHECKSUM_FIELD)
+    return None if at < 0 else _stamp_holds_at(raw, at + len(_CHECKSUM_FIELD))
+
+
+def _stamp_holds_at(raw: bytes, start: int) -> bool | None:
+    """Whether the eight hex digits at `start` match (None when they are not eight hex digits then a quote)."""
     if raw[start + 8 : start + 9] != b'"' or not _HEX8.fullmatch(raw[start : start + 8].decode("latin-1")):
         return None
     return _stamp_matches(raw, start)
