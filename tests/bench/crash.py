@@ -7,8 +7,10 @@ seeded random generator: events, undos and redos in Heartland and TransAmerica g
 (a TransAmerica round that takes a player to zero *finishes* the game, which also
 rewrites the index), new games, new titles and deletions. It prints `go KIND` before
 each change and `ok [ID]` after it. The parent kills it (SIGKILL on POSIX) at a random
-moment; in half of the rounds right after the child announced a change of a chosen kind
-(apply, undo, finish, new, rename, delete in turn), a fraction of a millisecond into its writes.
+moment; in half of the rounds right after the child announced a change of a chosen kind,
+a fraction of a millisecond into its writes. The kind chosen is the one interrupted least so
+far (apply, undo, finish, new, rename, delete): a change that finished before the kill landed
+is aimed at again, so every kind is interrupted however fast this machine makes it.
 Events, undos and redos append one record to their session file; the child compacts a
 file after every few records (`CHILD_COMPACT_EVERY`), so kills land in both write paths.
 A kill cannot cut one write(2) of a record in two (a power cut can): the records cut at
@@ -273,7 +275,8 @@ def run(kills: int, directory: Path, seed: int = 0, *, max_delay: float = 0.04, 
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     for round_number in range(kills):
         child_seed = rng.randrange(2**32)
-        target = TARGETS[(round_number // 2) % len(TARGETS)] if round_number % 2 == 1 else None
+        aimed = min(TARGETS, key=lambda kind: result.in_flight[kind])  # the first of the least interrupted
+        target = aimed if round_number % 2 == 1 else None
         ids = [game.id or "" for game in shelf]
         process = subprocess.Popen(
             [sys.executable, __file__, "--child", str(directory), str(child_seed), *ids],
