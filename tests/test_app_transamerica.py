@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+
+import pytest
 from app_helpers import last_act, log_lines, notice, pick_count, playing, redo_tip, refused, table, undo_tip
 from flet_harness import Screen
 
@@ -230,3 +233,24 @@ async def test_the_end_screen_shows_each_figure_once_and_every_round() -> None:
         assert "Left" not in table_text and "-10" in table_text and "R2" in table_text
         assert not screen.exists("amend-round-1")  # a finished game is not corrected
         assert screen.texts().count("11") == 1
+
+
+@pytest.mark.parametrize("flet_version", ["1.0.5", "1.1.0"])
+@table
+async def test_taps_arriving_together_are_acted_on_in_order_each_on_what_the_one_before_drew(
+    monkeypatch: pytest.MonkeyPatch, flet_version: str
+) -> None:
+    """Flet's web server hands each tap to a task of its own as it arrives: two counts and Save
+    arriving together (a quick finger on a busy server) record both counts. On a Flet the app
+    does not know, taps go as Flet hands them (flet_private.taps_in_order changes nothing)."""
+    import flet.version
+
+    monkeypatch.setattr(flet.version, "flet_version", flet_version)
+    async with playing("transamerica", PLAYERS) as screen:
+        await screen.tap("end-round")
+        taps = [screen.find(key) for key in ("missing-bob-4", "missing-eve-6", "save-round")]
+        arriving = [asyncio.create_task(screen.session.dispatch_event(tap._i, "click", None)) for tap in taps]
+        await asyncio.gather(*arriving)
+        await screen.settle()
+        saved = "Round 1 ended: Ann connected all cities; Bob -4, Eve -6"
+        assert (last_act(screen) == f"Last: {saved}") == (flet_version == "1.0.5"), last_act(screen)

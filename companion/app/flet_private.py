@@ -1,6 +1,7 @@
 """Every name of Flet's that is not its public API, in one place, with the Flet they were read from.
 
-Five rooms lean on Flet's inside: `share_glue.py` (the page a task runs for), `mirror.py`
+Six rooms lean on Flet's inside: `shell.py` (a page's taps taken in order, `taps_in_order`),
+`share_glue.py` (the page a task runs for), `mirror.py`
 (the phones alike drawn once: sessions, connections, patches and the send queue),
 `flet_diff.py` (a quicker diff, in Flet's `object_patch`), the web door's `web/frames.py`
 (the socket's frames read as Flet's protocol says) and the phone build's `browser.py` (its
@@ -14,11 +15,15 @@ a Flet without them fails there, on first use, naming the name.
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 from typing import TYPE_CHECKING, Any
 
 FOR_FLET = "1.0.5"  # the Flet these names were read from (pinned in pyproject.toml)
 SEND_QUEUE = "_FletApp__send_queue"  # flet_web's queue of a connection's messages (name-mangled)
+# A session's redraws and effects waiting for its scheduler (name-mangled).
+PENDING = ("_Session__pending_updates", "_Session__pending_effects")
+MOST_TURNS = 20  # a redraw still pending after these turns of the loop is not waited for
 
 try:
     from flet.controls import object_patch
@@ -94,6 +99,7 @@ __all__ = [
     "mirror_usable",
     "same_flet",
     "set_context_page",
+    "taps_in_order",
 ]
 
 
@@ -117,6 +123,33 @@ def mirror_usable() -> bool:
         and callable(getattr(connection, "send_message", None))
         and hasattr(session, "get_page_patch")
     )
+
+
+def taps_in_order(page: Any) -> None:
+    """Act on each of this page's taps once what the tap before it changed is drawn.
+
+    Flet hands each event to a task of its own, and a change's redraw waits for the session's
+    scheduler: taps arriving together (a quick finger on a slow network or a busy server) had
+    the later ones meet the controls drawn before the earlier ones, so a Save recorded the
+    counts as they were before the count tapped just before it. The scheduler was woken by the
+    earlier tap, so a turn of the loop lets it draw first. On another Flet nothing is changed."""
+    try:
+        session = page.session
+    except Exception:  # noqa: BLE001 - a page of no session (a test's): nothing to order
+        return
+    own = getattr(session, "dispatch_event", None)
+    if not same_flet() or not callable(own):
+        return
+    pending = [getattr(session, name, None) for name in PENDING]
+
+    async def in_order(control_id: int, event_name: str, event_data: Any) -> None:
+        for _ in range(MOST_TURNS):
+            if not any(pending):
+                break
+            await asyncio.sleep(0)
+        await own(control_id, event_name, event_data)
+
+    session.dispatch_event = in_order
 
 
 def set_context_page(page: Any) -> None:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
+from companion.app import flet_private
 from companion.app.intents import Intents
 from companion.app.language import LanguageChoice
 from companion.app.share import Sharing
@@ -91,6 +92,7 @@ class PageApp:
         glue: type[ShareGlue] = ShareGlue,
     ) -> None:
         self.page = page
+        flet_private.taps_in_order(page)
         self.state = PageState()
         self.screen, self.sheet = screen, sheet
         share = glue(page, self.state, sharing, guest)

@@ -169,23 +169,26 @@ def test_two_taps_at_one_spot_land_on_the_same_player(app: CompanionApp) -> None
 
 
 class HeldSocket:
-    """The second phone's socket, through which the test holds back what the server sends: so its
-    tap is made on the screen it showed before it heard of the first phone's tap, as when two
-    fingers land together (Playwright's two taps, one after the other, could not promise that)."""
+    """A page's socket, through which the test holds back what the server sends (`holding`) or
+    what the page sends (`holding_taps`), then lets it go at once. Held replies: a tap is made on
+    the screen shown before the server's answer to another tap arrived, as when two fingers land
+    together (two Playwright taps, one after the other, cannot promise that). Held taps: they
+    reach the server together, as a phone's quick taps do on a slow network or a busy server."""
 
     def __init__(self, page: Any) -> None:
-        self.holding = False
+        self.holding = self.holding_taps = False
         self.held: list[str | bytes] = []
-        self.sent = 0  # messages the page sent to the server
+        self.held_taps: list[str | bytes] = []
+        self.sent = 0  # messages the page sent (or tried to) to the server
         page.route_web_socket(re.compile(".*"), self._route)
 
     def _route(self, socket: Any) -> None:
         server = socket.connect_to_server()
-        self._socket = socket
+        self._socket, self._server = socket, server
 
         def to_server(message: str | bytes) -> None:
             self.sent += 1
-            server.send(message)
+            self.held_taps.append(message) if self.holding_taps else server.send(message)
 
         def to_page(message: str | bytes) -> None:
             self.held.append(message) if self.holding else socket.send(message)
@@ -198,6 +201,12 @@ class HeldSocket:
         for message in self.held:
             self._socket.send(message)
         self.held.clear()
+
+    def release_taps(self) -> None:
+        self.holding_taps = False
+        for message in self.held_taps:
+            self._server.send(message)
+        self.held_taps.clear()
 
 
 def test_two_phones_tapping_undo_together_undo_one_event(app: CompanionApp) -> None:
@@ -242,6 +251,28 @@ def test_two_phones_tapping_undo_together_undo_one_event(app: CompanionApp) -> N
     for phone in phones:
         assert not phone.has_text(exact("Nothing recorded yet.")), "two events were undone"
         error_free(phone)
+
+
+def test_quick_taps_arriving_together_are_recorded_in_order(app: CompanionApp) -> None:
+    """Two counts and Save reach the server together: Save records both counts (each tap is
+    answered, its sheet drawn again, before the next one is acted on)."""
+    page = app.open().page.context.new_page()  # a page whose socket the test holds
+    socket = HeldSocket(page)
+    ui = FlutterPage(page, app.server.url if app.server else "").load()
+    new_game(ui, "TransAmerica · 2–6 players", "Ann", "Bob", "Cid")
+    tap(ui, "Start game")
+    tap(ui, "End round 1")
+    see(ui, "End of round 1")
+    socket.holding_taps = True
+    tap(ui, "4", nth=1)  # Bob
+    tap(ui, "6", nth=2)  # Cid
+    tap(ui, "Save round 1")
+    for _ in range(100):  # the three taps have left the page
+        if len(socket.held_taps) >= 3:
+            break
+        ui.page.wait_for_timeout(20)
+    socket.release_taps()
+    see(ui, "Round 2 · Bob starts", "Last: Round 1 ended: Ann connected all cities; Bob -4, Cid -6")
 
 
 # --- sheets ---------------------------------------------------------------------------------
