@@ -1,6 +1,6 @@
 """What a table does to a phone, in Chromium at 412×915: reloads, a dropped socket, a thumb
-tapping twice at one spot, two phones tapping Undo together, and every input sheet's
-confirm button in view when the sheet opens."""
+tapping twice at one spot, two phones tapping Undo together, quick taps reaching the server
+together, and every input sheet's confirm button in view when the sheet opens."""
 
 from __future__ import annotations
 
