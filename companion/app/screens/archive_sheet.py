@@ -19,6 +19,15 @@ if TYPE_CHECKING:
     from companion.app.view import View
 
 
+# What the archive exports to: (kind, its button's words, icon, tooltip or None).
+EXPORTS = (
+    ("json", "ui.archive.export_json", ft.Icons.SAVE_ALT, None),
+    ("csv", "ui.archive.export_csv", ft.Icons.TABLE_CHART_OUTLINED, None),
+    ("xlsx", "ui.archive.export_xlsx", ft.Icons.GRID_ON, None),
+    ("bgsplay", "bgstats.export", ft.Icons.OPEN_IN_NEW, "bgstats.export.tip"),
+)
+
+
 def archive_sheet(view: View) -> ft.DialogControl | None:
     """Export every game (JSON) or the results (CSV), import an archive, restore a backup."""
     if view.ui.panel != "archive":
@@ -29,34 +38,14 @@ def archive_sheet(view: View) -> ft.DialogControl | None:
         ft.Row(
             [
                 ft.OutlinedButton(
-                    w.t(view, "ui.archive.export_json"),
-                    key="export-json",
+                    w.t(view, label),
+                    key=f"export-{kind}",
                     height=view.grown(w.TARGET),
-                    icon=ft.Icons.SAVE_ALT,
-                    on_click=lambda _: export(view, "json"),
-                ),
-                ft.OutlinedButton(
-                    w.t(view, "ui.archive.export_csv"),
-                    key="export-csv",
-                    height=view.grown(w.TARGET),
-                    icon=ft.Icons.TABLE_CHART_OUTLINED,
-                    on_click=lambda _: export(view, "csv"),
-                ),
-                ft.OutlinedButton(
-                    w.t(view, "ui.archive.export_xlsx"),
-                    key="export-xlsx",
-                    height=view.grown(w.TARGET),
-                    icon=ft.Icons.GRID_ON,
-                    on_click=lambda _: export(view, "xlsx"),
-                ),
-                ft.OutlinedButton(
-                    w.t(view, "bgstats.export"),
-                    key="export-bgsplay",
-                    height=view.grown(w.TARGET),
-                    tooltip=w.t(view, "bgstats.export.tip"),
-                    icon=ft.Icons.OPEN_IN_NEW,
-                    on_click=lambda _: export(view, "bgsplay"),
-                ),
+                    tooltip=w.t(view, tip) if tip else None,
+                    icon=icon,
+                    on_click=lambda _, kind=kind: export(view, kind),
+                )
+                for kind, label, icon, tip in EXPORTS
             ],
             wrap=True,
             spacing=8,
