@@ -273,3 +273,26 @@ def test_the_password_goes_to_the_system_keyring_where_there_is_one(
     sync_settings.write_password(store.folder, "in-the-file")
     assert sync_settings.read_password(store.folder) == "in-the-file"
     store.close()
+
+
+def test_sync_turned_off_while_a_round_runs_stays_off_and_forgotten(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The round in flight ends after the tap on Turn off: it does not write the server's
+    address back (the next start would try it again) nor say sync is on."""
+    from companion.sync import service as service_module
+    from companion.sync.engine import RoundReport
+    from companion.sync.settings import SETTINGS, SyncSettings, read_settings, write_password, write_settings
+
+    store = folder_with(1)
+    settings = SyncSettings("http://127.0.0.1:5984", "games")
+    write_settings(store.folder, settings)
+    write_password(store.folder, "pw")
+    service = service_module.SyncService(store)
+
+    def round_cut_by_the_tap(*_: Any) -> RoundReport:
+        service.turn_off()  # the page's tap, while the round's requests are out
+        return RoundReport(sent=1)
+
+    monkeypatch.setattr(service_module, "sync_round", round_cut_by_the_tap)
+    assert service.round_now(settings) is not None
+    assert read_settings(store.folder) is None and not store.folder.exists(SETTINGS)
+    assert not service.status.on and not service.status.busy

@@ -83,6 +83,7 @@ class SyncService:
         self.language = language
         self._wake = threading.Event()
         self._lock = threading.Lock()
+        self._settings_lock = threading.Lock()  # a round's last_ok, or Turn off's forgetting: one at a time
         self._listeners: list[Callable[[bool], None]] = []
         self._thread: threading.Thread | None = None
         self._watcher: threading.Thread | None = None
@@ -175,7 +176,8 @@ class SyncService:
     def turn_off(self) -> None:
         """No more rounds; the settings and the password are forgotten (the games stay)."""
         self.stop()
-        forget(self.store.folder)
+        with self._settings_lock:
+            forget(self.store.folder)
         self._set(SyncStatus())
         if page_policy.IN_BROWSER:
             asyncio.ensure_future(page_policy.allow(None))  # from the next start, no server
@@ -239,8 +241,10 @@ class SyncService:
             )
             return None
         now = time.time()
-        with contextlib.suppress(SyncError, OSError):
-            write_settings(self.store.folder, replace(settings, last_ok=now))
+        # Not over settings Turn off forgot while the round ran: the next start would try that server again.
+        with self._settings_lock, contextlib.suppress(SyncError, OSError):
+            if read_settings(self.store.folder) is not None:
+                write_settings(self.store.folder, replace(settings, last_ok=now))
         self._set(
             replace(self.status, busy=False, progress=None, fault=None, last_ok=now, last=report),
             games_changed=bool(report.taken or report.deleted or report.copies),
